@@ -1,0 +1,72 @@
+/* context_x86_64.S — the user-thread context switch for x86-64 SysV.
+ *
+ * Saved frame, from the saved stack pointer upwards (must match
+ * wuc_context_init in context.c):
+ *
+ *   +0   MXCSR (4 bytes)    +4 x87 control word (2 bytes, 2 unused)
+ *   +8   r15   +16 r14   +24 r13   +32 r12   +40 rbx   +48 rbp
+ *   +56  return address
+ */
+        .text
+
+/* void wuc_context_switch(wuc_context *from, wuc_context *to) */
+        .globl  wuc_context_switch
+        .type   wuc_context_switch, @function
+        .p2align 4
+wuc_context_switch:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        pushq   %rbx
+        .cfi_adjust_cfa_offset 8
+        pushq   %r12
+        .cfi_adjust_cfa_offset 8
+        pushq   %r13
+        .cfi_adjust_cfa_offset 8
+        pushq   %r14
+        .cfi_adjust_cfa_offset 8
+        pushq   %r15
+        .cfi_adjust_cfa_offset 8
+        subq    $8, %rsp
+        .cfi_adjust_cfa_offset 8
+        stmxcsr (%rsp)
+        fnstcw  4(%rsp)
+        movq    %rsp, (%rdi)            /* from->sp */
+        movq    (%rsi), %rsp            /* to->sp   */
+        ldmxcsr (%rsp)
+        fldcw   4(%rsp)
+        addq    $8, %rsp
+        .cfi_adjust_cfa_offset -8
+        popq    %r15
+        .cfi_adjust_cfa_offset -8
+        popq    %r14
+        .cfi_adjust_cfa_offset -8
+        popq    %r13
+        .cfi_adjust_cfa_offset -8
+        popq    %r12
+        .cfi_adjust_cfa_offset -8
+        popq    %rbx
+        .cfi_adjust_cfa_offset -8
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        ret
+        .cfi_endproc
+        .size   wuc_context_switch, .-wuc_context_switch
+
+/* First code of every new context: wuc_context_init leaves the entry function
+ * in r12 and its argument in r13.  The stack is 16-byte aligned here.  rip is
+ * marked undefined so debuggers and unwinders stop at this frame. */
+        .globl  wuc_context_entry
+        .type   wuc_context_entry, @function
+        .p2align 4
+wuc_context_entry:
+        .cfi_startproc
+        .cfi_undefined rip
+        xorl    %ebp, %ebp
+        movq    %r13, %rdi
+        callq   *%r12
+        ud2                             /* entry functions never return */
+        .cfi_endproc
+        .size   wuc_context_entry, .-wuc_context_entry
+
+        .section .note.GNU-stack,"",@progbits

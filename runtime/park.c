@@ -1,0 +1,49 @@
+/* park.c — the one-permit park/unpark protocol (park.h; states in scheduler.h). */
+#include "park.h"
+
+#include "fatal.h"
+#include "scheduler.h"
+
+void wuc_park_at(const char *what, const void *object, const char *file, int line) {
+  struct worker *w = wuc_current_worker();
+  struct uthread *cur = w ? w->current : NULL;
+  if (!cur)
+    wuc_fatal("wuc_park(\"%s\") called outside a user thread (e.g. in a timer callback)",
+              what ? what : "");
+  int permit = PARK_PERMIT;
+  if (atomic_compare_exchange_strong(&cur->park_state, &permit, PARK_RUNNING)) return;
+  cur->wait_what = what;
+  cur->wait_object = object;
+  cur->wait_file = file;
+  cur->wait_line = line;
+  wuc_switch_away(w, cur, PREV_PARK);
+  cur->wait_what = NULL;
+  cur->wait_object = NULL;
+  cur->wait_file = NULL;
+}
+
+void wuc_park(const char *what, const void *object) { wuc_park_at(what, object, NULL, 0); }
+
+void wuc_unpark(uthread_t *t) {
+  if (!t) wuc_fatal("wuc_unpark(NULL)");
+  for (;;) {
+    int state = atomic_load(&t->park_state);
+    switch (state) {
+    case PARK_PERMIT:
+      return; /* the permit saturates */
+    case PARK_RUNNING:
+      if (atomic_compare_exchange_weak(&t->park_state, &state, PARK_PERMIT)) return;
+      break;
+    case PARK_PARKED:
+      if (atomic_compare_exchange_weak(&t->park_state, &state, PARK_RUNNING)) {
+        wuc_make_runnable(t);
+        return;
+      }
+      break;
+    case PARK_EXITED:
+      wuc_fatal("wuc_unpark: user thread %lu has already finished", t->id);
+    default:
+      wuc_fatal("wuc_unpark(%p): not a user thread", (void *)t);
+    }
+  }
+}

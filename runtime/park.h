@@ -1,0 +1,55 @@
+/* park.h — blocking and waking user threads, for resource implementers.
+ *
+ * Every user thread carries one permit, initially absent.
+ *
+ *   wuc_park(what, object)  if the permit is present, consumes it and returns
+ *                           at once; otherwise blocks until wuc_unpark gives
+ *                           one (and consumes it).
+ *   wuc_unpark(t)           gives t the permit; wakes t if it is parked.  The
+ *                           permit saturates at one: two unparks before a park
+ *                           release a single park.
+ *
+ * An unpark that arrives before the matching park is kept, so the usual
+ * protocol needs no lock:
+ *
+ *     waiter                           waker
+ *     publish "I wait" (e.g. enqueue)  take the waiter, publish the result
+ *     while (!result published)        wuc_unpark(waiter)
+ *         wuc_park("...", obj);
+ *
+ * wuc_park may return without a matching unpark (a permit left over from an
+ * earlier, raced wake-up), so a waiter always parks in a loop over its own
+ * condition, as above.
+ *
+ * A waker must know that t still exists: once the waiter has seen its
+ * condition it may return, finish and be joined.  Publish the result with the
+ * last access to the waiter's memory, or make the waiter wait for the waker
+ * (see wuc_timer_cancel).
+ *
+ * `what` and `object` describe the wait for the deadlock report, e.g.
+ * wuc_park("channel receive", ch).  `what` must be a string literal (or
+ * otherwise outlive the wait).
+ *
+ * Threads woken from a user thread run next on the waker's worker (hand-off);
+ * threads woken from a timer callback join the back of the worker's queue, so
+ * timers that expire together resume their threads in deadline order.
+ *
+ * Protocol violations stop the program with a message: parking outside a user
+ * thread (e.g. in a timer callback), unparking NULL, or unparking a thread
+ * that has finished. */
+#ifndef WUC_RUNTIME_PARK_H
+#define WUC_RUNTIME_PARK_H
+
+#include <wuc/thread.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void wuc_park(const char *what, const void *object);
+void wuc_unpark(uthread_t *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

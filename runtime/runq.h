@@ -1,0 +1,48 @@
+/* runq.h — run queues.
+ *
+ * Each worker owns a bounded FIFO ring of runnable threads (the algorithm of
+ * Go's runq): only the owner pushes, at the tail; the owner pops and thieves
+ * steal from the head, both by CAS on `head`, so a pop never blocks a steal.
+ * A thief takes half of the victim's queue at once.  When the ring is full
+ * the owner moves half of it to the global queue.
+ *
+ * The global (injection) queue is a mutex-protected list for threads made
+ * runnable outside any worker and for overflow; workers look at it when
+ * their own queue is empty and, for fairness, every 61st schedule. */
+#ifndef WUC_RUNTIME_RUNQ_H
+#define WUC_RUNTIME_RUNQ_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WUC_RUNQ_SIZE 256
+
+struct uthread;
+struct worker;
+
+struct runq {
+  _Atomic uint32_t head; /* next slot to take (owner pop and thieves, by CAS) */
+  _Atomic uint32_t tail; /* next slot to fill (owner only) */
+  struct uthread *_Atomic slots[WUC_RUNQ_SIZE];
+};
+
+struct global_runq {
+  pthread_mutex_t lock;
+  struct uthread *head, *tail; /* linked through uthread.queue_next */
+  _Atomic uint32_t size;
+};
+
+void runq_push(struct worker *w, struct uthread *t);
+struct uthread *runq_pop(struct worker *w);
+bool runq_empty(struct runq *q);
+/* Moves about half of victim's queue into thief's and returns one of the
+ * threads (not queued), or NULL if victim's queue was empty. */
+struct uthread *runq_steal(struct worker *thief, struct worker *victim);
+
+void global_runq_push(struct global_runq *g, struct uthread *t);
+/* Takes one thread for w, and moves a fair share of the rest into w's queue. */
+struct uthread *global_runq_take(struct global_runq *g, struct worker *w);
+
+#endif

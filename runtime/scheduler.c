@@ -1,0 +1,428 @@
+/* sched.c — workers, switching, work finding, stealing and idling.
+ * The design and its invariants are described in scheduler.h. */
+#define _GNU_SOURCE
+#include "scheduler.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <scheduler.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fatal.h"
+
+/* How long an idle worker looks for work to steal before it sleeps. */
+#define SPIN_NS 20000
+/* Every this many schedules a worker looks at the global queue first. */
+#define GLOBAL_QUEUE_PERIOD 61
+
+struct scheduler wuc_sched = {
+    .global = {.lock = PTHREAD_MUTEX_INITIALIZER},
+    .idle_lock = PTHREAD_MUTEX_INITIALIZER,
+    .registry_lock = PTHREAD_MUTEX_INITIALIZER,
+    .next_id = 2,
+    .nworkers = 1,
+};
+
+static __thread struct worker *tls_worker __attribute__((tls_model("initial-exec")));
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define NO_IPA __attribute__((noinline, noipa))
+#else
+#define NO_IPA __attribute__((noinline))
+#endif
+
+NO_IPA struct worker *wuc_current_worker(void) {
+  __asm__ volatile("" ::: "memory");
+  return tls_worker;
+}
+
+struct uthread *wuc_current_thread_or_die(const char *call) {
+  struct worker *w = wuc_current_worker();
+  if (!w || !w->current) wuc_fatal("%s called outside a user thread", call);
+  return w->current;
+}
+
+static inline void cpu_relax(void) { __builtin_ia32_pause(); }
+
+static uint32_t fast_random(struct worker *w) {
+  uint32_t x = w->rng; /* xorshift32 */
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return w->rng = x;
+}
+
+/* ---- futex sleep and wake ------------------------------------------------ */
+
+static void futex_wait_until(_Atomic uint32_t *word, uint32_t value, int64_t deadline) {
+  struct timespec ts, *tsp = NULL;
+  if (deadline != INT64_MAX) {
+    ts.tv_sec = deadline / 1000000000;
+    ts.tv_nsec = deadline % 1000000000;
+    tsp = &ts;
+  }
+  /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline. */
+  syscall(SYS_futex, word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, value, tsp, NULL,
+          FUTEX_BITSET_MATCH_ANY);
+}
+
+static void futex_wake_one(_Atomic uint32_t *word) {
+  syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
+}
+
+/* ---- making threads runnable --------------------------------------------- */
+
+void wuc_wake_idle_worker(void) {
+  atomic_thread_fence(memory_order_seq_cst); /* the producer's half of the Dekker pair */
+  if (atomic_load(&wuc_sched.nspinning) != 0 || atomic_load(&wuc_sched.nidle) == 0) return;
+  unsigned zero = 0;
+  if (!atomic_compare_exchange_strong(&wuc_sched.nspinning, &zero, 1)) return;
+  pthread_mutex_lock(&wuc_sched.idle_lock);
+  struct worker *w = wuc_sched.idle_list;
+  if (w) {
+    wuc_sched.idle_list = w->idle_next;
+    w->idle = false;
+    atomic_fetch_sub(&wuc_sched.nidle, 1);
+    /* The woken worker starts out spinning: it owns the count we took. */
+    atomic_store(&w->wake_word, 1);
+  }
+  pthread_mutex_unlock(&wuc_sched.idle_lock);
+  if (w)
+    futex_wake_one(&w->wake_word);
+  else
+    atomic_fetch_sub(&wuc_sched.nspinning, 1);
+}
+
+/* Puts t in w's `next` slot; the thread it displaces becomes stealable. */
+static void ready_next(struct worker *w, struct uthread *t) {
+  struct uthread *old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
+  if (old) {
+    runq_push(w, old);
+    wuc_wake_idle_worker();
+  }
+}
+
+void wuc_make_runnable(struct uthread *t) {
+  struct worker *w = wuc_current_worker();
+  if (!w) {
+    global_runq_push(&wuc_sched.global, t);
+    wuc_wake_idle_worker();
+  } else if (w->in_timer_callbacks) {
+    runq_push(w, t);
+    wuc_wake_idle_worker();
+  } else {
+    ready_next(w, t);
+  }
+}
+
+/* ---- switching ------------------------------------------------------------ */
+
+/* Completes the transition of the thread that ran before the switch that just
+ * resumed us (see scheduler.h). */
+static void finish_switch(struct worker *w) {
+  struct uthread *p = w->prev;
+  if (!p) return;
+  w->prev = NULL;
+  switch (w->prev_action) {
+  case PREV_YIELD:
+    runq_push(w, p);
+    break;
+  case PREV_PARK: {
+    int running = PARK_RUNNING;
+    if (!atomic_compare_exchange_strong(&p->park_state, &running, PARK_PARKED)) {
+      /* An unpark came in while p was switching away: consume the permit. */
+      atomic_store(&p->park_state, PARK_RUNNING);
+      ready_next(w, p);
+    }
+    break;
+  }
+  case PREV_EXIT:
+    wuc_uthread_finished(p);
+    break;
+  case PREV_NONE:
+    break;
+  }
+}
+
+void wuc_finish_switch(void) { finish_switch(wuc_current_worker()); }
+
+static inline struct uthread *take_next(struct worker *w) {
+  if (!atomic_load_explicit(&w->next, memory_order_relaxed)) return NULL;
+  return atomic_exchange_explicit(&w->next, NULL, memory_order_acq_rel);
+}
+
+static void run_due_timers(struct worker *w) {
+  if (wuc_timers_empty(&w->timers)) return;
+  int64_t now = wuc_now();
+  if (wuc_timers_next_deadline(w) <= now) wuc_timers_run(w, now);
+}
+
+/* Work this worker can take without stealing. */
+static struct uthread *find_local_work(struct worker *w) {
+  struct uthread *t;
+  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 &&
+      (t = global_runq_take(&wuc_sched.global, w)))
+    return t;
+  run_due_timers(w);
+  if ((t = take_next(w))) return t;
+  if ((t = runq_pop(w))) return t;
+  return global_runq_take(&wuc_sched.global, w);
+}
+
+void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action action) {
+  struct uthread *next = find_local_work(w);
+  if (!next && action == PREV_YIELD) return; /* nobody else to run here */
+  w->prev = cur;
+  w->prev_action = action;
+  w->current = next;
+  if (next) {
+    atomic_fetch_add_explicit(&w->threads_run, 1, memory_order_relaxed);
+    wuc_context_switch(&cur->ctx, &next->ctx);
+  } else {
+    wuc_context_switch(&cur->ctx, &w->sched_ctx);
+  }
+  /* Resumed, perhaps on another worker. */
+  finish_switch(wuc_current_worker());
+}
+
+/* ---- stealing, spinning and sleeping -------------------------------------- */
+
+static struct uthread *steal_work(struct worker *w, bool take_next_slots) {
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  unsigned start = fast_random(w) % n;
+  for (unsigned i = 0; i < n; i++) {
+    struct worker *v = wuc_sched.workers[(start + i) % n];
+    if (v == w) continue;
+    struct uthread *t = runq_steal(w, v);
+    if (!t && take_next_slots) {
+      t = atomic_load(&v->next);
+      if (t && !atomic_compare_exchange_strong(&v->next, &t, NULL)) t = NULL;
+    }
+    if (t) {
+      atomic_fetch_add_explicit(&w->threads_stolen, 1, memory_order_relaxed);
+      return t;
+    }
+  }
+  return NULL;
+}
+
+/* Is there work any worker could take?  (Used after going idle.) */
+static bool work_visible(void) {
+  if (atomic_load(&wuc_sched.global.size) != 0) return true;
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  for (unsigned i = 0; i < n; i++) {
+    struct worker *v = wuc_sched.workers[i];
+    if (!runq_empty(&v->runq) || atomic_load(&v->next)) return true;
+  }
+  return false;
+}
+
+static void stop_spinning(struct worker *w) {
+  if (!w->spinning) return;
+  w->spinning = false;
+  atomic_fetch_sub(&wuc_sched.nspinning, 1);
+}
+
+/* Takes w out of the idle list if it is still there.  Returns false if a
+ * waker got there first, in which case w has been (or is being) notified and
+ * holds a spinning count. */
+static bool leave_idle_list(struct worker *w) {
+  pthread_mutex_lock(&wuc_sched.idle_lock);
+  bool was_idle = w->idle;
+  if (was_idle) {
+    struct worker **p = &wuc_sched.idle_list;
+    while (*p != w) p = &(*p)->idle_next;
+    *p = w->idle_next;
+    w->idle = false;
+    atomic_fetch_sub(&wuc_sched.nidle, 1);
+  }
+  pthread_mutex_unlock(&wuc_sched.idle_lock);
+  return was_idle;
+}
+
+static void check_deadlock(void) {
+  pthread_mutex_lock(&wuc_sched.idle_lock);
+  bool dead = atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
+              atomic_load(&wuc_sched.pending_timers) == 0 && !work_visible();
+  pthread_mutex_unlock(&wuc_sched.idle_lock);
+  if (dead) wuc_deadlock_report();
+}
+
+/* Sleeps until notified or until w's next timer is due. */
+static void idle(struct worker *w) {
+  stop_spinning(w);
+  pthread_mutex_lock(&wuc_sched.idle_lock);
+  w->idle = true;
+  w->idle_next = wuc_sched.idle_list;
+  wuc_sched.idle_list = w;
+  atomic_fetch_add(&wuc_sched.nidle, 1);
+  pthread_mutex_unlock(&wuc_sched.idle_lock);
+  atomic_thread_fence(memory_order_seq_cst); /* the sleeper's half of the Dekker pair */
+
+  if (!work_visible()) {
+    int64_t deadline = wuc_timers_next_deadline(w);
+    if (deadline == INT64_MAX) check_deadlock();
+    if (deadline > wuc_now()) futex_wait_until(&w->wake_word, 0, deadline);
+  }
+  if (leave_idle_list(w)) return;
+  /* A waker took us off the list; its notification is set under the lock. */
+  atomic_store(&w->wake_word, 0);
+  w->spinning = true;
+}
+
+static struct uthread *find_work_or_sleep(struct worker *w) {
+  for (;;) {
+    struct uthread *t = find_local_work(w);
+    if (!t && atomic_load(&wuc_sched.nworkers) > 1) {
+      /* Spin only if fewer than half the busy workers already do. */
+      if (!w->spinning) {
+        unsigned busy = atomic_load(&wuc_sched.nworkers) - atomic_load(&wuc_sched.nidle);
+        if (2 * atomic_load(&wuc_sched.nspinning) < busy) {
+          w->spinning = true;
+          atomic_fetch_add(&wuc_sched.nspinning, 1);
+        }
+      }
+      if (w->spinning) {
+        int64_t until = wuc_now() + SPIN_NS;
+        bool last = false;
+        while (!t && !last) {
+          last = wuc_now() >= until;
+          t = steal_work(w, last);
+          if (!t && (atomic_load_explicit(&w->next, memory_order_relaxed) ||
+                     atomic_load(&wuc_sched.global.size)))
+            t = find_local_work(w);
+          for (int i = 0; !t && i < 32; i++) cpu_relax();
+        }
+      }
+    }
+    if (t) {
+      if (w->spinning) {
+        w->spinning = false;
+        /* The last spinner found work: there may be more, keep one looking. */
+        if (atomic_fetch_sub(&wuc_sched.nspinning, 1) == 1) wuc_wake_idle_worker();
+      }
+      return t;
+    }
+    idle(w);
+  }
+}
+
+/* The scheduler context of a worker: runs when no user thread can. */
+static void sched_loop(struct worker *w) {
+  for (;;) {
+    finish_switch(w);
+    struct uthread *t = find_work_or_sleep(w);
+    w->current = t;
+    atomic_fetch_add_explicit(&w->threads_run, 1, memory_order_relaxed);
+    wuc_context_switch(&w->sched_ctx, &t->ctx);
+  }
+}
+
+static void sched_entry(void *arg) { sched_loop(arg); }
+
+/* ---- workers -------------------------------------------------------------- */
+
+static struct worker *worker_new(unsigned id) {
+  struct worker *w = aligned_alloc(64, sizeof *w);
+  if (!w) wuc_fatal("out of memory creating worker %u", id);
+  memset(w, 0, sizeof *w);
+  w->id = id;
+  w->rng = 0x9e3779b9u * (id + 1);
+  return w;
+}
+
+static void worker_os_thread_setup(struct worker *w) {
+  tls_worker = w;
+  wuc_stack_overflow_altstack_init();
+  /* Timer wake-ups within ~10 µs instead of the default 50 µs slack. */
+  prctl(PR_SET_TIMERSLACK, 10000UL, 0, 0, 0);
+}
+
+static void *worker_main(void *arg) {
+  struct worker *w = arg;
+  worker_os_thread_setup(w);
+  sched_loop(w); /* on this kernel thread's own stack */
+  return NULL;
+}
+
+static unsigned default_processors(void) {
+  const char *env = getenv("WUC_PROCESSORS");
+  if (env && *env) {
+    char *end;
+    long n = strtol(env, &end, 10);
+    if (*end != '\0' || n < 1 || n > WUC_MAX_WORKERS)
+      wuc_fatal("WUC_PROCESSORS=%s: expected a number of workers from 1 to %d", env, WUC_MAX_WORKERS);
+    return (unsigned)n;
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) {
+    unsigned n = (unsigned)CPU_COUNT(&set);
+    return n > WUC_MAX_WORKERS ? WUC_MAX_WORKERS : n;
+  }
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > WUC_MAX_WORKERS ? WUC_MAX_WORKERS : (unsigned)n;
+}
+
+void wuc_set_processors(unsigned n) {
+  if (atomic_load(&wuc_sched.started))
+    wuc_fatal("wuc_set_processors(%u) called after the first uthread_spawn; %u workers already run",
+              n, atomic_load(&wuc_sched.nworkers));
+  if (n > WUC_MAX_WORKERS)
+    wuc_fatal("wuc_set_processors(%u): at most %d workers are supported", n, WUC_MAX_WORKERS);
+  wuc_sched.target_workers = n ? n : default_processors();
+}
+
+unsigned wuc_processors(void) {
+  return atomic_load(&wuc_sched.started) ? atomic_load(&wuc_sched.nworkers)
+                                          : wuc_sched.target_workers;
+}
+
+void wuc_sched_start_workers(void) {
+  bool expected = false;
+  if (!atomic_compare_exchange_strong(&wuc_sched.started, &expected, true)) return;
+  unsigned n = wuc_sched.target_workers;
+  for (unsigned i = 1; i < n; i++) wuc_sched.workers[i] = worker_new(i);
+  atomic_store(&wuc_sched.nworkers, n);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  for (unsigned i = 1; i < n; i++) {
+    int err = pthread_create(&wuc_sched.workers[i]->os_thread, &attr, worker_main, wuc_sched.workers[i]);
+    if (err) wuc_fatal("cannot start worker %u: %s", i, strerror(err));
+  }
+  pthread_attr_destroy(&attr);
+}
+
+void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out) {
+  memset(out, 0, sizeof *out);
+  if (worker >= atomic_load(&wuc_sched.nworkers)) return;
+  struct worker *w = wuc_sched.workers[worker];
+  out->threads_run = atomic_load(&w->threads_run);
+  out->threads_stolen = atomic_load(&w->threads_stolen);
+}
+
+/* ---- start-up: the process's main thread becomes worker 0 running user
+ * thread 1 (main) on its own stack; worker 0's scheduler gets a stack of ours. */
+
+static struct uthread main_thread;
+
+void wuc_uthread_main_init(struct uthread *t);
+
+__attribute__((constructor(101))) static void wuc_runtime_init(void) {
+  wuc_stacks_init();
+  wuc_sched.target_workers = default_processors();
+  struct worker *w0 = worker_new(0);
+  wuc_sched.workers[0] = w0;
+  worker_os_thread_setup(w0);
+  wuc_stack_overflow_handler_init();
+
+  wuc_uthread_main_init(&main_thread);
+  w0->current = &main_thread;
+  if (!wuc_stack_alloc(&w0->sched_stack)) wuc_fatal("cannot allocate the scheduler stack: %s", strerror(errno));
+  wuc_context_init(&w0->sched_ctx, w0->sched_stack.top, sched_entry, w0);
+}

@@ -1,0 +1,173 @@
+/* scheduler.h — user threads, workers and the scheduler's shared state.
+ *
+ * Threads.  A user thread (struct uthread) is a saved context, a stack and a
+ * park permit.  Its park_state is the whole of the park/unpark protocol:
+ *
+ *   RUNNING  running or runnable, no permit
+ *   PERMIT   running or runnable, permit present
+ *   PARKED   blocked in wuc_park, permit absent; whoever moves it from PARKED
+ *            to RUNNING (by CAS) owns making it runnable, exactly once
+ *   EXITED   its function returned
+ *
+ * A parking thread does not write PARKED itself: it switches away first, and
+ * the context that runs next commits the park (finish_switch).  Until the
+ * switch has saved the thread's registers nobody may resume it, and this
+ * ordering guarantees that without a lock: an unpark that lands in between
+ * finds RUNNING, leaves PERMIT, and the commit's CAS fails and requeues it.
+ *
+ * Switches.  A thread that blocks, yields or exits switches straight to the
+ * next runnable thread of its worker (or to the worker's scheduler context if
+ * there is none) and leaves what remains of its own transition — requeue
+ * after a yield, commit after a park, recycle its stack after exit — in
+ * worker.prev / prev_action, for the resumed side to finish.  So a hand-off
+ * between two threads costs one context switch, not two.
+ *
+ * Workers.  One per kernel thread.  Where a thread made runnable goes:
+ *   - woken by a user thread: the waker's `next` slot (runs when the waker
+ *     blocks; the thread displaced from `next` goes to the local queue);
+ *   - spawned, yielded, woken by a timer: the back of the local queue;
+ *   - made runnable outside any worker: the global queue.
+ * An idle worker looks, in order, at: next, its queue, the global queue, its
+ * expired timers; then it spins briefly stealing from the others (taking a
+ * `next` slot only on its last pass, so a hand-off pair is not split); then
+ * it sleeps on a futex until woken or until its next timer deadline.
+ *
+ * Waking idle workers (the Dekker pair that keeps work from being stranded):
+ * a producer of stealable work stores it, then reads nspinning/nidle; a worker
+ * going idle registers in the idle list, then re-reads every queue.  Both
+ * sides use seq_cst, so at least one of them sees the other.
+ *
+ * Deadlock.  When the last worker goes idle with every queue empty and no
+ * timer pending, no code can ever make a thread runnable again (threads are
+ * only woken by user threads and timer callbacks): the deadlock report. */
+#ifndef WUC_RUNTIME_SCHEDULER_H
+#define WUC_RUNTIME_SCHEDULER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wuc/thread.h>
+
+#include "context.h"
+#include "runq.h"
+#include "stack.h"
+#include "timer_heap.h"
+
+#define WUC_MAX_WORKERS 256
+
+enum { UTHREAD_MAGIC = 0x75746872u /* "uthr" */, UTHREAD_DEAD = 0xdeadbeefu };
+
+enum park_state { PARK_RUNNING = 0, PARK_PERMIT = 1, PARK_PARKED = 2, PARK_EXITED = 3 };
+
+/* uthread.join_word: 0, JOIN_DONE, or the joining thread. */
+#define JOIN_DONE ((uintptr_t)1)
+
+struct uthread {
+  wuc_context ctx;
+  _Atomic int park_state;
+  unsigned long id;
+  uint32_t magic; /* past the words free() reuses, so a stale handle reads DEAD */
+  _Atomic uintptr_t join_word;
+  struct uthread *queue_next; /* global run queue link */
+
+  struct wuc_stack stack; /* main's is not ours: base == NULL */
+  void (*fn)(void *);
+  void *arg;
+
+  /* For reports: where the thread came from and what it waits for. */
+  const char *spawn_file;
+  int spawn_line;
+  void *spawn_return_address;
+  unsigned long parent_id;
+  const char *wait_what;
+  const void *wait_object;
+  const char *wait_file;
+  int wait_line;
+
+  struct uthread *all_prev, *all_next; /* registry of live threads */
+};
+
+enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT };
+
+struct worker {
+  unsigned id;
+  struct uthread *current; /* NULL while the scheduler context runs */
+  wuc_context sched_ctx;
+  struct uthread *prev;    /* transition to finish after the next switch */
+  enum prev_action prev_action;
+  bool in_timer_callbacks; /* wakes go to the queue's back, not `next` */
+  bool spinning;
+  uint32_t schedtick;
+  uint32_t rng;
+
+  struct runq runq;
+  struct uthread *_Atomic next;
+  struct timer_heap timers;
+
+  _Atomic uint32_t wake_word; /* futex: 1 = notified */
+  struct worker *idle_next;   /* idle list link, under sched.idle_lock */
+  bool idle;                  /* in the idle list, under sched.idle_lock */
+
+  pthread_t os_thread;
+  struct wuc_stack sched_stack; /* worker 0 only: its kernel thread's stack is main's */
+
+  _Atomic uint64_t threads_run;    /* switches into a user thread */
+  _Atomic uint64_t threads_stolen; /* threads taken from other workers */
+} __attribute__((aligned(64)));
+
+struct scheduler {
+  _Atomic unsigned nworkers;     /* workers running: 1 until the first spawn */
+  unsigned target_workers;       /* how many the first spawn starts */
+  _Atomic bool started;          /* workers 1..n-1 started */
+  struct worker *workers[WUC_MAX_WORKERS];
+  struct global_runq global;
+
+  pthread_mutex_t idle_lock;
+  struct worker *idle_list;
+  _Atomic unsigned nidle;
+  _Atomic unsigned nspinning;
+
+  _Atomic int64_t pending_timers; /* started, neither fired nor cancelled */
+
+  pthread_mutex_t registry_lock; /* the list of live threads */
+  struct uthread *all_threads;
+  _Atomic unsigned long next_id;
+  _Atomic unsigned long live_threads;
+};
+
+extern struct scheduler wuc_sched;
+
+/* The worker running the caller, or NULL on a foreign kernel thread.  Not
+ * inlined on purpose: a user thread can resume on another kernel thread, and
+ * a compiler may keep a thread-local address computed before a switch. */
+struct worker *wuc_current_worker(void);
+/* As above, but stops the program if the caller is not a user thread. */
+struct uthread *wuc_current_thread_or_die(const char *call);
+
+/* Makes a thread runnable (it must not be queued or running). */
+void wuc_make_runnable(struct uthread *t);
+/* Gives up the worker: yield, park (after the caller set wait_*) or exit. */
+void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action action);
+/* Wakes an idle worker if there is one and nobody is already spinning. */
+void wuc_wake_idle_worker(void);
+/* Starts workers 1..n-1 (first spawn). */
+void wuc_sched_start_workers(void);
+
+void wuc_registry_add(struct uthread *t);
+void wuc_registry_remove(struct uthread *t);
+/* Prints every live thread with what it waits on, then exits with status 2. */
+__attribute__((noreturn)) void wuc_deadlock_report(void);
+
+/* Called by finish_switch when a thread has left its stack for good. */
+void wuc_uthread_finished(struct uthread *t);
+
+/* Worker statistics, for tests and benchmarks. */
+struct wuc_worker_stats {
+  uint64_t threads_run;
+  uint64_t threads_stolen;
+};
+void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out);
+
+#endif

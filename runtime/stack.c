@@ -1,0 +1,145 @@
+/* stack.c — slab-allocated, guarded, lazily committed, pooled stacks. */
+#define _GNU_SOURCE
+#include "stack.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fatal.h"
+
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102 /* Linux 6.13 */
+#endif
+
+#define DEFAULT_STACK_SIZE (256u * 1024)
+#define MIN_STACK_SIZE (16u * 1024)
+#define MAX_STACK_SIZE (1024u * 1024 * 1024)
+#define GUARD_SIZE (64u * 1024) /* large enough that big frames do not jump it */
+#define STACKS_PER_SLAB 16
+/* Pooled stacks beyond this many give their pages back to the kernel. */
+#define POOL_KEEP_COMMITTED 256
+
+static size_t stack_size = DEFAULT_STACK_SIZE;
+static size_t page_size;
+
+enum guard_mode { GUARD_UNKNOWN, GUARD_MADVISE, GUARD_MPROTECT };
+
+static struct {
+  pthread_mutex_t lock;
+  enum guard_mode guard_mode;
+  char *slab_next; /* next uncarved stack region in the current slab */
+  char *slab_end;
+  char **pool;     /* guard addresses of free stacks (LIFO) */
+  size_t pool_len, pool_cap;
+} stacks = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static size_t parse_size(const char *text) {
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(text, &end, 10);
+  if (end == text || errno) return 0;
+  switch (*end) {
+  case 'k': case 'K': n <<= 10; end++; break;
+  case 'm': case 'M': n <<= 20; end++; break;
+  case 'g': case 'G': n <<= 30; end++; break;
+  default: break;
+  }
+  if (*end == 'b' || *end == 'B') end++;
+  if (*end != '\0') return 0;
+  return (size_t)n;
+}
+
+void wuc_stacks_init(void) {
+  page_size = (size_t)sysconf(_SC_PAGESIZE);
+  const char *env = getenv("WUC_STACK_SIZE");
+  if (env && *env) {
+    size_t n = parse_size(env);
+    if (n < MIN_STACK_SIZE || n > MAX_STACK_SIZE)
+      wuc_fatal("WUC_STACK_SIZE=%s: expected a size from 16k to 1g (bytes, or with a k, m or g suffix)",
+                env);
+    stack_size = n;
+  }
+  stack_size = (stack_size + page_size - 1) & ~(page_size - 1);
+}
+
+size_t wuc_stack_size(void) { return stack_size; }
+size_t wuc_stack_guard_size(void) { return GUARD_SIZE; }
+
+static size_t region_size(void) { return GUARD_SIZE + stack_size; }
+
+/* Makes [guard, guard + GUARD_SIZE) inaccessible.  Called with the lock held. */
+static bool install_guard(char *guard) {
+  if (stacks.guard_mode != GUARD_MPROTECT) {
+    if (madvise(guard, GUARD_SIZE, MADV_GUARD_INSTALL) == 0) {
+      stacks.guard_mode = GUARD_MADVISE;
+      return true;
+    }
+    if (errno != EINVAL) return false;
+    stacks.guard_mode = GUARD_MPROTECT; /* kernel older than 6.13 */
+  }
+  return mprotect(guard, GUARD_SIZE, PROT_NONE) == 0;
+}
+
+static bool new_slab(void) {
+  size_t bytes = region_size() * STACKS_PER_SLAB;
+  void *slab = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (slab == MAP_FAILED) return false;
+  /* A huge page would commit 2 MiB for a thread that touched 4 KiB. */
+  madvise(slab, bytes, MADV_NOHUGEPAGE);
+  stacks.slab_next = slab;
+  stacks.slab_end = (char *)slab + bytes;
+  return true;
+}
+
+bool wuc_stack_alloc(struct wuc_stack *s) {
+  char *guard = NULL;
+  pthread_mutex_lock(&stacks.lock);
+  if (stacks.pool_len > 0) {
+    guard = stacks.pool[--stacks.pool_len];
+  } else {
+    if (stacks.slab_next == stacks.slab_end && !new_slab()) goto fail;
+    guard = stacks.slab_next;
+    if (!install_guard(guard)) goto fail;
+    stacks.slab_next += region_size();
+  }
+  pthread_mutex_unlock(&stacks.lock);
+  s->guard = guard;
+  s->base = guard + GUARD_SIZE;
+  s->top = s->base + stack_size;
+  s->free_next = NULL;
+  return true;
+fail:;
+  int saved = errno;
+  pthread_mutex_unlock(&stacks.lock);
+  errno = saved;
+  return false;
+}
+
+void wuc_stack_free(const struct wuc_stack *s) {
+  pthread_mutex_lock(&stacks.lock);
+  if (stacks.pool_len == stacks.pool_cap) {
+    size_t cap = stacks.pool_cap ? 2 * stacks.pool_cap : 256;
+    char **pool = realloc(stacks.pool, cap * sizeof *pool);
+    if (!pool) {
+      pthread_mutex_unlock(&stacks.lock);
+      wuc_fatal("out of memory recycling a thread stack");
+    }
+    stacks.pool = pool;
+    stacks.pool_cap = cap;
+  }
+  /* Before publishing it: once pooled, another thread may start on it. */
+  if (stacks.pool_len >= POOL_KEEP_COMMITTED) madvise(s->base, stack_size, MADV_DONTNEED);
+  stacks.pool[stacks.pool_len++] = s->guard;
+  pthread_mutex_unlock(&stacks.lock);
+}
+
+bool wuc_stack_guard_contains(const struct wuc_stack *s, const void *addr) {
+  const char *a = addr;
+  return s->guard && a >= s->guard && a < s->base;
+}

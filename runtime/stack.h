@@ -1,0 +1,46 @@
+/* stack.h — user-thread stacks.
+ *
+ * Each stack is a fixed-size range of address space ($WUC_STACK_SIZE, default
+ * 256 KiB) with a guard region below it.  Pages are committed only when
+ * touched, so a parked thread that used 3 KiB of stack costs one page.
+ *
+ * Stacks are carved from slabs (one mapping for many stacks).  On Linux ≥ 6.13
+ * the guards are MADV_GUARD_INSTALL markers inside the slab, which add no VMA;
+ * elsewhere each guard is an mprotect'ed range, which costs two VMAs per
+ * stack, so vm.max_map_count (65530 by default) caps live threads at about
+ * 32,000.  Finished threads' stacks are kept in a pool for reuse; pooled
+ * stacks beyond a bound give their pages back to the kernel.
+ *
+ * A fault inside a guard region is reported as a stack overflow of the thread
+ * that owns the stack (see stack_overflow.c). */
+#ifndef WUC_RUNTIME_STACK_H
+#define WUC_RUNTIME_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct wuc_stack {
+  char *guard;  /* lowest address: the guard region begins here */
+  char *base;   /* lowest usable address (end of the guard) */
+  char *top;    /* one past the highest usable address */
+  struct wuc_stack_free *free_next; /* link while pooled */
+};
+
+/* Reads $WUC_STACK_SIZE; called once at start-up. */
+void wuc_stacks_init(void);
+size_t wuc_stack_size(void);
+size_t wuc_stack_guard_size(void);
+
+/* Returns false (errno set) when address space or memory is exhausted. */
+bool wuc_stack_alloc(struct wuc_stack *s);
+void wuc_stack_free(const struct wuc_stack *s);
+
+/* True if addr lies in the guard region below s. */
+bool wuc_stack_guard_contains(const struct wuc_stack *s, const void *addr);
+
+/* Installs the SIGSEGV handler that turns guard-page faults into reports, and
+ * gives the calling kernel thread an alternate signal stack to run it on. */
+void wuc_stack_overflow_handler_init(void);
+void wuc_stack_overflow_altstack_init(void);
+
+#endif

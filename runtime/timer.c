@@ -1,0 +1,186 @@
+/* timer.c — per-worker timer heaps with O(1) cancel (see timer_heap.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+#include "scheduler.h"
+#include "timer_heap.h"
+
+#define SLOT_STATE(s) ((s) & 3u)
+#define SLOT_GEN(s) ((s) >> 2)
+#define SLOTS_PER_CHUNK 64
+
+static inline void cpu_relax(void) { __builtin_ia32_pause(); }
+
+static struct timer_slot *slot_alloc(struct timer_heap *h) {
+  if (!h->free_slots) {
+    /* Slots are never returned to malloc: a canceller on another worker may
+     * still read a recycled slot's state word. */
+    struct timer_slot *chunk = calloc(SLOTS_PER_CHUNK, sizeof *chunk);
+    if (!chunk) wuc_fatal("out of memory allocating timers");
+    for (int i = 0; i < SLOTS_PER_CHUNK; i++) {
+      chunk[i].state = SLOT_FIRED; /* generation 0, not live */
+      chunk[i].free_next = h->free_slots;
+      h->free_slots = &chunk[i];
+    }
+  }
+  struct timer_slot *s = h->free_slots;
+  h->free_slots = s->free_next;
+  return s;
+}
+
+static void slot_free(struct timer_heap *h, struct timer_slot *s) {
+  s->timer = NULL;
+  s->free_next = h->free_slots;
+  h->free_slots = s;
+}
+
+static inline int slot_before(const struct timer_slot *a, const struct timer_slot *b) {
+  return a->deadline < b->deadline || (a->deadline == b->deadline && a->sequence < b->sequence);
+}
+
+static void sift_up(struct timer_heap *h, size_t i) {
+  struct timer_slot *s = h->heap[i];
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!slot_before(s, h->heap[parent])) break;
+    h->heap[i] = h->heap[parent];
+    i = parent;
+  }
+  h->heap[i] = s;
+}
+
+static void sift_down(struct timer_heap *h, size_t i) {
+  struct timer_slot *s = h->heap[i];
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= h->len) break;
+    if (child + 1 < h->len && slot_before(h->heap[child + 1], h->heap[child])) child++;
+    if (!slot_before(h->heap[child], s)) break;
+    h->heap[i] = h->heap[child];
+    i = child;
+  }
+  h->heap[i] = s;
+}
+
+static struct timer_slot *heap_pop(struct timer_heap *h) {
+  struct timer_slot *top = h->heap[0];
+  h->heap[0] = h->heap[--h->len];
+  if (h->len > 0) sift_down(h, 0);
+  return top;
+}
+
+/* Drops every cancelled slot and re-heapifies: O(n), run when cancelled slots
+ * exceed a quarter of the heap, so each cancel costs O(1) amortised. */
+static void heap_compact(struct timer_heap *h) {
+  size_t kept = 0;
+  int64_t dropped = 0;
+  for (size_t i = 0; i < h->len; i++) {
+    struct timer_slot *s = h->heap[i];
+    if (SLOT_STATE(atomic_load_explicit(&s->state, memory_order_acquire)) == SLOT_CANCELLED) {
+      slot_free(h, s);
+      dropped++;
+    } else {
+      h->heap[kept++] = s;
+    }
+  }
+  h->len = kept;
+  atomic_fetch_sub(&h->ncancelled, dropped);
+  for (size_t i = h->len / 2; i-- > 0;) sift_down(h, i);
+}
+
+static void maybe_compact(struct timer_heap *h) {
+  int64_t dead = atomic_load_explicit(&h->ncancelled, memory_order_relaxed);
+  if (h->len >= 64 && dead > (int64_t)(h->len / 4)) heap_compact(h);
+}
+
+void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t)) {
+  struct worker *w = wuc_current_worker();
+  if (!w) wuc_fatal("wuc_timer_start called outside the wuc runtime");
+  if (!fire) wuc_fatal("wuc_timer_start: NULL fire function");
+  struct timer_heap *h = &w->timers;
+  maybe_compact(h);
+  if (h->len == h->cap) {
+    size_t cap = h->cap ? 2 * h->cap : 64;
+    struct timer_slot **heap = realloc(h->heap, cap * sizeof *heap);
+    if (!heap) wuc_fatal("out of memory allocating timers");
+    h->heap = heap;
+    h->cap = cap;
+  }
+  struct timer_slot *s = slot_alloc(h);
+  uint64_t generation = SLOT_GEN(atomic_load_explicit(&s->state, memory_order_relaxed)) + 1;
+  s->deadline = deadline;
+  s->sequence = h->next_sequence++;
+  s->timer = t;
+  s->owner = w;
+  t->fire = fire;
+  t->slot = s;
+  t->generation = generation;
+  atomic_fetch_add(&wuc_sched.pending_timers, 1);
+  atomic_store_explicit(&s->state, generation << 2 | SLOT_PENDING, memory_order_release);
+  h->heap[h->len] = s;
+  sift_up(h, h->len++);
+}
+
+bool wuc_timer_cancel(wuc_timer *t) {
+  struct timer_slot *s = t->slot;
+  if (!s) wuc_fatal("wuc_timer_cancel: timer %p was never started", (void *)t);
+  uint64_t pending = t->generation << 2 | SLOT_PENDING;
+  for (;;) {
+    uint64_t state = atomic_load_explicit(&s->state, memory_order_acquire);
+    if (SLOT_GEN(state) != t->generation) return false; /* fired, slot reused */
+    switch (SLOT_STATE(state)) {
+    case SLOT_PENDING:
+      if (atomic_compare_exchange_weak(&s->state, &pending, t->generation << 2 | SLOT_CANCELLED)) {
+        atomic_fetch_sub(&wuc_sched.pending_timers, 1);
+        atomic_fetch_add_explicit(&s->owner->timers.ncancelled, 1, memory_order_relaxed);
+        return true;
+      }
+      pending = t->generation << 2 | SLOT_PENDING;
+      break;
+    case SLOT_FIRING:
+      cpu_relax(); /* fire() is short; after it returns *t is ours again */
+      break;
+    default:
+      return false;
+    }
+  }
+}
+
+int wuc_timers_run(struct worker *w, int64_t now) {
+  struct timer_heap *h = &w->timers;
+  int fired = 0;
+  maybe_compact(h);
+  while (h->len > 0 && h->heap[0]->deadline <= now) {
+    struct timer_slot *s = heap_pop(h);
+    uint64_t state = atomic_load_explicit(&s->state, memory_order_acquire);
+    uint64_t firing = (state & ~(uint64_t)3) | SLOT_FIRING;
+    if (SLOT_STATE(state) == SLOT_PENDING &&
+        atomic_compare_exchange_strong(&s->state, &state, firing)) {
+      atomic_fetch_sub(&wuc_sched.pending_timers, 1);
+      wuc_timer *t = s->timer;
+      w->in_timer_callbacks = true;
+      t->fire(t);
+      w->in_timer_callbacks = false;
+      atomic_store_explicit(&s->state, (firing & ~(uint64_t)3) | SLOT_FIRED, memory_order_release);
+      fired++;
+    } else {
+      atomic_fetch_sub_explicit(&h->ncancelled, 1, memory_order_relaxed);
+    }
+    slot_free(h, s);
+  }
+  return fired;
+}
+
+int64_t wuc_timers_next_deadline(struct worker *w) {
+  struct timer_heap *h = &w->timers;
+  while (h->len > 0) {
+    struct timer_slot *top = h->heap[0];
+    if (SLOT_STATE(atomic_load_explicit(&top->state, memory_order_acquire)) != SLOT_CANCELLED)
+      return top->deadline;
+    heap_pop(h);
+    atomic_fetch_sub_explicit(&h->ncancelled, 1, memory_order_relaxed);
+    slot_free(h, top);
+  }
+  return INT64_MAX;
+}

@@ -1,0 +1,47 @@
+/* timer.h — one-shot timers on the per-worker timer heaps.
+ *
+ * A timer lives in its user's memory (a stack frame, typically: a waituntil
+ * statement's timeout clause or uthread_sleep).  Starting it registers it with
+ * the current worker; when its deadline passes, that worker calls fire(t) from
+ * its scheduler, outside any user thread.  fire must be short and must not
+ * block: it may wuc_unpark a thread, claim a select node, and so on.
+ *
+ * Cancel is O(1) and may run on any worker: it marks the worker's entry for
+ * the timer dead, and the owner drops dead entries when they reach the top of
+ * its heap, or all at once when they outnumber a quarter of the heap, so the
+ * heap stays proportional to the live timers (a receive-or-timeout loop that
+ * never times out does not grow it).
+ *
+ * After wuc_timer_cancel returns, the runtime no longer touches *t, so its
+ * memory may be reused: if fire was running, cancel waits for it to return. */
+#ifndef WUC_RUNTIME_TIMER_H
+#define WUC_RUNTIME_TIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct timer_slot;
+
+typedef struct wuc_timer {
+  void (*fire)(struct wuc_timer *t);
+  /* Set by wuc_timer_start; opaque to users. */
+  struct timer_slot *slot;
+  uint64_t generation;
+} wuc_timer;
+
+/* Starts t: fire(t) runs once, no earlier than `deadline` (wuc_now() time).
+ * Must be called on a user thread. */
+void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t));
+
+/* Stops t.  Returns true if t was cancelled before firing; false if it has
+ * fired (and fire has returned). */
+bool wuc_timer_cancel(wuc_timer *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

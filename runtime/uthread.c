@@ -1,0 +1,130 @@
+/* uthread.c — the public thread API: spawn, join, yield, self, sleep. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+#include "park.h"
+#include "scheduler.h"
+#include "timer.h"
+
+void wuc_finish_switch(void);
+void wuc_park_at(const char *what, const void *object, const char *file, int line);
+
+void wuc_uthread_main_init(struct uthread *t) {
+  memset(t, 0, sizeof *t);
+  t->magic = UTHREAD_MAGIC;
+  t->id = 1;
+  wuc_registry_add(t);
+}
+
+/* First frame of every spawned thread (entered from wuc_context_entry). */
+static void uthread_entry(void *arg) {
+  struct uthread *t = arg;
+  wuc_finish_switch();
+  t->fn(t->arg);
+  struct worker *w = wuc_current_worker();
+  wuc_switch_away(w, t, PREV_EXIT); /* never returns: nobody resumes an exited thread */
+  __builtin_unreachable();
+}
+
+void wuc_uthread_finished(struct uthread *t) {
+  wuc_registry_remove(t);
+  wuc_stack_free(&t->stack);
+  atomic_store(&t->park_state, PARK_EXITED);
+  uintptr_t joiner = atomic_exchange(&t->join_word, JOIN_DONE);
+  /* t may be freed by its joiner from here on. */
+  if (joiner != 0) wuc_unpark((struct uthread *)joiner);
+}
+
+static uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int line, void *ret_addr) {
+  struct uthread *cur = wuc_current_thread_or_die("uthread_spawn");
+  if (!fn) wuc_fatal("uthread_spawn: NULL thread function");
+  if (!atomic_load_explicit(&wuc_sched.started, memory_order_relaxed)) wuc_sched_start_workers();
+  struct uthread *t = calloc(1, sizeof *t);
+  if (!t) wuc_fatal("uthread_spawn: out of memory for a thread handle");
+  if (!wuc_stack_alloc(&t->stack)) {
+    int err = errno;
+    wuc_fatal("uthread_spawn: cannot allocate a %zu-byte stack (%lu threads live): %s%s",
+              wuc_stack_size(), atomic_load(&wuc_sched.live_threads), strerror(err),
+              err == ENOMEM ? "; lower WUC_STACK_SIZE, or raise vm.max_map_count on kernels before 6.13"
+                            : "");
+  }
+  t->magic = UTHREAD_MAGIC;
+  t->fn = fn;
+  t->arg = arg;
+  t->spawn_file = file;
+  t->spawn_line = line;
+  t->spawn_return_address = ret_addr;
+  t->parent_id = cur->id;
+  t->id = atomic_fetch_add_explicit(&wuc_sched.next_id, 1, memory_order_relaxed);
+  wuc_context_init(&t->ctx, t->stack.top, uthread_entry, t);
+  wuc_registry_add(t);
+  struct worker *w = wuc_current_worker();
+  runq_push(w, t);
+  wuc_wake_idle_worker();
+  return t;
+}
+
+uthread_t *wuc_uthread_spawn_at(void (*fn)(void *), void *arg, const char *file, int line) {
+  return spawn(fn, arg, file, line, __builtin_return_address(0));
+}
+
+uthread_t *(uthread_spawn)(void (*fn)(void *), void *arg) {
+  return spawn(fn, arg, NULL, 0, __builtin_return_address(0));
+}
+
+void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
+  struct uthread *cur = wuc_current_thread_or_die("uthread_join");
+  if (!t) wuc_fatal("uthread_join(NULL)");
+  if (t->magic != UTHREAD_MAGIC)
+    wuc_fatal("uthread_join(%p): not a live thread handle (was it joined already?)", (void *)t);
+  if (t == cur) wuc_fatal("uthread_join: user thread %lu joins itself", cur->id);
+  if (t->id == 1) wuc_fatal("uthread_join: user thread 1 (main) cannot be joined; returning from main ends the program");
+  uintptr_t expected = 0;
+  if (atomic_compare_exchange_strong(&t->join_word, &expected, (uintptr_t)cur)) {
+    while (atomic_load(&t->join_word) != JOIN_DONE) wuc_park_at("uthread_join", t, file, line);
+  } else if (expected != JOIN_DONE) {
+    wuc_fatal("uthread_join: user thread %lu is already being joined by user thread %lu", t->id,
+              ((struct uthread *)expected)->id);
+  }
+  t->magic = UTHREAD_DEAD;
+  free(t);
+}
+
+void (uthread_join)(uthread_t *t) { wuc_uthread_join_at(t, NULL, 0); }
+
+void uthread_yield(void) {
+  struct uthread *cur = wuc_current_thread_or_die("uthread_yield");
+  wuc_switch_away(wuc_current_worker(), cur, PREV_YIELD);
+}
+
+uthread_t *uthread_self(void) { return wuc_current_thread_or_die("uthread_self"); }
+
+unsigned long uthread_id(const uthread_t *t) { return t->id; }
+
+/* ---- sleep ---------------------------------------------------------------- */
+
+struct sleeper {
+  wuc_timer timer; /* first: fire() gets &timer */
+  uthread_t *thread;
+  _Atomic bool fired;
+};
+
+static void sleeper_fire(wuc_timer *timer) {
+  struct sleeper *s = (struct sleeper *)timer;
+  atomic_store(&s->fired, true);
+  wuc_unpark(s->thread); /* safe: the sleeper's cancel below waits for us */
+}
+
+void wuc_uthread_sleep_at(duration_t d, const char *file, int line) {
+  struct uthread *cur = wuc_current_thread_or_die("uthread_sleep");
+  if (d <= 0) return;
+  struct sleeper s = {.thread = cur, .fired = false};
+  wuc_timer_start(&s.timer, wuc_now() + d, sleeper_fire);
+  while (!atomic_load(&s.fired)) wuc_park_at("uthread_sleep", NULL, file, line);
+  wuc_timer_cancel(&s.timer); /* returns once sleeper_fire has finished with s */
+}
+
+void (uthread_sleep)(duration_t d) { wuc_uthread_sleep_at(d, NULL, 0); }

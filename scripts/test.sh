@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Sets up (Debian packages, if missing), builds everything, and runs the whole test suite.
+# Long stress runs are separate: see docs/testing.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cmake -S . -B build -G Ninja -DWUC_WERROR=ON >/dev/null
+cmake --build build
+ctest --test-dir build --output-on-failure -j 2 --timeout 600

@@ -1,0 +1,62 @@
+/* <wuc/thread.h> — user-level threads.
+ *
+ * User threads run M:N on kernel threads ("workers", $WUC_PROCESSORS of them,
+ * default one per online CPU).  A user thread may move to another worker at
+ * any point where it blocks or yields, so it must not keep a pointer to
+ * kernel-thread-local state (errno excepted: read it right after the call
+ * that set it) across such a point.
+ *
+ * main() itself runs as user thread 1; returning from main ends the program
+ * without waiting for other threads, as exit() does.
+ *
+ * Misuse (joining a thread twice or joining yourself, spawning a NULL
+ * function, calling these from a kernel thread that is not a wuc worker)
+ * stops the program with a message naming the call, the thread and, where the
+ * macros below recorded it, the source location. */
+#ifndef WUC_THREAD_H
+#define WUC_THREAD_H
+
+#include <wuc/time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct uthread uthread_t;
+
+/* Starts fn(arg) on a new user thread.  Never returns NULL: running out of
+ * stack memory stops the program with a message. */
+uthread_t *uthread_spawn(void (*fn)(void *), void *arg);
+/* Waits until t has returned from its function, then frees t.  Each thread is
+ * joined at most once; a thread that is never joined keeps only its handle
+ * (its stack is recycled as soon as it finishes). */
+void uthread_join(uthread_t *t);
+/* Lets the other runnable threads of this worker run first. */
+void uthread_yield(void);
+uthread_t *uthread_self(void);
+/* Blocks for at least d (no earlier than asked; normally within ~100 µs after). */
+void uthread_sleep(duration_t d);
+/* A thread's number: 1 for main, then 2, 3, … in spawn order. */
+unsigned long uthread_id(const uthread_t *t);
+
+/* Sets the number of workers.  Only before the first spawn; 0 means the
+ * default ($WUC_PROCESSORS, else the number of online CPUs). */
+void wuc_set_processors(unsigned n);
+/* The number of workers the runtime uses (or will use). */
+unsigned wuc_processors(void);
+
+/* The same calls, recording the caller's source location for the deadlock
+ * report and misuse messages.  The macros below route every ordinary call
+ * here; (uthread_spawn)(f, a) still reaches the plain function. */
+uthread_t *wuc_uthread_spawn_at(void (*fn)(void *), void *arg, const char *file, int line);
+void wuc_uthread_join_at(uthread_t *t, const char *file, int line);
+void wuc_uthread_sleep_at(duration_t d, const char *file, int line);
+
+#define uthread_spawn(fn, arg) wuc_uthread_spawn_at((fn), (arg), __FILE__, __LINE__)
+#define uthread_join(t) wuc_uthread_join_at((t), __FILE__, __LINE__)
+#define uthread_sleep(d) wuc_uthread_sleep_at((d), __FILE__, __LINE__)
+
+#ifdef __cplusplus
+}
+#endif
+#endif
