@@ -19,6 +19,9 @@
 #define SPIN_NS 20000
 /* Every this many schedules a worker looks at the global queue first. */
 #define GLOBAL_QUEUE_PERIOD 61
+/* After this many hand-offs in a row through `next`, the local queue goes
+ * first once, so a pair of threads waking each other cannot starve it. */
+#define NEXT_STREAK_LIMIT 64
 
 struct scheduler wuc_sched = {
     .global = {.lock = PTHREAD_MUTEX_INITIALIZER},
@@ -169,8 +172,12 @@ static struct uthread *find_local_work(struct worker *w) {
       (t = global_runq_take(&wuc_sched.global, w)))
     return t;
   run_due_timers(w);
-  if ((t = take_next(w))) return t;
-  if ((t = runq_pop(w))) return t;
+  if (w->next_streak < NEXT_STREAK_LIMIT && (t = take_next(w))) {
+    w->next_streak++;
+    return t;
+  }
+  w->next_streak = 0;
+  if ((t = runq_pop(w)) || (t = take_next(w))) return t;
   return global_runq_take(&wuc_sched.global, w);
 }
 

@@ -61,8 +61,11 @@ enum { UTHREAD_MAGIC = 0x75746872u /* "uthr" */, UTHREAD_DEAD = 0xdeadbeefu };
 
 enum park_state { PARK_RUNNING = 0, PARK_PERMIT = 1, PARK_PARKED = 2, PARK_EXITED = 3 };
 
-/* uthread.join_word: 0, JOIN_DONE, or the joining thread. */
+/* uthread.join_word: 0 (no joiner yet), the joining thread, JOIN_WAKING (the
+ * finishing side is unparking the joiner) or JOIN_DONE.  The joiner must not
+ * return while WAKING: the unpark still reads the joiner's own handle. */
 #define JOIN_DONE ((uintptr_t)1)
+#define JOIN_WAKING ((uintptr_t)2)
 
 struct uthread {
   wuc_context ctx;
@@ -100,6 +103,7 @@ struct worker {
   bool in_timer_callbacks; /* wakes go to the queue's back, not `next` */
   bool spinning;
   uint32_t schedtick;
+  uint32_t next_streak; /* consecutive schedules served from `next` */
   uint32_t rng;
 
   struct runq runq;

@@ -33,9 +33,12 @@ void wuc_uthread_finished(struct uthread *t) {
   wuc_registry_remove(t);
   wuc_stack_free(&t->stack);
   atomic_store(&t->park_state, PARK_EXITED);
-  uintptr_t joiner = atomic_exchange(&t->join_word, JOIN_DONE);
-  /* t may be freed by its joiner from here on. */
-  if (joiner != 0) wuc_unpark((struct uthread *)joiner);
+  uintptr_t joiner = 0;
+  if (atomic_compare_exchange_strong(&t->join_word, &joiner, JOIN_DONE)) return;
+  /* A joiner waits: it may not see DONE before our unpark is over. */
+  atomic_store(&t->join_word, JOIN_WAKING);
+  wuc_unpark((struct uthread *)joiner);
+  atomic_store(&t->join_word, JOIN_DONE); /* t may be freed from here on */
 }
 
 static uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int line, void *ret_addr) {
@@ -84,7 +87,14 @@ void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
   if (t->id == 1) wuc_fatal("uthread_join: user thread 1 (main) cannot be joined; returning from main ends the program");
   uintptr_t expected = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &expected, (uintptr_t)cur)) {
-    while (atomic_load(&t->join_word) != JOIN_DONE) wuc_park_at("uthread_join", t, file, line);
+    for (uintptr_t state; (state = atomic_load(&t->join_word)) != JOIN_DONE;) {
+      if (state == JOIN_WAKING)
+        __builtin_ia32_pause(); /* the finisher is inside wuc_unpark(cur) */
+      else
+        wuc_park_at("uthread_join", t, file, line);
+    }
+  } else if (expected == JOIN_WAKING) {
+    wuc_fatal("uthread_join: user thread %lu is already being joined by another thread", t->id);
   } else if (expected != JOIN_DONE) {
     wuc_fatal("uthread_join: user thread %lu is already being joined by user thread %lu", t->id,
               ((struct uthread *)expected)->id);
