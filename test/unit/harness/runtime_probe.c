@@ -1,0 +1,22 @@
+/* runtime_probe.c — see runtime_probe.h. */
+#include "runtime_probe.h"
+
+#include <scheduler.h>
+
+unsigned probe_worker_id(void) { return wuc_current_worker()->id; }
+
+uint64_t probe_threads_run(unsigned worker) {
+  struct wuc_worker_stats stats;
+  wuc_worker_stats(worker, &stats);
+  return stats.threads_run;
+}
+
+uint64_t probe_threads_stolen(unsigned worker) {
+  struct wuc_worker_stats stats;
+  wuc_worker_stats(worker, &stats);
+  return stats.threads_stolen;
+}
+
+int64_t probe_pending_timers(void) { return atomic_load(&wuc_sched.pending_timers); }
+
+size_t probe_timer_heap_len(void) { return wuc_current_worker()->timers.len; }

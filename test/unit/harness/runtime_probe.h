@@ -1,0 +1,29 @@
+/* runtime_probe.h — read-only looks into the runtime's internals for tests.
+ *
+ * The scheduler's headers use C11 _Atomic, which C++ does not accept, so these
+ * small C wrappers are what C++ tests call. */
+#ifndef WUC_TEST_RUNTIME_PROBE_H
+#define WUC_TEST_RUNTIME_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The id of the worker running the caller (0 .. workers-1). */
+unsigned probe_worker_id(void);
+/* Threads run on / stolen by the given worker so far (wuc_worker_stats). */
+uint64_t probe_threads_run(unsigned worker);
+uint64_t probe_threads_stolen(unsigned worker);
+/* Timers started and neither fired nor cancelled, over all workers. */
+int64_t probe_pending_timers(void);
+/* Entries (live or cancelled) in the heap of the caller's worker.  Only the
+ * owner touches its heap, so this must run on a user thread. */
+size_t probe_timer_heap_len(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
