@@ -1,0 +1,3 @@
+module wuc/bench/peers/go
+
+go 1.22

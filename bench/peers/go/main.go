@@ -1,0 +1,233 @@
+// Command wucpeer holds the Go peers of the wuc benchmarks (bench/*.c): the
+// same workloads, the same iteration flags and the same result line,
+//
+//	RESULT name=<bench> config=<cfg> value=<number> unit=<unit>
+//
+// Usage: wucpeer BENCH [-n ITERATIONS] [-t THREADS], with GOMAXPROCS set by
+// the caller (the harness sets it to the wuc run's WUC_PROCESSORS).
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+func result(name, config string, value float64, unit string) {
+	fmt.Printf("RESULT name=%s config=%s value=%.3f unit=%s\n", name, config, value, unit)
+}
+
+func procs() int { return runtime.GOMAXPROCS(0) }
+
+// switchBench: Go has no bare context switch to call, so the nearest thing is
+// a goroutine switch: an unbuffered-channel ping-pong on one P, reported per
+// half round trip (one direction).  It includes channel work the C `switch`
+// does not do; it is a reference point, not a like-for-like peer.
+func switchBench(iters int) {
+	roundTrips := (iters + 1) / 2
+	run := func(n int) time.Duration {
+		ping, pong := make(chan struct{}), make(chan struct{})
+		go func() {
+			for i := 0; i < n; i++ {
+				<-ping
+				pong <- struct{}{}
+			}
+		}()
+		t0 := time.Now()
+		for i := 0; i < n; i++ {
+			ping <- struct{}{}
+			<-pong
+		}
+		return time.Since(t0)
+	}
+	run(roundTrips/20 + 1)
+	d := run(roundTrips)
+	result("switch", fmt.Sprintf("goroutine-half-round-trip-P%d", procs()),
+		float64(d.Nanoseconds())/(2*float64(roundTrips)), "ns/op")
+}
+
+// yieldBench: runtime.Gosched in a loop, alone on main (threads == 1) or in
+// `threads` goroutines that yield to each other.
+func yieldBench(iters, threads int) {
+	perThread := iters / threads
+	if perThread < 1 {
+		perThread = 1
+	}
+	run := func(n int) time.Duration {
+		t0 := time.Now()
+		if threads == 1 {
+			for i := 0; i < n; i++ {
+				runtime.Gosched()
+			}
+		} else {
+			var wg sync.WaitGroup
+			for t := 0; t < threads; t++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := 0; i < n; i++ {
+						runtime.Gosched()
+					}
+				}()
+			}
+			wg.Wait()
+		}
+		return time.Since(t0)
+	}
+	run(perThread/20 + 1)
+	d := run(perThread)
+	result("yield", fmt.Sprintf("P%d-T%d", procs(), threads),
+		float64(d.Nanoseconds())/float64(perThread*threads), "ns/op")
+}
+
+// pingpongBench: a round trip over two unbuffered channels between main and
+// one goroutine.
+func pingpongBench(iters int) {
+	run := func(n int) time.Duration {
+		ping, pong := make(chan struct{}), make(chan struct{})
+		go func() {
+			for i := 0; i < n; i++ {
+				<-ping
+				pong <- struct{}{}
+			}
+		}()
+		t0 := time.Now()
+		for i := 0; i < n; i++ {
+			ping <- struct{}{}
+			<-pong
+		}
+		return time.Since(t0)
+	}
+	run(iters/20 + 1)
+	d := run(iters)
+	result("pingpong", fmt.Sprintf("P%d", procs()), float64(d.Nanoseconds())/float64(iters), "ns/op")
+}
+
+// spawnBench: start a goroutine that does nothing and wait for it, in a loop
+// (the shape of uthread_spawn + uthread_join).
+func spawnBench(iters int) {
+	run := func(n int) time.Duration {
+		var wg sync.WaitGroup
+		t0 := time.Now()
+		for i := 0; i < n; i++ {
+			wg.Add(1)
+			go func() { wg.Done() }()
+			wg.Wait()
+		}
+		return time.Since(t0)
+	}
+	run(iters/20 + 1)
+	d := run(iters)
+	result("spawn", fmt.Sprintf("P%d", procs()), float64(d.Nanoseconds())/float64(iters), "ns/op")
+}
+
+// procStatusBytes reads a "VmRSS:"-style field of /proc/self/status in bytes.
+func procStatusBytes(field string) int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		line := s.Text()
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return -1
+			}
+			return kb * 1024
+		}
+	}
+	return -1
+}
+
+// rssBench: n goroutines each blocked receiving on its own channel (the peer
+// of a wuc thread parked on its own flag), then all woken and waited for.
+func rssBench(n int) {
+	chans := make([]chan struct{}, n)
+	for i := range chans {
+		chans[i] = make(chan struct{})
+	}
+	var blocked atomic.Int64
+	var wg sync.WaitGroup
+
+	rss0 := procStatusBytes("VmRSS")
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(ch chan struct{}) {
+			defer wg.Done()
+			blocked.Add(1)
+			<-ch
+		}(chans[i])
+	}
+	for blocked.Load() < int64(n) {
+		runtime.Gosched()
+	}
+	t1 := time.Now()
+	// As in the C side: let the last few get from the count into the receive.
+	time.Sleep(20 * time.Millisecond)
+	rss := procStatusBytes("VmRSS")
+	hwm := procStatusBytes("VmHWM")
+	pte := procStatusBytes("VmPTE")
+
+	t2 := time.Now()
+	for _, ch := range chans {
+		ch <- struct{}{}
+	}
+	wg.Wait()
+	t3 := time.Now()
+
+	mib := func(b int64) float64 { return float64(b) / (1024 * 1024) }
+	emit := func(what string, v float64, unit string) {
+		result("rss100k", fmt.Sprintf("P%d-%s", procs(), what), v, unit)
+	}
+	emit("VmRSS", mib(rss), "MiB")
+	emit("VmHWM", mib(hwm), "MiB")
+	emit("VmPTE", mib(pte), "MiB")
+	emit("bytes-per-thread", float64(rss-rss0)/float64(n), "B")
+	emit("spawn+park", float64(t1.Sub(t0).Nanoseconds())/float64(n), "ns/thread")
+	emit("wake+join", float64(t3.Sub(t2).Nanoseconds())/float64(n), "ns/thread")
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: wucpeer switch|yield|pingpong|spawn|rss100k [-n N] [-t THREADS]")
+		os.Exit(2)
+	}
+	name := os.Args[1]
+	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	iters := fs.Int("n", 0, "iterations (0: the benchmark's default)")
+	threads := fs.Int("t", 2, "threads (yield only)")
+	fs.Parse(os.Args[2:])
+	n := func(def int) int {
+		if *iters > 0 {
+			return *iters
+		}
+		return def
+	}
+	// Defaults match the C programs'.
+	switch name {
+	case "switch":
+		switchBench(n(20000000))
+	case "yield":
+		yieldBench(n(10000000), *threads)
+	case "pingpong":
+		pingpongBench(n(3000000))
+	case "spawn":
+		spawnBench(n(1000000))
+	case "rss100k":
+		rssBench(n(100000))
+	default:
+		fmt.Fprintf(os.Stderr, "wucpeer: unknown benchmark %q\n", name)
+		os.Exit(2)
+	}
+}

@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""Runs the wuc benchmarks next to their Go peers and compares them.
+
+    python3 bench/run.py            # full run: ~0.3-1 s per program run, 5 runs each
+    python3 bench/run.py --quick    # 1/10 of the iterations, 3 runs (< 2 minutes)
+    python3 bench/run.py --only pingpong --only spawn
+
+Builds the C programs in a Release tree (build-bench/ by default) and the Go
+peers (bench/peers/go), then runs every configuration several times,
+alternating wuc and Go (and which of the two goes first), and prints the
+medians, the speedup of wuc over Go and the spread of each side.  Writes
+bench/results/latest.csv, and every single run to bench/results/raw/.
+
+Python 3.11 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+ROOT = BENCH_DIR.parent
+GO_PEER_DIR = BENCH_DIR / "peers" / "go"
+RESULTS_DIR = BENCH_DIR / "results"
+NPROC = os.cpu_count() or 1
+
+RESULT_RE = re.compile(r"^RESULT name=(\S+) config=(\S+) value=(\S+) unit=(\S+)$")
+
+# Units where a smaller number is better (time per op, memory); for the
+# others (ops/s) a larger one is.  The speedup is always oriented so that
+# > 1 means wuc is better.
+LOWER_IS_BETTER = {"ns/op", "ns/thread", "MiB", "MB", "B"}
+
+
+@dataclass
+class Bench:
+    """One configuration: a C program run and its Go peer run."""
+
+    name: str          # benchmark (program) name, as in --only
+    procs: int         # WUC_PROCESSORS and GOMAXPROCS
+    c_args: list[str]  # arguments of build/bench/bench_<name>
+    go_args: list[str]  # arguments of wucpeer (after the benchmark name)
+    c_iters: int | None  # -n for a full run (None: the program's own, fixed size)
+    go_iters: int | None
+    # Go config string for a wuc config string, where they differ.
+    go_config: dict[str, str] = field(default_factory=dict)
+    note: str = ""
+
+
+# Iteration counts: each program run takes ~0.3-1 s on the 2-core
+# development machine.  wuc and Go get different counts where their speeds
+# differ by much; every number is per operation, so counts do not change the
+# work one operation does.
+BENCHES = [
+    Bench("switch", 1, [], [], 50_000_000, 4_000_000,
+          go_config={"bare": "goroutine-half-round-trip-P1",
+                     "bare-same-site": "goroutine-half-round-trip-P1"},
+          note="Go has no bare switch: its column is a goroutine switch, half an "
+               "unbuffered-channel round trip at GOMAXPROCS=1 (channel work included). "
+               "wuc 'bare' returns to a different call site on each switch (every ret "
+               "mispredicted); 'bare-same-site' switches from one call site, as the scheduler does"),
+    Bench("yield", 1, ["-t", "1"], ["-t", "1"], 60_000_000, 6_000_000),
+    Bench("yield", 1, ["-t", "2"], ["-t", "2"], 30_000_000, 6_000_000),
+    Bench("pingpong", 1, [], [], 5_000_000, 2_000_000),
+    Bench("pingpong", 2, [], [], 5_000_000, 2_000_000),
+    Bench("spawn", 1, [], [], 2_000_000, 1_500_000),
+    Bench("spawn", 2, [], [], 1_500_000, 1_500_000),
+    # Always 100,000 threads: the goal is stated for that many.
+    Bench("rss100k", NPROC, [], [], None, None),
+]
+
+GOALS_TEXT = """Goals (docs/benchmarks.md):
+  bare switch <= 10 ns; yield (2 threads, 1 worker) <= 20 ns;
+  round trip <= 1/3 of Go's (speedup >= 3); 100,000 parked threads <= 1 GiB resident"""
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def run_checked(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    log("+ " + " ".join(cmd))
+    proc = subprocess.run(cmd, cwd=cwd, env=env)
+    if proc.returncode != 0:
+        sys.exit(f"run.py: command failed with status {proc.returncode}: {' '.join(cmd)}")
+
+
+def find_go() -> str:
+    go = shutil.which("go") or "/usr/local/go/bin/go"
+    if not Path(go).exists():
+        sys.exit("run.py: no Go toolchain (looked on PATH and at /usr/local/go/bin/go)")
+    return go
+
+
+def go_env() -> dict[str, str]:
+    env = dict(os.environ)
+    # The peers have no dependencies: never reach for a proxy or another toolchain.
+    env.update(GOFLAGS="-mod=mod", GOTOOLCHAIN="local", GOPROXY="off")
+    return env
+
+
+def build(build_dir: Path, go: str) -> Path:
+    run_checked(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-G", "Ninja",
+                 "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF"])
+    run_checked(["ninja", "-C", str(build_dir), "benchmarks"])
+    peer = build_dir / "bench" / "wucpeer"
+    run_checked([go, "build", "-o", str(peer), "."], cwd=GO_PEER_DIR, env=go_env())
+    return peer
+
+
+def scaled(n: int | None, quick: bool) -> list[str]:
+    if n is None:
+        return []
+    return ["-n", str(max(1, n // 10) if quick else n)]
+
+
+def run_one(cmd: list[str], env_extra: dict[str, str]) -> dict[str, tuple[float, str, str]]:
+    """Runs one benchmark program; returns {config: (value, unit, name)}."""
+    env = dict(os.environ)
+    env.update(env_extra)
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        sys.exit(f"run.py: {' '.join(cmd)} ({env_extra}) exited with status {proc.returncode}\n"
+                 f"{proc.stdout}{proc.stderr}")
+    out: dict[str, tuple[float, str, str]] = {}
+    for line in proc.stdout.splitlines():
+        m = RESULT_RE.match(line.strip())
+        if m:
+            out[m.group(2)] = (float(m.group(3)), m.group(4), m.group(1))
+    if not out:
+        sys.exit(f"run.py: no RESULT line from {' '.join(cmd)}:\n{proc.stdout}{proc.stderr}")
+    return out
+
+
+@dataclass
+class Row:
+    bench: str
+    config: str
+    unit: str
+    wuc: list[float] = field(default_factory=list)
+    go: list[float] = field(default_factory=list)
+    go_config: str = ""
+
+    @staticmethod
+    def spread(xs: list[float]) -> float:
+        med = statistics.median(xs)
+        return (max(xs) - min(xs)) / med if med else 0.0
+
+    def speedup(self) -> float | None:
+        if not self.wuc or not self.go:
+            return None
+        w, g = statistics.median(self.wuc), statistics.median(self.go)
+        if self.unit in LOWER_IS_BETTER:
+            return g / w if w else None
+        return w / g if g else None
+
+
+def fmt(x: float) -> str:
+    if x >= 1000:
+        return f"{x:,.0f}"
+    if x >= 100:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def print_table(rows: list[Row]) -> list[str]:
+    header = ["benchmark", "config", "unit", "wuc median", "Go median", "speedup",
+              "wuc spread", "Go spread"]
+    lines = []
+    body = []
+    for r in rows:
+        sp = r.speedup()
+        body.append([r.bench, r.config, r.unit,
+                     fmt(statistics.median(r.wuc)) if r.wuc else "-",
+                     fmt(statistics.median(r.go)) if r.go else "-",
+                     f"{sp:.2f}x" if sp is not None else "-",
+                     f"{Row.spread(r.wuc):.1%}" if r.wuc else "-",
+                     f"{Row.spread(r.go):.1%}" if r.go else "-"])
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) if i < 3 else c.rjust(w)
+                                 for i, (c, w) in enumerate(zip(cells, widths))) + " |"
+    lines.append(line(header))
+    lines.append("|" + "|".join("-" * (w + 2) if i < 3 else "-" * (w + 1) + ":"
+                                for i, w in enumerate(widths)) + "|")
+    lines.extend(line(b) for b in body)
+    for ln in lines:
+        print(ln)
+    return lines
+
+
+def check_goals(rows: list[Row]) -> None:
+    def med(bench: str, config: str, side: str = "wuc") -> float | None:
+        for r in rows:
+            if r.bench == bench and r.config == config:
+                xs = r.wuc if side == "wuc" else r.go
+                return statistics.median(xs) if xs else None
+        return None
+
+    print()
+    print(GOALS_TEXT)
+    checks = []
+    for cfg in ("bare", "bare-same-site"):
+        v = med("switch", cfg)
+        if v is not None:
+            checks.append((f"bare switch <= 10 ns ({cfg})", f"{v:.2f} ns", v <= 10))
+    v = med("yield", "P1-T2")
+    if v is not None:
+        checks.append(("yield <= 20 ns (2 threads, 1 worker)", f"{v:.2f} ns", v <= 20))
+    for p in (1, 2):
+        w, g = med("pingpong", f"P{p}"), med("pingpong", f"P{p}", "go")
+        if w is not None and g is not None:
+            checks.append((f"round trip <= 1/3 of Go's (P{p})",
+                           f"{w:.1f} ns vs Go {g:.1f} ns = {g / w:.2f}x", w * 3 <= g))
+    for r in rows:
+        if r.bench == "rss100k" and r.config.endswith("-VmRSS") and r.wuc:
+            v = statistics.median(r.wuc)
+            checks.append(("100,000 parked threads <= 1 GiB resident", f"{v:.0f} MiB", v <= 1024))
+    for what, value, ok in checks:
+        print(f"  [{'met' if ok else 'NOT met'}] {what}: {value}")
+
+
+def machine_summary(go: str) -> str:
+    model = ""
+    try:
+        for ln in Path("/proc/cpuinfo").read_text().splitlines():
+            if ln.startswith("model name"):
+                model = ln.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    gov = subprocess.run([go, "version"], capture_output=True, text=True).stdout.strip()
+    cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()
+    rev = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                         capture_output=True, text=True).stdout.strip()
+    return (f"{model or platform.processor()}, {NPROC} CPUs, Linux {platform.release()}; "
+            f"{gov}; {cc[0] if cc else 'cc ?'}; wuc {rev or '?'}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="1/10 of the iterations, 3 runs")
+    ap.add_argument("--only", action="append", metavar="NAME",
+                    help="run only this benchmark (switch, yield, pingpong, spawn, rss100k); repeatable")
+    ap.add_argument("--runs", type=int, help="runs of each side per configuration (default 5, quick 3)")
+    ap.add_argument("--build-dir", type=Path, default=ROOT / "build-bench",
+                    help="Release build tree for the C programs (default: build-bench/)")
+    ap.add_argument("--no-build", action="store_true", help="use the programs already built")
+    args = ap.parse_args()
+
+    runs = args.runs or (3 if args.quick else 5)
+    if runs < 3:
+        sys.exit("run.py: --runs must be at least 3 (medians of fewer mean little)")
+    names = {b.name for b in BENCHES}
+    if args.only:
+        unknown = set(args.only) - names
+        if unknown:
+            sys.exit(f"run.py: unknown benchmark(s) {sorted(unknown)}; known: {sorted(names)}")
+    benches = [b for b in BENCHES if not args.only or b.name in args.only]
+
+    go = find_go()
+    build_dir = args.build_dir.resolve()
+    peer = build_dir / "bench" / "wucpeer"
+    if not args.no_build:
+        peer = build(build_dir, go)
+
+    machine = machine_summary(go)
+    log(f"\nmachine: {machine}")
+    log(f"mode: {'quick' if args.quick else 'full'}, {runs} runs per side, wuc and Go alternating\n")
+
+    rows: dict[tuple[str, str], Row] = {}
+    raw: list[list[str]] = []
+    for rep in range(runs):
+        for b in benches:
+            c_cmd = [str(build_dir / "bench" / f"bench_{b.name}"), *b.c_args, *scaled(b.c_iters, args.quick)]
+            go_cmd = [str(peer), b.name, *b.go_args, *scaled(b.go_iters, args.quick)]
+            sides = [("wuc", c_cmd, {"WUC_PROCESSORS": str(b.procs)}),
+                     ("go", go_cmd, {"GOMAXPROCS": str(b.procs)})]
+            if rep % 2:
+                sides.reverse()  # neither side always runs on a warmer machine
+            results = {}
+            for side, cmd, env in sides:
+                results[side] = run_one(cmd, env)
+                for cfg, (value, unit, name) in results[side].items():
+                    raw.append([str(rep), side, name, cfg, f"{value}", unit])
+            for cfg, (value, unit, name) in results["wuc"].items():
+                row = rows.setdefault((name, cfg), Row(name, cfg, unit))
+                row.wuc.append(value)
+                gcfg = b.go_config.get(cfg, cfg)
+                row.go_config = gcfg
+                if gcfg in results["go"]:
+                    gvalue, gunit, _ = results["go"][gcfg]
+                    if gunit != unit:
+                        sys.exit(f"run.py: unit mismatch for {name} {cfg}: wuc {unit}, Go {gunit}")
+                    row.go.append(gvalue)
+            log(f"run {rep + 1}/{runs}: {b.name} P{b.procs} {' '.join(b.c_args)}: " +
+                ", ".join(f"{cfg} wuc {results['wuc'][cfg][0]:g} / Go "
+                          f"{results['go'].get(b.go_config.get(cfg, cfg), ('-',))[0]}"
+                          for cfg in results["wuc"]))
+
+    ordered = list(rows.values())
+    print()
+    print_table(ordered)
+    for b in benches:
+        if b.note:
+            print(f"\nnote ({b.name}): {b.note}")
+    print("speedup: Go median / wuc median for times and memory (ops/s: wuc / Go); "
+          "> 1 means wuc is better.  spread: (max - min) / median over the runs.")
+    check_goals(ordered)
+
+    # The committed latest.csv comes from a full run; the column says which.
+    mode = ("quick" if args.quick else "full") + ("-only" if args.only else "")
+    RESULTS_DIR.mkdir(exist_ok=True)
+    latest = RESULTS_DIR / "latest.csv"
+    with latest.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["benchmark", "config", "unit", "wuc_median", "go_median", "speedup",
+                    "wuc_spread", "go_spread", "wuc_runs", "go_runs", "go_config", "mode"])
+        for r in ordered:
+            sp = r.speedup()
+            w.writerow([r.bench, r.config, r.unit,
+                        f"{statistics.median(r.wuc):.3f}" if r.wuc else "",
+                        f"{statistics.median(r.go):.3f}" if r.go else "",
+                        f"{sp:.3f}" if sp is not None else "",
+                        f"{Row.spread(r.wuc):.4f}" if r.wuc else "",
+                        f"{Row.spread(r.go):.4f}" if r.go else "",
+                        ";".join(f"{x:g}" for x in r.wuc), ";".join(f"{x:g}" for x in r.go),
+                        r.go_config, mode])
+    raw_dir = RESULTS_DIR / "raw"
+    raw_dir.mkdir(exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    raw_file = raw_dir / f"{stamp}{'-quick' if args.quick else ''}.csv"
+    with raw_file.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([f"# {machine}; {'quick' if args.quick else 'full'}; {runs} runs"])
+        w.writerow(["run", "side", "benchmark", "config", "value", "unit"])
+        w.writerows(raw)
+    print(f"\nwrote {latest.relative_to(ROOT)} and {raw_file.relative_to(ROOT)}")
+    print("PNG plot: skipped (matplotlib is not installed here and not required; "
+          "plot from latest.csv elsewhere if needed)")
+
+
+if __name__ == "__main__":
+    main()
