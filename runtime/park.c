@@ -10,8 +10,10 @@ void wuc_park_at(const char *what, const void *object, const char *file, int lin
   if (!cur || w->in_timer_callbacks)
     wuc_fatal("wuc_park(\"%s\") called outside a user thread (e.g. in a timer callback)",
               what ? what : "");
-  int permit = PARK_PERMIT;
-  if (atomic_compare_exchange_strong(&cur->park_state, &permit, PARK_RUNNING)) return;
+  int permit = PARK_PERMIT; /* read first: a CAS that fails still costs a locked op */
+  if (atomic_load_explicit(&cur->park_state, memory_order_relaxed) == PARK_PERMIT &&
+      atomic_compare_exchange_strong(&cur->park_state, &permit, PARK_RUNNING))
+    return;
   cur->wait_what = what;
   cur->wait_object = object;
   cur->wait_file = file;

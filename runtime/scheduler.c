@@ -52,6 +52,12 @@ struct uthread *wuc_current_thread_or_die(const char *call) {
 
 static inline void cpu_relax(void) { __builtin_ia32_pause(); }
 
+/* Only the owning worker writes its counters: no locked instruction needed. */
+static inline void count(_Atomic uint64_t *counter) {
+  atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
+}
+
 static uint32_t fast_random(struct worker *w) {
   uint32_t x = w->rng; /* xorshift32 */
   x ^= x << 13;
@@ -128,6 +134,10 @@ void wuc_make_runnable(struct uthread *t) {
 /* Completes the transition of the thread that ran before the switch that just
  * resumed us (see scheduler.h). */
 static void finish_switch(struct worker *w) {
+  if (w->exited_stack.guard) {
+    wuc_stack_free(&w->exited_stack);
+    w->exited_stack.guard = NULL;
+  }
   struct uthread *p = w->prev;
   if (!p) return;
   w->prev = NULL;
@@ -144,9 +154,7 @@ static void finish_switch(struct worker *w) {
     }
     break;
   }
-  case PREV_EXIT:
-    wuc_uthread_finished(p);
-    break;
+  case PREV_EXIT: /* handled above: prev is NULL */
   case PREV_NONE:
     break;
   }
@@ -184,14 +192,22 @@ static struct uthread *find_local_work(struct worker *w) {
 void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action action) {
   struct uthread *next = find_local_work(w);
   if (!next && action == PREV_YIELD) return; /* nobody else to run here */
+  /* An exiting thread's handle may already be freed by its joiner: its last
+   * context goes to a scratch slot nobody resumes, and `prev` stays NULL
+   * (the stack to recycle is in w->exited_stack). */
+  wuc_context *save = &cur->ctx;
+  if (action == PREV_EXIT) {
+    save = &w->exit_ctx;
+    cur = NULL;
+  }
   w->prev = cur;
   w->prev_action = action;
   w->current = next;
   if (next) {
-    atomic_fetch_add_explicit(&w->threads_run, 1, memory_order_relaxed);
-    wuc_context_switch(&cur->ctx, &next->ctx);
+    count(&w->threads_run);
+    wuc_context_switch(save, &next->ctx);
   } else {
-    wuc_context_switch(&cur->ctx, &w->sched_ctx);
+    wuc_context_switch(save, &w->sched_ctx);
   }
   /* Resumed, perhaps on another worker. */
   finish_switch(wuc_current_worker());
@@ -211,7 +227,7 @@ static struct uthread *steal_work(struct worker *w, bool take_next_slots) {
       if (t && !atomic_compare_exchange_strong(&v->next, &t, NULL)) t = NULL;
     }
     if (t) {
-      atomic_fetch_add_explicit(&w->threads_stolen, 1, memory_order_relaxed);
+      count(&w->threads_stolen);
       return t;
     }
   }
@@ -297,13 +313,15 @@ static struct uthread *find_work_or_sleep(struct worker *w) {
       if (w->spinning) {
         int64_t until = wuc_now() + SPIN_NS;
         bool last = false;
-        while (!t && !last) {
+        /* Probing other workers' queues pulls their cache lines away from
+         * them: back off exponentially between probes. */
+        for (int pause = 16; !t && !last; pause = pause < 1024 ? 2 * pause : pause) {
           last = wuc_now() >= until;
           t = steal_work(w, last);
           if (!t && (atomic_load_explicit(&w->next, memory_order_relaxed) ||
                      atomic_load(&wuc_sched.global.size)))
             t = find_local_work(w);
-          for (int i = 0; !t && i < 32; i++) cpu_relax();
+          for (int i = 0; !t && i < pause; i++) cpu_relax();
         }
       }
     }
@@ -325,7 +343,7 @@ static void sched_loop(struct worker *w) {
     finish_switch(w);
     struct uthread *t = find_work_or_sleep(w);
     w->current = t;
-    atomic_fetch_add_explicit(&w->threads_run, 1, memory_order_relaxed);
+    count(&w->threads_run);
     wuc_context_switch(&w->sched_ctx, &t->ctx);
   }
 }

@@ -100,6 +100,8 @@ struct worker {
   wuc_context sched_ctx;
   struct uthread *prev;    /* transition to finish after the next switch */
   enum prev_action prev_action;
+  struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
+  wuc_context exit_ctx;          /* where an exiting thread's last context goes */
   bool in_timer_callbacks; /* wakes go to the queue's back, not `next` */
   bool spinning;
   uint32_t schedtick;
@@ -164,8 +166,6 @@ void wuc_registry_remove(struct uthread *t);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);
 
-/* Called by finish_switch when a thread has left its stack for good. */
-void wuc_uthread_finished(struct uthread *t);
 
 /* Worker statistics, for tests and benchmarks. */
 struct wuc_worker_stats {

@@ -19,19 +19,25 @@ void wuc_uthread_main_init(struct uthread *t) {
   wuc_registry_add(t);
 }
 
+static void uthread_finished(struct uthread *t);
+
 /* First frame of every spawned thread (entered from wuc_context_entry). */
 static void uthread_entry(void *arg) {
   struct uthread *t = arg;
   wuc_finish_switch();
   t->fn(t->arg);
   struct worker *w = wuc_current_worker();
+  /* Still on t's stack: the next context to run recycles it. */
+  w->exited_stack = t->stack;
+  uthread_finished(t);
   wuc_switch_away(w, t, PREV_EXIT); /* never returns: nobody resumes an exited thread */
   __builtin_unreachable();
 }
 
-void wuc_uthread_finished(struct uthread *t) {
+/* Publishes t's end and wakes its joiner, who then runs next on this worker
+ * (one switch from the exiting thread straight to the joiner). */
+static void uthread_finished(struct uthread *t) {
   wuc_registry_remove(t);
-  wuc_stack_free(&t->stack);
   atomic_store(&t->park_state, PARK_EXITED);
   uintptr_t joiner = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &joiner, JOIN_DONE)) return;
