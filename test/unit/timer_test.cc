@@ -1,0 +1,301 @@
+// timer_test.cc — one-shot timers: cancel before and after firing, stale
+// cancels of reused slots, firing order, a million start/cancel pairs, and
+// cancels from another worker racing with the owner's firing.
+#include <gtest/gtest.h>
+
+#include <park.h>
+#include <timer.h>
+#include <wuc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "runtime_probe.h"
+#include "scenario.h"
+#include "subprocess.h"
+
+namespace {
+
+using wuc_test::ExitedWith;
+using wuc_test::RunScenario;
+
+// A timer whose fire counts and, optionally, wakes a thread.  The wuc_timer
+// comes first, so fire can get from it to the rest.
+struct CountingTimer {
+  wuc_timer timer;
+  std::atomic<int> fired{0};
+  std::atomic<unsigned> fired_on_worker{~0u};
+  uthread_t *wake = nullptr;
+};
+
+void CountFire(wuc_timer *t) {
+  auto *c = reinterpret_cast<CountingTimer *>(t);
+  c->fired_on_worker = probe_worker_id();
+  c->fired.fetch_add(1);
+  if (c->wake) wuc_unpark(c->wake);
+}
+
+void NeverFires(wuc_timer *) { std::abort(); }
+
+TEST(Timer, CancelBeforeFireReturnsTrueAndFireNeverRuns) {
+  CountingTimer c;
+  const int64_t pending = probe_pending_timers();
+  wuc_timer_start(&c.timer, wuc_now() + milliseconds(5), CountFire);
+  EXPECT_EQ(probe_pending_timers(), pending + 1);
+  EXPECT_TRUE(wuc_timer_cancel(&c.timer));
+  EXPECT_EQ(probe_pending_timers(), pending);
+  uthread_sleep(milliseconds(20));  // well past the deadline
+  EXPECT_EQ(c.fired.load(), 0);
+}
+
+TEST(Timer, CancelAfterFireReturnsFalse) {
+  CountingTimer c;
+  c.wake = uthread_self();
+  wuc_timer_start(&c.timer, wuc_now() + milliseconds(1), CountFire);
+  while (c.fired.load() == 0) wuc_park("test: wait for the timer", &c);
+  EXPECT_FALSE(wuc_timer_cancel(&c.timer));
+  EXPECT_EQ(c.fired.load(), 1);
+}
+
+TEST(Timer, DeadlineInThePastFiresAtOnce) {
+  CountingTimer c;
+  c.wake = uthread_self();
+  wuc_timer_start(&c.timer, wuc_now() - seconds(1), CountFire);
+  while (c.fired.load() == 0) wuc_park("test: wait for the timer", &c);
+  EXPECT_FALSE(wuc_timer_cancel(&c.timer));
+}
+
+// A timer fires no earlier than its deadline, and on the worker that
+// started it.
+TEST(Timer, FiresNoEarlierThanItsDeadlineOnItsWorker) {
+  for (duration_t d : {microseconds(10), microseconds(300), milliseconds(3)}) {
+    CountingTimer c;
+    c.wake = uthread_self();
+    int64_t deadline = wuc_now() + d;
+    unsigned worker = probe_worker_id();
+    wuc_timer_start(&c.timer, deadline, CountFire);
+    while (c.fired.load() == 0) wuc_park("test: wait for the timer", &c);
+    EXPECT_GE(wuc_now(), deadline);
+    EXPECT_EQ(c.fired_on_worker.load(), worker);
+    EXPECT_FALSE(wuc_timer_cancel(&c.timer));
+  }
+}
+
+// The order timers fire in is (deadline, start order), whatever order they
+// were started in.  All are started without blocking, so all are on one
+// worker's heap.
+struct OrderedTimer {
+  wuc_timer timer;
+  int index;
+  struct FireLog *log;
+};
+
+struct FireLog {
+  std::vector<int> order;
+  std::atomic<int> count{0};
+  int expected = 0;
+  uthread_t *wake = nullptr;
+};
+
+void LogFire(wuc_timer *t) {
+  auto *o = reinterpret_cast<OrderedTimer *>(t);
+  FireLog *log = o->log;
+  log->order[log->count.load()] = o->index;
+  if (log->count.fetch_add(1) + 1 == log->expected) wuc_unpark(log->wake);
+}
+
+TEST(Timer, FireInDeadlineThenStartOrder) {
+  constexpr int kTimers = 2000;
+  FireLog log;
+  log.order.assign(kTimers, -1);
+  log.expected = kTimers;
+  log.wake = uthread_self();
+  std::vector<OrderedTimer> timers(kTimers);
+  std::vector<int64_t> deadline(kTimers);
+  std::mt19937 rng(7);
+  const int64_t base = wuc_now() + milliseconds(2);
+  for (int i = 0; i < kTimers; i++) {
+    // 100 distinct deadlines, so many timers share one: ties go by start order.
+    deadline[i] = base + microseconds(100) * std::uniform_int_distribution<int>(0, 99)(rng);
+    timers[i].index = i;
+    timers[i].log = &log;
+    wuc_timer_start(&timers[i].timer, deadline[i], LogFire);
+  }
+  while (log.count.load() < kTimers) wuc_park("test: wait for the timers", &log);
+  std::vector<int> expected(kTimers);
+  for (int i = 0; i < kTimers; i++) expected[i] = i;
+  std::stable_sort(expected.begin(), expected.end(),
+                   [&](int a, int b) { return deadline[a] < deadline[b]; });
+  EXPECT_EQ(log.order, expected);
+}
+
+// A million timers started and cancelled at once: every cancel wins, the
+// pending count comes back, the heap stays small (cancelled entries are
+// dropped), and timers still work afterwards.
+TEST(Timer, MillionStartAndCancelKeepTheHeapSmall) {
+  constexpr int kLive = 100;
+  const int64_t pending = probe_pending_timers();
+  const int64_t far = wuc_now() + seconds(3600);
+  // Some live timers, so dead entries sit among live ones.
+  std::vector<wuc_timer> live(kLive);
+  for (int i = 0; i < kLive; i++) wuc_timer_start(&live[i], far + i, NeverFires);
+  wuc_timer t;
+  int lost = 0;
+  size_t largest_heap = 0;
+  for (int i = 0; i < 1000000; i++) {
+    wuc_timer_start(&t, far - i, NeverFires);  // earlier each time: always the heap top
+    if (!wuc_timer_cancel(&t)) lost++;
+    if (i % 1024 == 0) largest_heap = std::max(largest_heap, probe_timer_heap_len());
+  }
+  EXPECT_EQ(lost, 0);
+  EXPECT_LE(largest_heap, static_cast<size_t>(2 * kLive + 64));
+  EXPECT_EQ(probe_pending_timers(), pending + kLive);
+  for (auto &l : live) EXPECT_TRUE(wuc_timer_cancel(&l));
+  EXPECT_EQ(probe_pending_timers(), pending);
+
+  CountingTimer c;
+  c.wake = uthread_self();
+  wuc_timer_start(&c.timer, wuc_now() + microseconds(100), CountFire);
+  while (c.fired.load() == 0) wuc_park("test: wait for the timer", &c);
+  EXPECT_EQ(c.fired.load(), 1);
+}
+
+// A slot is reused with a new generation: cancelling the old timer after it
+// fired must not cancel the new one in the same slot.  One worker, so the
+// slot the first timer frees is the one the second takes.
+WUC_SCENARIO(stale_cancel_spares_reused_slot) {
+  static CountingTimer first, second;
+  first.wake = second.wake = uthread_self();
+  wuc_timer_start(&first.timer, wuc_now(), CountFire);
+  while (first.fired.load() == 0) wuc_park("test: wait for the timer", &first);
+  wuc_timer_start(&second.timer, wuc_now() + milliseconds(2), CountFire);
+  SCENARIO_CHECK(second.timer.slot == first.timer.slot, "the slot was not reused");
+  SCENARIO_CHECK(!wuc_timer_cancel(&first.timer), "cancel after fire returned true");
+  while (second.fired.load() == 0) wuc_park("test: wait for the timer", &second);
+  SCENARIO_CHECK(!wuc_timer_cancel(&second.timer), "second timer did not count as fired");
+  SCENARIO_CHECK(first.fired.load() == 1 && second.fired.load() == 1, "fired %d and %d",
+                 first.fired.load(), second.fired.load());
+  return 0;
+}
+
+TEST(Timer, StaleCancelDoesNotCancelTheSlotsNextTimer) {
+  auto r = RunScenario("stale_cancel_spares_reused_slot", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+}
+
+// ---- cancel from another worker ------------------------------------------
+
+// Main starts timers on its worker and hands each to a canceller thread on
+// the other worker.  Neither ever blocks, so each keeps its worker: the
+// canceller can only have started by being stolen by the other worker.
+// Main yields between timers, which runs its worker's due timers, so fire
+// on main's worker races with cancel on the other.
+struct HandedTimer {
+  CountingTimer c;
+  std::atomic<int> stage{0};  // 0: free, 1: started and handed over, 2: cancel done
+  bool cancelled = false;
+  int fired_when_cancel_returned = 0;
+};
+
+struct CancelRace {
+  static constexpr int kRing = 64;
+  long timers = 0;
+  HandedTimer ring[kRing];
+  std::atomic<unsigned> canceller_worker{~0u};
+  long cancelled = 0, missed = 0;
+};
+
+void CancelHandedTimers(void *arg) {
+  auto *race = static_cast<CancelRace *>(arg);
+  race->canceller_worker = probe_worker_id();
+  for (long i = 0; i < race->timers; i++) {
+    HandedTimer &h = race->ring[i % CancelRace::kRing];
+    while (h.stage.load(std::memory_order_acquire) != 1) __builtin_ia32_pause();
+    h.cancelled = wuc_timer_cancel(&h.c.timer);
+    h.fired_when_cancel_returned = h.c.fired.load();
+    (h.cancelled ? race->cancelled : race->missed)++;
+    h.stage.store(2, std::memory_order_release);
+  }
+}
+
+// A false cancel means fire ran and returned; a true one that it never runs
+// (checked again when the slot comes round, long after the deadline).
+void CheckHandedTimer(const HandedTimer &h, long index) {
+  if (h.cancelled) {
+    SCENARIO_CHECK(h.fired_when_cancel_returned == 0 && h.c.fired.load() == 0,
+                   "timer %ld: cancelled, yet fired %d/%d times", index,
+                   h.fired_when_cancel_returned, h.c.fired.load());
+  } else {
+    SCENARIO_CHECK(h.fired_when_cancel_returned == 1 && h.c.fired.load() == 1,
+                   "timer %ld: cancel said fired, fire count %d/%d", index,
+                   h.fired_when_cancel_returned, h.c.fired.load());
+  }
+}
+
+// Timers are due `delay` plus 0..jitter after they start.
+int RunCancelRace(long timers, duration_t delay, duration_t jitter) {
+  static CancelRace race;
+  race.timers = timers;
+  const unsigned main_worker = probe_worker_id();
+  uthread_t *canceller = uthread_spawn(CancelHandedTimers, &race);
+  while (race.canceller_worker.load() == ~0u) __builtin_ia32_pause();
+  SCENARIO_CHECK(race.canceller_worker.load() != main_worker, "both on worker %u", main_worker);
+  uint32_t rng = 12345;
+  for (long i = 0; i < timers; i++) {
+    HandedTimer &h = race.ring[i % CancelRace::kRing];
+    if (i >= CancelRace::kRing) {
+      while (h.stage.load(std::memory_order_acquire) != 2) uthread_yield();
+      CheckHandedTimer(h, i - CancelRace::kRing);
+    }
+    h.c.fired = 0;  // the memory is ours again once cancel has returned
+    rng = rng * 1103515245u + 12345u;
+    duration_t extra = jitter ? static_cast<duration_t>((rng >> 8) % (jitter + 1)) : 0;
+    wuc_timer_start(&h.c.timer, wuc_now() + delay + extra, CountFire);
+    h.stage.store(1, std::memory_order_release);
+    uthread_yield();  // runs the due timers of this worker
+  }
+  for (long i = timers; i < timers + CancelRace::kRing && i >= CancelRace::kRing; i++) {
+    HandedTimer &h = race.ring[i % CancelRace::kRing];
+    while (h.stage.load(std::memory_order_acquire) != 2) uthread_yield();
+  }
+  uthread_join(canceller);
+  if (delay < seconds(1))  // past every deadline: nothing fires late
+    uthread_sleep(delay + jitter + milliseconds(1));
+  for (long i = std::max(0L, timers - CancelRace::kRing); i < timers; i++)
+    CheckHandedTimer(race.ring[i % CancelRace::kRing], i);
+  for (const HandedTimer &h : race.ring)
+    if (h.stage.load() == 2 && !h.cancelled)
+      SCENARIO_CHECK(h.c.fired_on_worker.load() == main_worker, "fired on worker %u",
+                     h.c.fired_on_worker.load());
+  SCENARIO_CHECK(probe_pending_timers() == 0, "%lld timers still pending",
+                 static_cast<long long>(probe_pending_timers()));
+  std::printf("%ld timers: %ld cancelled from worker %u, %ld had fired on worker %u\n", timers,
+              race.cancelled, race.canceller_worker.load(), race.missed, main_worker);
+  return 0;
+}
+
+// Far deadlines: every cancel from the other worker wins.
+WUC_SCENARIO(cancel_from_other_worker) { return RunCancelRace(1000, seconds(3600), 0); }
+
+// Deadlines of now .. now + 2 µs: cancels race with firing.
+WUC_SCENARIO(cancel_races_fire_across_workers) {
+  return RunCancelRace(200000, 0, microseconds(2));
+}
+
+TEST(Timer, CancelFromAnotherWorker) {
+  auto r = RunScenario("cancel_from_other_worker", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  EXPECT_NE(r.out.find("1000 timers: 1000 cancelled"), std::string::npos) << r.Describe();
+}
+
+TEST(Timer, CancelRacesFireAcrossWorkers) {
+  auto r = RunScenario("cancel_races_fire_across_workers", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  std::printf("%s", r.out.c_str());
+}
+
+}  // namespace
