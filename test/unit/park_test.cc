@@ -15,6 +15,7 @@
 
 #include "runtime_probe.h"
 #include "scenario.h"
+#include "spin.h"
 #include "subprocess.h"
 
 namespace {
@@ -137,6 +138,7 @@ struct Player {
   std::atomic<unsigned> worker{kNoWorker};  // where it last played
   unsigned first_worker = kNoWorker;
   duration_t spun = 0;  // time spent spinning, against Game::total_spin_budget
+  duration_t slept = 0;  // time spent in sleeps to get apart, against Game::total_sleep_budget
   long turns_on_other_worker_than_peer = 0;
   long worker_changes = 0;
 };
@@ -154,12 +156,14 @@ struct Game {
   bool spin_when_apart = false;
   uint32_t max_spins = 0;
   duration_t spin_budget = microseconds(50);
-  // Spinning stops for good once a player has spun this long in all: when the
-  // machine is busy a peer's worker may not be running, and spinning for it
-  // would only make the test slow.
-  duration_t total_spin_budget = seconds(1);
   uint32_t park_one_in = 0;
   uint32_t resplit_one_in = 0;
+  // Spinning and sleeping stop for good once a player has spent this long on
+  // each in all: on a busy machine a peer's worker may not be running, and a
+  // sleep may take a scheduler tick.  Beyond that the players only park,
+  // which is fast in any case.
+  duration_t total_spin_budget = milliseconds(300);
+  duration_t total_sleep_budget = milliseconds(300);
   std::atomic<long> turn{-1};
   std::atomic<bool> handles_ready{false};  // every player's thread is set
   Player players[2];
@@ -180,12 +184,16 @@ void WaitForTurn(Player *p, long my_turn, uint32_t &rng) {
   Game *g = p->game;
   Player *peer = &g->players[1 - p->me];
   if (my_turn <= g->spin_until_turn) {
-    while (!TurnIs(g, my_turn)) __builtin_ia32_pause();
+    for (uint32_t spins = 0; !TurnIs(g, my_turn);) wuc_test_spin_step(&spins);
     return;
   }
   if (g->spin_when_apart) {
     if (peer->worker.load() == probe_worker_id()) {
-      if (OneIn(g->resplit_one_in, rng)) uthread_sleep(microseconds(1));
+      if (p->slept < g->total_sleep_budget && OneIn(g->resplit_one_in, rng)) {
+        int64_t start = wuc_now();
+        uthread_sleep(microseconds(1));
+        p->slept += wuc_now() - start;
+      }
     } else if (p->spun < g->total_spin_budget && !OneIn(g->park_one_in, rng)) {
       uint32_t limit = g->max_spins ? NextRandom(rng) % (g->max_spins + 1) : UINT32_MAX;
       int64_t start = wuc_now(), give_up = start + g->spin_budget;
@@ -214,7 +222,10 @@ void Play(void *arg) {
   Player *peer = &g->players[1 - p->me];
   uint32_t rng = 0x9e3779b9u * static_cast<uint32_t>(p->me + 1) ^ static_cast<uint32_t>(
                      reinterpret_cast<uintptr_t>(p) >> 4);
-  while (!g->handles_ready.load()) uthread_yield();
+  for (uint32_t spins = 0; !g->handles_ready.load();) {
+    uthread_yield();
+    wuc_test_spin_step(&spins);
+  }
   for (long r = 0; r < g->rounds; r++) {
     const long my_turn = 2 * r + p->me;
     WaitForTurn(p, my_turn, rng);
@@ -231,7 +242,10 @@ void Play(void *arg) {
   }
   // Others may still be about to unpark us: exit only when nobody will.
   g->done_unparking->fetch_add(1);
-  while (g->done_unparking->load() < g->everyone) uthread_yield();
+  for (uint32_t spins = 0; g->done_unparking->load() < g->everyone;) {
+    uthread_yield();
+    wuc_test_spin_step(&spins);
+  }
 }
 
 void StartGames(Game *games, int ngames, std::atomic<int> *done_unparking, bool decoys) {
@@ -324,7 +338,7 @@ TEST(Park, PingPongOnTwoWorkers) {
 WUC_SCENARIO(ping_pong_across_workers) {
   static Game game;
   static std::atomic<int> done{0};
-  game.rounds = 200000;
+  game.rounds = 100000;
   game.spin_when_apart = true;
   game.park_one_in = 16;
   game.resplit_one_in = 16;
