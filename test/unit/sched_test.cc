@@ -1,0 +1,183 @@
+// sched_test.cc — the scheduler: idle workers steal queued threads, a full
+// run queue spills to the global queue, and hand-off pairs cannot starve the
+// queue.
+#include <gtest/gtest.h>
+
+#include <park.h>
+#include <wuc.h>
+
+#include <atomic>
+#include <cstdio>
+
+#include "runtime_probe.h"
+#include "scenario.h"
+#include "spin.h"
+#include "subprocess.h"
+
+namespace {
+
+using wuc_test::ExitedWith;
+using wuc_test::RunScenario;
+
+constexpr int kStealThreads = 64;
+
+struct StealState {
+  std::atomic<bool> ran_elsewhere{false};  // some thread ran on a worker other than 0
+  std::atomic<int> runs[kStealThreads];
+};
+
+struct StealArg {
+  StealState *state;
+  int index;
+};
+
+// Occupies its worker, without blocking, until some thread has run on
+// another worker than 0.  All threads start queued on worker 0 (main spawns
+// them there), so the only way to finish is for another worker to steal.
+void BusyUntilStolen(void *arg) {
+  auto *a = static_cast<StealArg *>(arg);
+  a->state->runs[a->index].fetch_add(1);
+  if (probe_worker_id() != 0) a->state->ran_elsewhere = true;
+  for (uint32_t spins = 0; !a->state->ran_elsewhere.load();) wuc_test_spin_step(&spins);
+}
+
+WUC_SCENARIO(idle_worker_steals) {
+  static StealState state;
+  static StealArg args[kStealThreads];
+  uthread_t *threads[kStealThreads];
+  SCENARIO_CHECK(probe_worker_id() == 0, "main starts on worker %u", probe_worker_id());
+  for (int i = 0; i < kStealThreads; i++) {
+    args[i] = {&state, i};
+    threads[i] = uthread_spawn(BusyUntilStolen, &args[i]);
+  }
+  for (auto *t : threads) uthread_join(t);
+  for (int i = 0; i < kStealThreads; i++)
+    SCENARIO_CHECK(state.runs[i].load() == 1, "thread %d ran %d times", i, state.runs[i].load());
+  uint64_t run0 = probe_threads_run(0), run1 = probe_threads_run(1);
+  uint64_t stolen0 = probe_threads_stolen(0), stolen1 = probe_threads_stolen(1);
+  std::printf("worker 0: %llu run, %llu stolen; worker 1: %llu run, %llu stolen\n",
+              static_cast<unsigned long long>(run0), static_cast<unsigned long long>(stolen0),
+              static_cast<unsigned long long>(run1), static_cast<unsigned long long>(stolen1));
+  SCENARIO_CHECK(run0 > 0 && run1 > 0, "a worker ran nothing");
+  SCENARIO_CHECK(stolen1 > 0, "worker 1 ran threads without stealing any");
+  return 0;
+}
+
+TEST(Scheduler, IdleWorkerStealsQueuedThreads) {
+  auto r = RunScenario("idle_worker_steals", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  std::printf("%s", r.out.c_str());
+}
+
+// More runnable threads than a run queue holds (256): half of a full queue
+// moves to the global queue, and comes back in batches.  Each thread runs
+// exactly once (not strictly in spawn order: the spilled, older half waits
+// in the global queue while the local queue goes on).
+struct SpawnOrder {
+  std::atomic<int> next{0};
+  int position[5000];
+};
+
+struct OrderArg {
+  SpawnOrder *order;
+  int index;
+};
+
+void RecordPosition(void *arg) {
+  auto *a = static_cast<OrderArg *>(arg);
+  a->order->position[a->index] = a->order->next.fetch_add(1);
+}
+
+WUC_SCENARIO(run_queue_overflow) {
+  constexpr int kThreads = 5000;
+  static SpawnOrder order;
+  static OrderArg args[kThreads];
+  static uthread_t *threads[kThreads];
+  for (int i = 0; i < kThreads; i++) {
+    order.position[i] = -1;
+    args[i] = {&order, i};
+    threads[i] = uthread_spawn(RecordPosition, &args[i]);
+  }
+  for (auto *t : threads) uthread_join(t);
+  SCENARIO_CHECK(order.next.load() == kThreads, "%d runs", order.next.load());
+  int out_of_order = 0;
+  for (int i = 0; i < kThreads; i++) {
+    SCENARIO_CHECK(order.position[i] >= 0, "thread %d never ran", i);
+    if (i > 0 && order.position[i] < order.position[i - 1]) out_of_order++;
+  }
+  std::printf("%d of %d threads ran before the one spawned just before them\n", out_of_order,
+              kThreads);
+  return 0;
+}
+
+TEST(Scheduler, RunQueueOverflowSpillsToTheGlobalQueueOneWorker) {
+  auto r = RunScenario("run_queue_overflow", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  std::printf("%s", r.out.c_str());
+}
+
+TEST(Scheduler, RunQueueOverflowSpillsToTheGlobalQueueTwoWorkers) {
+  auto r = RunScenario("run_queue_overflow", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+}
+
+// Two threads that wake each other forever hand off through `next`; a third
+// thread queued behind them must still get the worker (after a bounded
+// streak of hand-offs).  It stops the pair.  One worker; a starved queue
+// would hang, which the watchdog reports.
+struct Pair {
+  std::atomic<int> turn{0};
+  std::atomic<bool> stop{false};
+  std::atomic<bool> stopper_done{false};
+  std::atomic<long> turns{0};
+  uthread_t *player[2] = {nullptr, nullptr};
+  long turns_before_stop = -1;
+};
+
+struct PairArg {
+  Pair *pair;
+  int me;
+};
+
+void PlayUntilStopped(void *arg) {
+  auto *a = static_cast<PairArg *>(arg);
+  Pair *p = a->pair;
+  for (;;) {
+    while (p->turn.load() != a->me && !p->stop.load()) wuc_park("test: pair turn", p);
+    if (p->stop.load()) break;
+    p->turns.fetch_add(1);
+    p->turn.store(1 - a->me);
+    wuc_unpark(p->player[1 - a->me]);
+  }
+  while (!p->stopper_done.load()) uthread_yield();  // it may still unpark us
+}
+
+void StopThePair(void *arg) {
+  auto *p = static_cast<Pair *>(arg);
+  p->turns_before_stop = p->turns.load();
+  p->stop = true;
+  wuc_unpark(p->player[0]);
+  wuc_unpark(p->player[1]);
+  p->stopper_done = true;
+}
+
+WUC_SCENARIO(hand_off_pair_does_not_starve_queue) {
+  static Pair pair;
+  static PairArg args[2] = {{&pair, 0}, {&pair, 1}};
+  pair.player[0] = uthread_spawn(PlayUntilStopped, &args[0]);
+  pair.player[1] = uthread_spawn(PlayUntilStopped, &args[1]);
+  uthread_t *stopper = uthread_spawn(StopThePair, &pair);
+  uthread_join(stopper);
+  uthread_join(pair.player[0]);
+  uthread_join(pair.player[1]);
+  std::printf("the queued thread ran after %ld hand-offs\n", pair.turns_before_stop);
+  return 0;
+}
+
+TEST(Scheduler, HandOffPairDoesNotStarveTheQueue) {
+  auto r = RunScenario("hand_off_pair_does_not_starve_queue", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  std::printf("%s", r.out.c_str());
+}
+
+}  // namespace
