@@ -1,0 +1,542 @@
+// report_test.cc — what the runtime prints when a program cannot go on: the
+// deadlock report, stack overflows, and misuse of the thread, park and timer
+// APIs and of the environment variables.  Each case runs in a child process
+// and must end with exit status 2 and the documented text.
+//
+// Thread functions named in reports have C linkage and external visibility:
+// the runtime names them through dladdr (the binary is linked -rdynamic).
+#include <gtest/gtest.h>
+
+#include <park.h>
+#include <timer.h>
+#include <wuc.h>
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <cstdio>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "scenario.h"
+#include "subprocess.h"
+
+using wuc_test::ChildResult;
+using wuc_test::Env;
+using wuc_test::ExitedWith;
+using wuc_test::RunScenario;
+
+namespace {
+
+constexpr int kFatal = 2;
+
+// A child tells the parent things only it knows (source lines, addresses)
+// as lines "fact NAME VALUE" on stdout; wuc_die flushes stdout.
+void Fact(const char *name, long value) { std::printf("fact %s %ld\n", name, value); }
+void Fact(const char *name, const void *value) { std::printf("fact %s %p\n", name, value); }
+
+std::map<std::string, std::string> Facts(const ChildResult &r) {
+  std::map<std::string, std::string> facts;
+  std::istringstream in(r.out);
+  std::string word, name, value;
+  while (in >> word) {
+    if (word == "fact" && in >> name >> value) facts[name] = value;
+  }
+  return facts;
+}
+
+std::string Where(const std::string &line) { return std::string(__FILE__) + ":" + line; }
+
+// Checks a fatal error: status 2, stderr exactly `message` and the thread
+// line (when `thread` is not empty).
+void ExpectFatal(const ChildResult &r, const std::string &message, const std::string &thread) {
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  std::string expected = "wuc: fatal: " + message + "\n";
+  if (!thread.empty()) expected += "  in " + thread + "\n";
+  if (thread.empty())
+    EXPECT_EQ(r.err.substr(0, expected.size()), expected) << r.Describe();
+  else
+    EXPECT_EQ(r.err, expected) << r.Describe();
+  EXPECT_EQ(r.out.find("survived"), std::string::npos) << r.Describe();
+}
+
+// The scenarios below print this if the misuse did not stop them.
+int Survived() {
+  std::printf("survived\n");
+  return 0;
+}
+
+}  // namespace
+
+// ---- deadlock ---------------------------------------------------------------
+
+extern "C" void deadlock_parks_forever(void *object) {
+  for (;;) wuc_park("test: never woken", object);
+}
+
+extern "C" void deadlock_joins(void *thread) {
+  Fact("join_in_thread", __LINE__ + 1);
+  uthread_join(static_cast<uthread_t *>(thread));
+}
+
+// Main joins thread 3, which joins thread 2, which parks for good.
+WUC_SCENARIO(deadlock_join_chain) {
+  static int object;
+  uthread_t *parker = uthread_spawn(deadlock_parks_forever, &object); Fact("spawn_parker", __LINE__);
+  uthread_t *joiner = uthread_spawn(deadlock_joins, parker); Fact("spawn_joiner", __LINE__);
+  Fact("object", &object);
+  Fact("join_in_main", __LINE__ + 1);
+  uthread_join(joiner);
+  return Survived();
+}
+
+namespace {
+
+std::string DeadlockChainReport(const ChildResult &r) {
+  auto facts = Facts(r);
+  return "wuc: deadlock: all 3 user threads are blocked and no timer is pending\n"
+         "  user thread 1 (main)\n"
+         "    waits in uthread_join for user thread 3 at " + Where(facts["join_in_main"]) + "\n"
+         "  user thread 2 (deadlock_parks_forever, spawned at " + Where(facts["spawn_parker"]) +
+         " by thread 1)\n"
+         "    waits in test: never woken on " + facts["object"] + "\n"
+         "  user thread 3 (deadlock_joins, spawned at " + Where(facts["spawn_joiner"]) +
+         " by thread 1)\n"
+         "    waits in uthread_join for user thread 2 at " + Where(facts["join_in_thread"]) + "\n";
+}
+
+TEST(Report, DeadlockOnOneWorker) {
+  auto r = RunScenario("deadlock_join_chain", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err, DeadlockChainReport(r)) << r.Describe();
+}
+
+TEST(Report, DeadlockOnFourWorkers) {
+  auto r = RunScenario("deadlock_join_chain", {{"WUC_PROCESSORS", "4"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err, DeadlockChainReport(r)) << r.Describe();
+}
+
+}  // namespace
+
+// Main alone, before any spawn (only worker 0 exists), with no object.
+WUC_SCENARIO(deadlock_main_alone) {
+  wuc_park("test: alone", nullptr);
+  return Survived();
+}
+
+extern "C" void deadlock_plain_spawned(void *) { wuc_park("test: plain", nullptr); }
+
+// Spawned through the plain function (no source location): the report
+// gives the caller's address instead.
+WUC_SCENARIO(deadlock_plain_spawn) {
+  uthread_t *t = (uthread_spawn)(deadlock_plain_spawned, nullptr);
+  (uthread_join)(t);
+  return Survived();
+}
+
+void NeverFires(wuc_timer *) {}
+
+// Many timers started and cancelled, then a deadlock: cancelled timers must
+// not count as pending (a miscount would hang instead of reporting).
+WUC_SCENARIO(deadlock_after_cancelled_timers) {
+  wuc_timer t;
+  for (int i = 0; i < 1000000; i++) {
+    wuc_timer_start(&t, wuc_now() + seconds(3600) - i, NeverFires);
+    if (!wuc_timer_cancel(&t)) return 1;
+  }
+  wuc_timer fired;  // and one that fires: it must not stay counted either
+  wuc_timer_start(&fired, wuc_now(), NeverFires);
+  uthread_sleep(milliseconds(1));
+  wuc_park("test: after timers", nullptr);
+  return Survived();
+}
+
+namespace {
+
+TEST(Report, DeadlockOfMainAlone) {
+  for (const char *workers : {"1", "2"}) {
+    auto r = RunScenario("deadlock_main_alone", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, kFatal));
+    EXPECT_EQ(r.err,
+              "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+              "  user thread 1 (main)\n"
+              "    waits in test: alone\n")
+        << r.Describe();
+  }
+}
+
+TEST(Report, DeadlockNamesPlainSpawnByAddress) {
+  auto r = RunScenario("deadlock_plain_spawn", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  std::regex expected(
+      "wuc: deadlock: all 2 user threads are blocked and no timer is pending\n"
+      "  user thread 1 \\(main\\)\n"
+      "    waits in uthread_join for user thread 2\n"
+      "  user thread 2 \\(deadlock_plain_spawned, spawned from 0x[0-9a-f]+ by thread 1\\)\n"
+      "    waits in test: plain\n");
+  EXPECT_TRUE(std::regex_match(r.err, expected)) << r.Describe();
+}
+
+TEST(Report, DeadlockAfterAMillionCancelledTimers) {
+  auto r = RunScenario("deadlock_after_cancelled_timers", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err,
+            "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+            "  user thread 1 (main)\n"
+            "    waits in test: after timers\n")
+      << r.Describe();
+}
+
+}  // namespace
+
+// ---- stack overflow -----------------------------------------------------------
+
+// Never true, but the compiler cannot know: keeps the recursion finite in
+// its eyes (no -Winfinite-recursion) and the frames real.
+volatile int overflow_stop = 0;
+
+extern "C" __attribute__((noinline)) int overflow_recurse(int depth) {
+  volatile char frame[512];  // a real frame per call
+  frame[0] = static_cast<char>(depth);
+  if (overflow_stop) return frame[0];
+  int below = overflow_recurse(depth + 1);
+  __asm__ volatile("" : : "r"(frame) : "memory");  // no tail call
+  return below + frame[0];
+}
+
+extern "C" void overflow_thread(void *) { overflow_recurse(0); }
+
+WUC_SCENARIO(stack_overflow_in_thread) {
+  uthread_t *t = uthread_spawn(overflow_thread, nullptr); Fact("spawn", __LINE__);
+  uthread_join(t);
+  return Survived();
+}
+
+WUC_SCENARIO(stack_overflow_in_main) {
+  overflow_recurse(0);
+  return Survived();
+}
+
+namespace {
+
+std::string OverflowReport(const ChildResult &r, const char *bytes) {
+  return "wuc: fatal: stack overflow in user thread 2 (overflow_thread, spawned at " +
+         Where(Facts(r)["spawn"]) + " by thread 1)\n  its stack is " + bytes +
+         " bytes; set WUC_STACK_SIZE for larger stacks\n";
+}
+
+TEST(Report, StackOverflowInAThread) {
+  auto r = RunScenario("stack_overflow_in_thread", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err, OverflowReport(r, "262144")) << r.Describe();
+}
+
+TEST(Report, StackOverflowWithSmallStacks) {
+  auto r = RunScenario("stack_overflow_in_thread",
+                       {{"WUC_PROCESSORS", "1"}, {"WUC_STACK_SIZE", "32k"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err, OverflowReport(r, "32768")) << r.Describe();
+}
+
+TEST(Report, StackOverflowInMain) {
+  auto r = RunScenario("stack_overflow_in_main", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err,
+            "wuc: fatal: stack overflow in user thread 1 (main)\n"
+            "  main runs on the process stack; raise it with ulimit -s\n")
+      << r.Describe();
+}
+
+}  // namespace
+
+// ---- misuse -----------------------------------------------------------------
+
+extern "C" void misuse_noop(void *) {}
+
+extern "C" void misuse_wait_for_flag(void *flag) {
+  while (!static_cast<std::atomic<bool> *>(flag)->load()) uthread_sleep(milliseconds(1));
+}
+
+extern "C" void misuse_join_target(void *target) {
+  uthread_join(static_cast<uthread_t *>(target));
+}
+
+// One worker: main runs again only once the first joiner is parked in its join.
+WUC_SCENARIO(two_joiners) {
+  static std::atomic<bool> never{false};
+  uthread_t *target = uthread_spawn(misuse_wait_for_flag, &never);
+  uthread_t *first_joiner = uthread_spawn(misuse_join_target, target);
+  (void)first_joiner;
+  uthread_yield();
+  uthread_join(target);
+  return Survived();
+}
+
+extern "C" void misuse_join_self(void *) { uthread_join(uthread_self()); }
+
+WUC_SCENARIO(join_self) {
+  uthread_t *t = uthread_spawn(misuse_join_self, nullptr); Fact("spawn", __LINE__);
+  uthread_join(t);
+  return Survived();
+}
+
+WUC_SCENARIO(main_joins_itself) {
+  uthread_join(uthread_self());
+  return Survived();
+}
+
+extern "C" void misuse_join_main(void *main_thread) {
+  uthread_join(static_cast<uthread_t *>(main_thread));
+}
+
+WUC_SCENARIO(join_main) {
+  uthread_t *t = uthread_spawn(misuse_join_main, uthread_self()); Fact("spawn", __LINE__);
+  uthread_join(t);
+  return Survived();
+}
+
+WUC_SCENARIO(join_null) {
+  uthread_join(nullptr);
+  return Survived();
+}
+
+WUC_SCENARIO(spawn_null) {
+  uthread_spawn(nullptr, nullptr);
+  return Survived();
+}
+
+WUC_SCENARIO(unpark_null) {
+  wuc_unpark(nullptr);
+  return Survived();
+}
+
+extern "C" void misuse_set_flag(void *flag) { static_cast<std::atomic<bool> *>(flag)->store(true); }
+
+// One worker: once main is back from a yield after the thread set its flag,
+// the thread has exited (its exit completes before main resumes).
+WUC_SCENARIO(unpark_finished) {
+  static std::atomic<bool> ran{false};
+  uthread_t *t = uthread_spawn(misuse_set_flag, &ran);
+  while (!ran.load()) uthread_yield();
+  uthread_yield();
+  wuc_unpark(t);
+  return Survived();
+}
+
+void ParkInFire(wuc_timer *) { wuc_park("test: in timer", nullptr); }
+
+// The timer fires from the worker's scheduler while main sleeps.
+WUC_SCENARIO(park_in_timer_callback_from_scheduler) {
+  static wuc_timer t;
+  wuc_timer_start(&t, wuc_now() + microseconds(100), ParkInFire);
+  uthread_sleep(milliseconds(50));
+  return Survived();
+}
+
+// The timer fires while main switches away in uthread_yield (the worker
+// runs due timers there too).
+WUC_SCENARIO(park_in_timer_callback_from_yield) {
+  static wuc_timer t;
+  int64_t deadline = wuc_now() + microseconds(100);
+  wuc_timer_start(&t, deadline, ParkInFire);
+  while (wuc_now() < deadline + milliseconds(50)) uthread_yield();
+  return Survived();
+}
+
+WUC_SCENARIO(set_processors_after_spawn) {
+  uthread_join(uthread_spawn(misuse_noop, nullptr));
+  wuc_set_processors(1);
+  return Survived();
+}
+
+WUC_SCENARIO(set_processors_too_many) {
+  wuc_set_processors(257);
+  return Survived();
+}
+
+WUC_SCENARIO(timer_cancel_never_started) {
+  wuc_timer t{};
+  wuc_timer_cancel(&t);
+  return Survived();
+}
+
+WUC_SCENARIO(timer_start_null_fire) {
+  wuc_timer t{};
+  wuc_timer_start(&t, wuc_now(), nullptr);
+  return Survived();
+}
+
+// The thread API from a kernel thread the runtime does not know.
+WUC_SCENARIO(spawn_from_foreign_thread) {
+  std::thread([] { uthread_spawn(misuse_noop, nullptr); }).join();
+  return Survived();
+}
+
+WUC_SCENARIO(park_from_foreign_thread) {
+  std::thread([] { wuc_park("test: foreign", nullptr); }).join();
+  return Survived();
+}
+
+// Spawns and joins a thread and says how many workers there are.
+WUC_SCENARIO(spawn_one) {
+  uthread_join(uthread_spawn(misuse_noop, nullptr));
+  std::printf("workers %u\n", wuc_processors());
+  return 0;
+}
+
+WUC_SCENARIO(abort_on_fatal) {
+  struct rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);  // the abort is expected: no core file
+  wuc_unpark(nullptr);
+  return Survived();
+}
+
+namespace {
+
+const std::string kMain = "user thread 1 (main)";
+
+std::string SpawnedThread(const ChildResult &r, const char *fn) {
+  return std::string("user thread 2 (") + fn + ", spawned at " + Where(Facts(r)["spawn"]) +
+         " by thread 1)";
+}
+
+TEST(Misuse, TwoJoiners) {
+  auto r = RunScenario("two_joiners", {{"WUC_PROCESSORS", "1"}});
+  ExpectFatal(r, "uthread_join: user thread 2 is already being joined by user thread 3", kMain);
+}
+
+TEST(Misuse, JoinSelf) {
+  auto r = RunScenario("join_self", {{"WUC_PROCESSORS", "2"}});
+  ExpectFatal(r, "uthread_join: user thread 2 joins itself", SpawnedThread(r, "misuse_join_self"));
+}
+
+TEST(Misuse, MainJoinsItself) {
+  auto r = RunScenario("main_joins_itself");
+  ExpectFatal(r, "uthread_join: user thread 1 joins itself", kMain);
+}
+
+TEST(Misuse, JoinMain) {
+  auto r = RunScenario("join_main", {{"WUC_PROCESSORS", "2"}});
+  ExpectFatal(r,
+              "uthread_join: user thread 1 (main) cannot be joined; returning from main ends the "
+              "program",
+              SpawnedThread(r, "misuse_join_main"));
+}
+
+TEST(Misuse, JoinNull) {
+  ExpectFatal(RunScenario("join_null"), "uthread_join(NULL)", kMain);
+}
+
+TEST(Misuse, SpawnNull) {
+  ExpectFatal(RunScenario("spawn_null"), "uthread_spawn: NULL thread function", kMain);
+}
+
+TEST(Misuse, UnparkNull) { ExpectFatal(RunScenario("unpark_null"), "wuc_unpark(NULL)", kMain); }
+
+TEST(Misuse, UnparkFinishedThread) {
+  auto r = RunScenario("unpark_finished", {{"WUC_PROCESSORS", "1"}});
+  ExpectFatal(r, "wuc_unpark: user thread 2 has already finished", kMain);
+}
+
+const std::string kParkInTimer =
+    "wuc_park(\"test: in timer\") called outside a user thread (e.g. in a timer callback)";
+
+TEST(Misuse, ParkInTimerCallbackFromScheduler) {
+  auto r = RunScenario("park_in_timer_callback_from_scheduler", {{"WUC_PROCESSORS", "1"}});
+  ExpectFatal(r, kParkInTimer, "the scheduler of worker 0");
+}
+
+TEST(Misuse, ParkInTimerCallbackRunDuringYield) {
+  auto r = RunScenario("park_in_timer_callback_from_yield", {{"WUC_PROCESSORS", "1"}});
+  ExpectFatal(r, kParkInTimer, "");  // the thread line names whichever context ran the timer
+}
+
+TEST(Misuse, SetProcessorsAfterSpawn) {
+  auto r = RunScenario("set_processors_after_spawn", {{"WUC_PROCESSORS", "2"}});
+  ExpectFatal(r, "wuc_set_processors(1) called after the first uthread_spawn; 2 workers already run",
+              kMain);
+}
+
+TEST(Misuse, SetProcessorsTooMany) {
+  ExpectFatal(RunScenario("set_processors_too_many"),
+              "wuc_set_processors(257): at most 256 workers are supported", kMain);
+}
+
+TEST(Misuse, CancelATimerNeverStarted) {
+  auto r = RunScenario("timer_cancel_never_started");
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_TRUE(std::regex_search(
+      r.err, std::regex("^wuc: fatal: wuc_timer_cancel: timer 0x[0-9a-f]+ was never started\n")))
+      << r.Describe();
+}
+
+TEST(Misuse, StartATimerWithoutFire) {
+  ExpectFatal(RunScenario("timer_start_null_fire"), "wuc_timer_start: NULL fire function", kMain);
+}
+
+const std::string kForeign = "a kernel thread that is not a wuc worker";
+
+TEST(Misuse, SpawnFromAForeignKernelThread) {
+  ExpectFatal(RunScenario("spawn_from_foreign_thread"), "uthread_spawn called outside a user thread",
+              kForeign);
+}
+
+TEST(Misuse, ParkFromAForeignKernelThread) {
+  ExpectFatal(RunScenario("park_from_foreign_thread"),
+              "wuc_park(\"test: foreign\") called outside a user thread (e.g. in a timer callback)",
+              kForeign);
+}
+
+TEST(Misuse, AbortInsteadOfExitWithWucAbort) {
+  auto r = RunScenario("abort_on_fatal", {{"WUC_ABORT", "1"}});
+  EXPECT_FALSE(r.exited) << r.Describe();
+  EXPECT_EQ(r.signal, SIGABRT) << r.Describe();
+  EXPECT_EQ(r.err.rfind("wuc: fatal: wuc_unpark(NULL)\n", 0), 0u) << r.Describe();
+}
+
+// ---- environment ----------------------------------------------------------------
+
+TEST(Environment, BadProcessorCounts) {
+  for (const char *value : {"abc", "0", "-3", "257", "4x", "1.5"}) {
+    SCOPED_TRACE(value);
+    auto r = RunScenario("spawn_one", {{"WUC_PROCESSORS", value}});
+    ExpectFatal(r,
+                std::string("WUC_PROCESSORS=") + value +
+                    ": expected a number of workers from 1 to 256",
+                "");
+  }
+}
+
+TEST(Environment, GoodProcessorCounts) {
+  for (const char *value : {"1", "3", "256"}) {
+    SCOPED_TRACE(value);
+    auto r = RunScenario("spawn_one", {{"WUC_PROCESSORS", value}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, std::string("workers ") + value + "\n");
+  }
+}
+
+TEST(Environment, BadStackSizes) {
+  for (const char *value : {"abc", "1k", "16383", "2g", "16q", "64kx", "k"}) {
+    SCOPED_TRACE(value);
+    auto r = RunScenario("spawn_one", {{"WUC_STACK_SIZE", value}});
+    ExpectFatal(r,
+                std::string("WUC_STACK_SIZE=") + value +
+                    ": expected a size from 16k to 1g (bytes, or with a k, m or g suffix)",
+                "");
+  }
+}
+
+TEST(Environment, GoodStackSizes) {
+  for (const char *value : {"16k", "16384", "64KB", "1m", "1g"}) {
+    SCOPED_TRACE(value);
+    auto r = RunScenario("spawn_one", {{"WUC_STACK_SIZE", value}, {"WUC_PROCESSORS", "2"}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+  }
+}
+
+}  // namespace
