@@ -22,7 +22,7 @@ using wuc_test::RunScenario;
 constexpr int kStealThreads = 64;
 
 struct StealState {
-  std::atomic<bool> ran_elsewhere{false};  // some thread ran on a worker other than 0
+  std::atomic<bool> ran_on[2] = {{false}, {false}};  // some thread ran on worker 0 / 1
   std::atomic<int> runs[kStealThreads];
 };
 
@@ -31,14 +31,17 @@ struct StealArg {
   int index;
 };
 
-// Occupies its worker, without blocking, until some thread has run on
-// another worker than 0.  All threads start queued on worker 0 (main spawns
-// them there), so the only way to finish is for another worker to steal.
-void BusyUntilStolen(void *arg) {
+// Occupies its worker, without blocking, until threads have run on both
+// workers.  All threads start queued on worker 0 (main spawns them there),
+// so the only way to finish is for worker 1 to steal some, and for worker 0
+// to run some too (from its own queue, or stolen back) once main blocks.
+void BusyUntilBothWorkersRan(void *arg) {
   auto *a = static_cast<StealArg *>(arg);
-  a->state->runs[a->index].fetch_add(1);
-  if (probe_worker_id() != 0) a->state->ran_elsewhere = true;
-  for (uint32_t spins = 0; !a->state->ran_elsewhere.load();) wuc_test_spin_step(&spins);
+  StealState *s = a->state;
+  s->runs[a->index].fetch_add(1);
+  s->ran_on[probe_worker_id()] = true;
+  for (uint32_t spins = 0; !s->ran_on[0].load() || !s->ran_on[1].load();)
+    wuc_test_spin_step(&spins);
 }
 
 WUC_SCENARIO(idle_worker_steals) {
@@ -48,7 +51,7 @@ WUC_SCENARIO(idle_worker_steals) {
   SCENARIO_CHECK(probe_worker_id() == 0, "main starts on worker %u", probe_worker_id());
   for (int i = 0; i < kStealThreads; i++) {
     args[i] = {&state, i};
-    threads[i] = uthread_spawn(BusyUntilStolen, &args[i]);
+    threads[i] = uthread_spawn(BusyUntilBothWorkersRan, &args[i]);
   }
   for (auto *t : threads) uthread_join(t);
   for (int i = 0; i < kStealThreads; i++)
@@ -59,6 +62,7 @@ WUC_SCENARIO(idle_worker_steals) {
               static_cast<unsigned long long>(run0), static_cast<unsigned long long>(stolen0),
               static_cast<unsigned long long>(run1), static_cast<unsigned long long>(stolen1));
   SCENARIO_CHECK(run0 > 0 && run1 > 0, "a worker ran nothing");
+  // Worker 1 has no other way to get its first thread.
   SCENARIO_CHECK(stolen1 > 0, "worker 1 ran threads without stealing any");
   return 0;
 }
