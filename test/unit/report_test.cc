@@ -85,8 +85,10 @@ extern "C" void deadlock_joins(void *thread) {
 // Main joins thread 3, which joins thread 2, which parks for good.
 WUC_SCENARIO(deadlock_join_chain) {
   static int object;
-  uthread_t *parker = uthread_spawn(deadlock_parks_forever, &object); Fact("spawn_parker", __LINE__);
-  uthread_t *joiner = uthread_spawn(deadlock_joins, parker); Fact("spawn_joiner", __LINE__);
+  Fact("spawn_parker", __LINE__ + 1);  // before: the thread may end the program
+  uthread_t *parker = uthread_spawn(deadlock_parks_forever, &object);
+  Fact("spawn_joiner", __LINE__ + 1);  // before: the thread may end the program
+  uthread_t *joiner = uthread_spawn(deadlock_joins, parker);
   Fact("object", &object);
   Fact("join_in_main", __LINE__ + 1);
   uthread_join(joiner);
@@ -211,7 +213,8 @@ extern "C" __attribute__((noinline)) int overflow_recurse(int depth) {
 extern "C" void overflow_thread(void *) { overflow_recurse(0); }
 
 WUC_SCENARIO(stack_overflow_in_thread) {
-  uthread_t *t = uthread_spawn(overflow_thread, nullptr); Fact("spawn", __LINE__);
+  Fact("spawn", __LINE__ + 1);  // before: the thread may end the program
+  uthread_t *t = uthread_spawn(overflow_thread, nullptr);
   uthread_join(t);
   return Survived();
 }
@@ -279,7 +282,8 @@ WUC_SCENARIO(two_joiners) {
 extern "C" void misuse_join_self(void *) { uthread_join(uthread_self()); }
 
 WUC_SCENARIO(join_self) {
-  uthread_t *t = uthread_spawn(misuse_join_self, nullptr); Fact("spawn", __LINE__);
+  Fact("spawn", __LINE__ + 1);  // before: the thread may end the program
+  uthread_t *t = uthread_spawn(misuse_join_self, nullptr);
   uthread_join(t);
   return Survived();
 }
@@ -294,7 +298,8 @@ extern "C" void misuse_join_main(void *main_thread) {
 }
 
 WUC_SCENARIO(join_main) {
-  uthread_t *t = uthread_spawn(misuse_join_main, uthread_self()); Fact("spawn", __LINE__);
+  Fact("spawn", __LINE__ + 1);  // before: the thread may end the program
+  uthread_t *t = uthread_spawn(misuse_join_main, uthread_self());
   uthread_join(t);
   return Survived();
 }
