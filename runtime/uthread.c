@@ -105,7 +105,9 @@ void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
     wuc_fatal("uthread_join: user thread %lu is already being joined by user thread %lu", t->id,
               ((struct uthread *)expected)->id);
   }
-  t->magic = UTHREAD_DEAD;
+  /* volatile: a plain store before free() is dead and compilers drop it,
+   * and then a second join would see a live handle. */
+  *(volatile uint32_t *)&t->magic = UTHREAD_DEAD;
   free(t);
 }
 
