@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "runtime_probe.h"
 #include "scenario.h"
+#include "spin.h"
 #include "subprocess.h"
 
 namespace {
@@ -182,6 +184,55 @@ WUC_SCENARIO(unpark_hands_off_before_queue) {
 TEST(Thread, WokenThreadRunsBeforeQueuedOnesOnOneWorker) {
   auto r = RunScenario("unpark_hands_off_before_queue", {{"WUC_PROCESSORS", "1"}});
   EXPECT_TRUE(ExitedWith(r, 0));
+}
+
+// ---- returning from main ----------------------------------------------------
+
+struct MainMoves {
+  uthread_t *main_thread = nullptr;
+  std::atomic<bool> woken{false};
+  std::atomic<unsigned> waker_worker{~0u};
+  std::atomic<bool> spinner_running{false};
+};
+
+// Wakes main once it is really parked, so main resumes on this worker, then
+// blocks for good.
+void WakeParkedMain(void *arg) {
+  auto *m = static_cast<MainMoves *>(arg);
+  m->waker_worker = probe_worker_id();
+  for (uint32_t spins = 0; !probe_is_parked(m->main_thread);) wuc_test_spin_step(&spins);
+  m->woken = true;
+  wuc_unpark(m->main_thread);
+  for (;;) wuc_park("test: forever", nullptr);
+}
+
+void SpinForever(void *arg) {
+  static_cast<MainMoves *>(arg)->spinner_running = true;
+  for (uint32_t spins = 0;;) wuc_test_spin_step(&spins);
+}
+
+// Main moves to worker 1 (woken by a thread there), leaves a thread parked
+// for good and another computing for good, and returns: the program ends,
+// with main's status and its buffered output, on worker 1's kernel thread.
+WUC_SCENARIO(main_returns_on_another_worker) {
+  static MainMoves m;
+  m.main_thread = uthread_self();
+  uthread_spawn(WakeParkedMain, &m);
+  // Main keeps worker 0 until the waker runs, so it runs on worker 1.
+  for (uint32_t spins = 0; m.waker_worker.load() == ~0u;) wuc_test_spin_step(&spins);
+  while (!m.woken) wuc_park("test: wait to be moved", &m);
+  unsigned worker = probe_worker_id();
+  uthread_spawn(SpinForever, &m);  // stolen by the idle worker 0
+  for (uint32_t spins = 0; !m.spinner_running;) wuc_test_spin_step(&spins);
+  std::printf("main returns on worker %u (waker on %u)\n", worker, m.waker_worker.load());
+  return 42;
+}
+
+TEST(Thread, ReturningFromMainEndsTheProgram) {
+  auto r = RunScenario("main_returns_on_another_worker",
+                       {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_RETURN_FROM_MAIN", "1"}});
+  EXPECT_TRUE(ExitedWith(r, 42));
+  EXPECT_EQ(r.out, "main returns on worker 1 (waker on 1)\n") << r.Describe();
 }
 
 // ---- sleep ---------------------------------------------------------------

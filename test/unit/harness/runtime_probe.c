@@ -5,6 +5,10 @@
 
 unsigned probe_worker_id(void) { return wuc_current_worker()->id; }
 
+int probe_is_parked(const struct uthread *t) {
+  return atomic_load(&((struct uthread *)t)->park_state) == PARK_PARKED;
+}
+
 uint64_t probe_threads_run(unsigned worker) {
   struct wuc_worker_stats stats;
   wuc_worker_stats(worker, &stats);

@@ -12,8 +12,12 @@
 extern "C" {
 #endif
 
+struct uthread;
+
 /* The id of the worker running the caller (0 .. workers-1). */
 unsigned probe_worker_id(void);
+/* Whether t is blocked in wuc_park (its park committed). */
+int probe_is_parked(const struct uthread *t);
 /* Threads run on / stolen by the given worker so far (wuc_worker_stats). */
 uint64_t probe_threads_run(unsigned worker);
 uint64_t probe_threads_stolen(unsigned worker);

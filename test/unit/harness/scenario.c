@@ -32,14 +32,17 @@ wuc_test_scenario_fn wuc_test_find_scenario(const char *name) {
   return NULL;
 }
 
-void wuc_test_run_scenario(const char *name) {
+int wuc_test_call_scenario(const char *name) {
   wuc_test_scenario_fn fn = wuc_test_find_scenario(name);
   if (!fn) {
     fprintf(stderr, "unknown scenario %s\n", name);
-    fflush(stderr);
-    _exit(127);
+    return 127;
   }
-  int status = fn();
+  return fn();
+}
+
+void wuc_test_run_scenario(const char *name) {
+  int status = wuc_test_call_scenario(name);
   fflush(stdout);
   fflush(stderr);
   _exit(status);

@@ -23,9 +23,12 @@ void wuc_test_register_scenario(const char *name, wuc_test_scenario_fn fn);
 /* NULL if no scenario has that name. */
 wuc_test_scenario_fn wuc_test_find_scenario(const char *name);
 
-/* Runs the scenario and ends the process with its status (without running
- * exit handlers, which would race with the runtime's workers). */
+/* Runs the scenario and ends the process with its status, without running
+ * exit handlers: the other user threads may still be running. */
 __attribute__((noreturn)) void wuc_test_run_scenario(const char *name);
+/* Runs the scenario and returns its status (127 if there is none), for a
+ * main() that returns it: used with $WUC_TEST_RETURN_FROM_MAIN set. */
+int wuc_test_call_scenario(const char *name);
 
 #ifdef __cplusplus
 }
