@@ -219,6 +219,15 @@ WUC_SCENARIO(stack_overflow_in_thread) {
   return Survived();
 }
 
+// Main keeps worker 0 busy, so the thread overflows on worker 1 (whose
+// kernel thread has its own signal stack).
+WUC_SCENARIO(stack_overflow_on_worker_1) {
+  Fact("spawn", __LINE__ + 1);  // before: the thread ends the program
+  uthread_spawn(overflow_thread, nullptr);
+  for (volatile unsigned long spins = 0;; spins = spins + 1) __builtin_ia32_pause();
+  return Survived();
+}
+
 WUC_SCENARIO(stack_overflow_in_main) {
   overflow_recurse(0);
   return Survived();
@@ -243,6 +252,12 @@ TEST(Report, StackOverflowWithSmallStacks) {
                        {{"WUC_PROCESSORS", "1"}, {"WUC_STACK_SIZE", "32k"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
   EXPECT_EQ(r.err, OverflowReport(r, "32768")) << r.Describe();
+}
+
+TEST(Report, StackOverflowOnAnotherWorker) {
+  auto r = RunScenario("stack_overflow_on_worker_1", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err, OverflowReport(r, "262144")) << r.Describe();
 }
 
 TEST(Report, StackOverflowInMain) {
@@ -381,6 +396,12 @@ WUC_SCENARIO(spawn_from_foreign_thread) {
   return Survived();
 }
 
+WUC_SCENARIO(timer_start_from_foreign_thread) {
+  static wuc_timer t;
+  std::thread([] { wuc_timer_start(&t, wuc_now(), NeverFires); }).join();
+  return Survived();
+}
+
 WUC_SCENARIO(park_from_foreign_thread) {
   std::thread([] { wuc_park("test: foreign", nullptr); }).join();
   return Survived();
@@ -494,6 +515,11 @@ TEST(Misuse, ParkFromAForeignKernelThread) {
   ExpectFatal(RunScenario("park_from_foreign_thread"),
               "wuc_park(\"test: foreign\") called outside a user thread (e.g. in a timer callback)",
               kForeign);
+}
+
+TEST(Misuse, StartATimerFromAForeignKernelThread) {
+  ExpectFatal(RunScenario("timer_start_from_foreign_thread"),
+              "wuc_timer_start called outside the wuc runtime", kForeign);
 }
 
 TEST(Misuse, AbortInsteadOfExitWithWucAbort) {

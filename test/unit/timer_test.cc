@@ -135,6 +135,42 @@ TEST(Timer, FireInDeadlineThenStartOrder) {
   EXPECT_EQ(log.order, expected);
 }
 
+// A fire may start a timer (here, its own again): the heap changes while
+// the worker is running its due timers.
+struct Rearming {
+  wuc_timer timer;
+  int remaining;
+  std::atomic<int> fired{0};
+  uthread_t *wake;
+};
+
+void FireAndRearm(wuc_timer *t) {
+  auto *r = reinterpret_cast<Rearming *>(t);
+  r->fired.fetch_add(1);
+  if (--r->remaining > 0)
+    wuc_timer_start(&r->timer, wuc_now() + microseconds(r->remaining % 3 * 20), FireAndRearm);
+  else
+    wuc_unpark(r->wake);
+}
+
+TEST(Timer, FireCanStartATimer) {
+  constexpr int kTimers = 8, kFires = 200;
+  std::vector<std::unique_ptr<Rearming>> timers;
+  for (int i = 0; i < kTimers; i++) {
+    timers.push_back(std::make_unique<Rearming>());
+    Rearming &r = *timers.back();
+    r.remaining = kFires;
+    r.wake = uthread_self();
+    wuc_timer_start(&r.timer, wuc_now() + microseconds(i * 10), FireAndRearm);
+  }
+  for (auto &r : timers)
+    while (r->fired.load() < kFires) wuc_park("test: wait for the re-arming timers", r.get());
+  for (auto &r : timers) {
+    EXPECT_EQ(r->fired.load(), kFires);
+    EXPECT_FALSE(wuc_timer_cancel(&r->timer));
+  }
+}
+
 // A million timers started and cancelled at once: every cancel wins, the
 // pending count comes back, the heap stays small (cancelled entries are
 // dropped), and timers still work afterwards.
