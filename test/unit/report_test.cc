@@ -275,6 +275,16 @@ TEST(Report, StackOverflowInMain) {
 
 extern "C" void misuse_noop(void *) {}
 
+// The handle is freed by the first join; nothing is allocated in between,
+// so its memory still reads "dead".
+WUC_SCENARIO(join_twice) {
+  uthread_t *t = uthread_spawn(misuse_noop, nullptr);
+  uthread_join(t);
+  Fact("handle", t);
+  uthread_join(t);
+  return Survived();
+}
+
 extern "C" void misuse_wait_for_flag(void *flag) {
   while (!static_cast<std::atomic<bool> *>(flag)->load()) uthread_sleep(milliseconds(1));
 }
@@ -428,6 +438,14 @@ const std::string kMain = "user thread 1 (main)";
 std::string SpawnedThread(const ChildResult &r, const char *fn) {
   return std::string("user thread 2 (") + fn + ", spawned at " + Where(Facts(r)["spawn"]) +
          " by thread 1)";
+}
+
+TEST(Misuse, JoinTwice) {
+  auto r = RunScenario("join_twice", {{"WUC_PROCESSORS", "1"}});
+  ExpectFatal(r,
+              "uthread_join(" + Facts(r)["handle"] +
+                  "): not a live thread handle (was it joined already?)",
+              kMain);
 }
 
 TEST(Misuse, TwoJoiners) {
