@@ -185,6 +185,28 @@ TEST(Thread, WokenThreadRunsBeforeQueuedOnesOnOneWorker) {
   EXPECT_TRUE(ExitedWith(r, 0));
 }
 
+// ---- worker count -----------------------------------------------------------
+
+// wuc_set_processors works until the first spawn; 0 means the default
+// ($WUC_PROCESSORS here).
+WUC_SCENARIO(set_processors_before_first_spawn) {
+  SCENARIO_CHECK(wuc_processors() == 2, "%u workers from $WUC_PROCESSORS", wuc_processors());
+  wuc_set_processors(3);
+  SCENARIO_CHECK(wuc_processors() == 3, "%u workers after setting 3", wuc_processors());
+  wuc_set_processors(0);
+  SCENARIO_CHECK(wuc_processors() == 2, "%u workers after setting 0", wuc_processors());
+  wuc_set_processors(3);
+  static std::atomic<int> runs{0};
+  uthread_join(uthread_spawn(CountRun, &runs));
+  SCENARIO_CHECK(wuc_processors() == 3, "%u workers running", wuc_processors());
+  return 0;
+}
+
+TEST(Thread, SetProcessorsBeforeTheFirstSpawn) {
+  auto r = RunScenario("set_processors_before_first_spawn", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+}
+
 // ---- returning from main ----------------------------------------------------
 
 struct MainMoves {
