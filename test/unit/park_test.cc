@@ -380,7 +380,7 @@ WUC_SCENARIO(unpark_before_park_races) {
 }
 
 TEST(Park, UnparkBeforeParkRacesLoseNoWakeUp) {
-  auto r = RunScenario("unpark_before_park_races", {{"WUC_PROCESSORS", "2"}}, 90);
+  auto r = RunScenario("unpark_before_park_races", {{"WUC_PROCESSORS", "2"}}, 60);
   EXPECT_TRUE(ExitedWith(r, 0));
   std::printf("%s", r.out.c_str());
 }
