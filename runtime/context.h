@@ -11,6 +11,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct wuc_context {
   void *sp;
 } wuc_context;
@@ -24,4 +28,7 @@ void wuc_context_switch(wuc_context *from, wuc_context *to);
  * starts with the caller's MXCSR and x87 control word. */
 void wuc_context_init(wuc_context *ctx, void *stack_top, void (*entry)(void *), void *arg);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -38,12 +38,16 @@ void wuc_fatal(const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   struct worker *w = wuc_current_worker();
-  if (w && w->current) {
+  if (w && w->in_timer_callbacks) {
+    fprintf(stderr, "wuc: fatal: %s\n  in a timer callback on worker %u\n", msg, w->id);
+  } else if (w && w->current) {
     char who[512];
     wuc_describe_thread(w->current, who, sizeof who);
     fprintf(stderr, "wuc: fatal: %s\n  in %s\n", msg, who);
   } else if (w) {
     fprintf(stderr, "wuc: fatal: %s\n  in the scheduler of worker %u\n", msg, w->id);
+  } else if (!atomic_load(&wuc_sched.initialized)) {
+    fprintf(stderr, "wuc: fatal: %s\n  while the wuc runtime starts up\n", msg);
   } else {
     fprintf(stderr, "wuc: fatal: %s\n  in a kernel thread that is not a wuc worker\n", msg);
   }

@@ -144,6 +144,7 @@ static void finish_switch(struct worker *w) {
   switch (w->prev_action) {
   case PREV_YIELD:
     runq_push(w, p);
+    wuc_wake_idle_worker(); /* stealable now: a sleeping worker may take it */
     break;
   case PREV_PARK: {
     int running = PARK_RUNNING;
@@ -450,4 +451,5 @@ __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   w0->current = &main_thread;
   if (!wuc_stack_alloc(&w0->sched_stack)) wuc_fatal("cannot allocate the scheduler stack: %s", strerror(errno));
   wuc_context_init(&w0->sched_ctx, w0->sched_stack.top, sched_entry, w0);
+  atomic_store(&wuc_sched.initialized, true);
 }

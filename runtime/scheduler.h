@@ -124,6 +124,7 @@ struct worker {
 } __attribute__((aligned(64)));
 
 struct scheduler {
+  _Atomic bool initialized;      /* start-up finished */
   _Atomic unsigned nworkers;     /* workers running: 1 until the first spawn */
   unsigned target_workers;       /* how many the first spawn starts */
   _Atomic bool started;          /* workers 1..n-1 started */

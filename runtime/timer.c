@@ -139,6 +139,8 @@ bool wuc_timer_cancel(wuc_timer *t) {
       pending = t->generation << 2 | SLOT_PENDING;
       break;
     case SLOT_FIRING:
+      /* Only the owner fires: if that is us, we are inside t's own fire(). */
+      if (s->owner == wuc_current_worker()) return false;
       cpu_relax(); /* fire() is short; after it returns *t is ours again */
       break;
     default:

@@ -38,7 +38,7 @@ typedef struct wuc_timer {
 void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t));
 
 /* Stops t.  Returns true if t was cancelled before firing; false if it has
- * fired (and fire has returned). */
+ * fired (and fire has returned — or, called from t's own fire, is running). */
 bool wuc_timer_cancel(wuc_timer *t);
 
 #ifdef __cplusplus

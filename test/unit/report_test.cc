@@ -55,7 +55,10 @@ std::string Where(const std::string &line) { return std::string(__FILE__) + ":" 
 void ExpectFatal(const ChildResult &r, const std::string &message, const std::string &thread) {
   EXPECT_TRUE(ExitedWith(r, kFatal));
   std::string expected = "wuc: fatal: " + message + "\n";
-  if (!thread.empty()) expected += "  in " + thread + "\n";
+  if (thread == "the wuc runtime starts up")
+    expected += "  while " + thread + "\n";
+  else if (!thread.empty())
+    expected += "  in " + thread + "\n";
   if (thread.empty())
     EXPECT_EQ(r.err.substr(0, expected.size()), expected) << r.Describe();
   else
@@ -491,7 +494,7 @@ const std::string kParkInTimer =
 
 TEST(Misuse, ParkInTimerCallbackFromScheduler) {
   auto r = RunScenario("park_in_timer_callback_from_scheduler", {{"WUC_PROCESSORS", "1"}});
-  ExpectFatal(r, kParkInTimer, "the scheduler of worker 0");
+  ExpectFatal(r, kParkInTimer, "a timer callback on worker 0");
 }
 
 TEST(Misuse, ParkInTimerCallbackRunDuringYield) {
@@ -556,7 +559,7 @@ TEST(Environment, BadProcessorCounts) {
     ExpectFatal(r,
                 std::string("WUC_PROCESSORS=") + value +
                     ": expected a number of workers from 1 to 256",
-                "");
+                "the wuc runtime starts up");
   }
 }
 
@@ -576,7 +579,7 @@ TEST(Environment, BadStackSizes) {
     ExpectFatal(r,
                 std::string("WUC_STACK_SIZE=") + value +
                     ": expected a size from 16k to 1g (bytes, or with a k, m or g suffix)",
-                "");
+                "the wuc runtime starts up");
   }
 }
 
