@@ -107,12 +107,20 @@ void wuc_wake_idle_worker(void) {
     atomic_fetch_sub(&wuc_sched.nspinning, 1);
 }
 
+/* wuc_wake_idle_worker for callers running on a worker.  With one worker
+ * that is the caller, so nobody can be idle: skip the fence (a locked
+ * instruction, ~10 ns here).  nworkers changes once, at the first spawn. */
+void wuc_wake_other_worker(void) {
+  if (atomic_load_explicit(&wuc_sched.nworkers, memory_order_relaxed) == 1) return;
+  wuc_wake_idle_worker();
+}
+
 /* Puts t in w's `next` slot; the thread it displaces becomes stealable. */
 static void ready_next(struct worker *w, struct uthread *t) {
   struct uthread *old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
   if (old) {
     runq_push(w, old);
-    wuc_wake_idle_worker();
+    wuc_wake_other_worker();
   }
 }
 
@@ -123,7 +131,7 @@ void wuc_make_runnable(struct uthread *t) {
     wuc_wake_idle_worker();
   } else if (w->in_timer_callbacks) {
     runq_push(w, t);
-    wuc_wake_idle_worker();
+    wuc_wake_other_worker();
   } else {
     ready_next(w, t);
   }
@@ -144,7 +152,7 @@ static void finish_switch(struct worker *w) {
   switch (w->prev_action) {
   case PREV_YIELD:
     runq_push(w, p);
-    wuc_wake_idle_worker(); /* stealable now: a sleeping worker may take it */
+    wuc_wake_other_worker(); /* stealable now: a sleeping worker may take it */
     break;
   case PREV_PARK: {
     int running = PARK_RUNNING;

@@ -159,6 +159,8 @@ void wuc_make_runnable(struct uthread *t);
 void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action action);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
+/* The same, for callers running on a worker (cheaper with one worker). */
+void wuc_wake_other_worker(void);
 /* Starts workers 1..n-1 (first spawn). */
 void wuc_sched_start_workers(void);
 

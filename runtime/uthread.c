@@ -72,7 +72,7 @@ static uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int lin
   wuc_registry_add(t);
   struct worker *w = wuc_current_worker();
   runq_push(w, t);
-  wuc_wake_idle_worker();
+  wuc_wake_other_worker();
   return t;
 }
 
