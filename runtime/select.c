@@ -1,0 +1,160 @@
+/* select.c — the claim / wake / withdraw protocol of <wuc/select.h>.
+ *
+ * A clause's claim word is its statement's race word in an all-or statement
+ * (taken by storing the winning node) and its own status word otherwise
+ * (taken by storing CLAIMED).  In both, 0 means open and 1 means PENDING: a
+ * two-sided claim holds it while it tries the other side's word. */
+#include <wuc/select.h>
+
+#include "fatal.h"
+#include "park.h"
+#include "scheduler.h"
+
+_Static_assert(WUC_RACE_OPEN == WUC_CLAUSE_WAITING && WUC_RACE_PENDING == WUC_CLAUSE_PENDING,
+               "claim words share their open and pending values");
+
+static inline void cpu_relax(void) { __builtin_ia32_pause(); }
+
+static inline _Atomic uintptr_t *race_word(wuc_select_node *n) { return &n->stmt->race; }
+
+void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
+  atomic_init(&s->race, WUC_RACE_OPEN);
+  s->thread = wuc_current_thread_or_die("waituntil");
+  /* Live statements are in live frames, so their addresses order them. */
+  s->id = (uint64_t)(uintptr_t)s;
+  s->all_or = all_or;
+}
+
+/* Tries to move n's claim word from open to `to`, waiting out PENDING. */
+static bool take_claim_word(wuc_select_node *n, uintptr_t to) {
+  for (;;) {
+    if (n->stmt->all_or) {
+      uintptr_t open = WUC_RACE_OPEN;
+      if (atomic_compare_exchange_strong(race_word(n), &open, to)) return true;
+      if (open != WUC_RACE_PENDING) return false;
+    } else {
+      int waiting = WUC_CLAUSE_WAITING;
+      if (atomic_compare_exchange_strong(&n->status, &waiting, (int)to)) return true;
+      if (waiting != WUC_CLAUSE_PENDING) return false;
+    }
+    cpu_relax(); /* a two-sided claim decides within a few instructions */
+  }
+}
+
+/* The value that marks n's claim word as taken for n. */
+static inline uintptr_t taken_value(wuc_select_node *n) {
+  return n->stmt->all_or ? (uintptr_t)n : (uintptr_t)WUC_CLAUSE_CLAIMED;
+}
+
+static void store_claim_word(wuc_select_node *n, uintptr_t value) {
+  if (n->stmt->all_or)
+    atomic_store(race_word(n), value);
+  else
+    atomic_store(&n->status, (int)value);
+}
+
+bool wuc_select_claim(wuc_select_node *n) {
+  if (!take_claim_word(n, taken_value(n))) return false;
+  if (n->stmt->all_or) atomic_store(&n->status, WUC_CLAUSE_CLAIMED);
+  return true;
+}
+
+/* Global order on claim words: statement, then node (for mixed statements,
+ * whose clauses have words of their own). */
+static bool claims_before(const wuc_select_node *a, const wuc_select_node *b) {
+  if (a->stmt != b->stmt) return (uintptr_t)a->stmt < (uintptr_t)b->stmt;
+  return (uintptr_t)a < (uintptr_t)b;
+}
+
+enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_select_node *theirs) {
+  /* One race word cannot be won twice: an all-or statement cannot meet itself. */
+  if (mine->stmt == theirs->stmt && mine->stmt->all_or) return WUC_PAIR_THEIRS_LOST;
+  wuc_select_node *first = claims_before(mine, theirs) ? mine : theirs;
+  wuc_select_node *second = first == mine ? theirs : mine;
+  if (!take_claim_word(first, WUC_RACE_PENDING))
+    return first == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
+  if (!take_claim_word(second, taken_value(second))) {
+    store_claim_word(first, WUC_RACE_OPEN); /* give the first word back */
+    return second == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
+  }
+  store_claim_word(first, taken_value(first));
+  if (first->stmt->all_or) atomic_store(&first->status, WUC_CLAUSE_CLAIMED);
+  if (second->stmt->all_or) atomic_store(&second->status, WUC_CLAUSE_CLAIMED);
+  return WUC_PAIR_CLAIMED;
+}
+
+void wuc_select_wake(wuc_select_node *n) {
+  /* Unpark first, then DONE: until DONE the waiting thread cannot leave the
+   * statement, so its handle is alive for the unpark. */
+  wuc_unpark(n->stmt->thread);
+  atomic_store_explicit(&n->status, WUC_CLAUSE_DONE, memory_order_release);
+}
+
+void wuc_select_done(wuc_select_node *n) {
+  atomic_store_explicit(&n->status, WUC_CLAUSE_DONE, memory_order_release);
+}
+
+static void wait_until_done(wuc_select_node *n) {
+  while (atomic_load_explicit(&n->status, memory_order_acquire) != WUC_CLAUSE_DONE) cpu_relax();
+}
+
+wuc_select_node *wuc_select_close(wuc_select_stmt *s) {
+  for (;;) {
+    uintptr_t race = atomic_load(&s->race);
+    if (race == WUC_RACE_CLOSED) return NULL;
+    if (race == WUC_RACE_OPEN) {
+      if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_CLOSED)) return NULL;
+    } else if (race == WUC_RACE_PENDING) {
+      cpu_relax();
+    } else {
+      wuc_select_node *winner = (wuc_select_node *)race;
+      wait_until_done(winner);
+      return winner;
+    }
+  }
+}
+
+bool wuc_select_withdraw(wuc_select_node *n) {
+  if (n->stmt->all_or) return wuc_select_close(n->stmt) == n;
+  for (;;) {
+    int status = atomic_load(&n->status);
+    switch (status) {
+    case WUC_CLAUSE_WAITING:
+      if (atomic_compare_exchange_weak(&n->status, &status, WUC_CLAUSE_WITHDRAWN)) return false;
+      break;
+    case WUC_CLAUSE_PENDING:
+    case WUC_CLAUSE_CLAIMED:
+      cpu_relax(); /* a claimer is finishing the operation for n */
+      break;
+    case WUC_CLAUSE_DONE:
+      return true;
+    default:
+      return false; /* already withdrawn */
+    }
+  }
+}
+
+wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s) {
+  for (;;) {
+    uintptr_t race = atomic_load(&s->race);
+    if (race > WUC_RACE_CLOSED) {
+      wuc_select_node *winner = (wuc_select_node *)race;
+      wait_until_done(winner); /* the claimer unparked us just before DONE */
+      return winner;
+    }
+    if (race == WUC_RACE_CLOSED) wuc_fatal("waituntil: waiting on a statement already withdrawn");
+    /* OPEN, or PENDING (a two-sided claim either takes us and wakes us, or
+     * gives the word back): park. */
+    wuc_park("waituntil", s);
+  }
+}
+
+void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned count) {
+  for (unsigned i = 0; i < count; i++) {
+    if (atomic_load(&nodes[i].status) == WUC_CLAUSE_CLAIMED) {
+      wait_until_done(&nodes[i]);
+      return;
+    }
+  }
+  wuc_park("waituntil", s);
+}

@@ -1,0 +1,217 @@
+/* <wuc/select.h> — the select-node protocol behind `waituntil`.
+ *
+ * A waituntil statement is a wuc_select_stmt plus one wuc_select_node per
+ * clause, all in the waiting thread's frame.  Every resource — channels,
+ * futures, locks, timeouts, and any user type — takes part through three
+ * functions, declared with WUC_SELECTABLE:
+ *
+ *   bool reg(T *r, wuc_select_node *n)     true: the operation completed for
+ *                                          n now (n was claimed first);
+ *                                          false: n is queued, or its claim
+ *                                          was lost (then nothing happened)
+ *   bool unreg(T *r, wuc_select_node *n)   n leaves r; true: the operation
+ *                                          completed for n (run the body)
+ *   bool on_selected(T *r, wuc_select_node *n)
+ *                                          on the waiting thread, before the
+ *                                          body; false: skip the body
+ *
+ * Claiming.  Several parties may try to complete clauses of one statement
+ * at once: the resources the clauses wait on, and the waiting thread when it
+ * withdraws them.  Whoever wants to complete a clause first calls
+ * wuc_select_claim(n); only if it returns true may it perform the operation
+ * (move the data, hand over ownership), and then it calls wuc_select_wake(n).
+ * A lost claim means the clause was withdrawn, or (in a statement made only
+ * of `or`s) another clause won: skip that node and perform nothing.
+ *
+ *   - In an all-or statement the claim is one CAS on the statement's race
+ *     word: exactly one clause can win, so exactly one operation happens.
+ *   - In a statement that mixes `and` and `or`, each clause is claimed on its
+ *     own status word; the waiting thread withdraws the clauses it no longer
+ *     needs, and a clause whose operation won the race against its
+ *     withdrawal has completed (LANGUAGE.md §2.1 rule 4).
+ *
+ * Node life-cycle (n->status):
+ *
+ *   WAITING --claim--> CLAIMED --wake--> DONE
+ *      \
+ *       +--withdraw--> WITHDRAWN    (mixed statements; in an all-or statement
+ *                                    the race word is closed instead)
+ *
+ * Between claim and wake the claimer owns the node.  wuc_select_wake unparks
+ * the waiting thread and only then publishes DONE, and the waiting thread
+ * never leaves a statement while one of its nodes is CLAIMED (withdrawing
+ * such a node waits for DONE).  So after DONE the claimer touches nothing of
+ * the statement, and the statement's frame and thread outlive every claimer.
+ *
+ * Two-sided races.  When a claimer is itself a clause of another statement
+ * (a select sending on a rendezvous channel finds a select receiving), both
+ * clauses must be claimed together or not at all: wuc_select_claim_pair.  It
+ * takes the two claim words in a global order (statement id, then node
+ * address), marking the first PENDING while it tries the second, so two
+ * statements claiming each other in opposite orders cannot livelock (the
+ * one that takes the lower word first wins; the other waits a few
+ * instructions and sees it taken).  See docs/select.md for the argument.
+ *
+ * The statement's side, in order (what wucc generates; docs/select.md):
+ *
+ *   1. all-or fast path: reg each enabled clause in source order with
+ *      try_only set; the first true wins, its body runs, nothing was queued;
+ *   2. reg each enabled clause (try_only clear); a true completes that clause
+ *      at once (in an all-or statement it is the winner: stop registering);
+ *   3. wait (wuc_select_wait_winner / wuc_select_wait_any) and run the bodies
+ *      of completed clauses as they complete;
+ *   4. for a completed clause whose body is to run:
+ *          if (on_selected(r, n)) body;   then   unreg(r, n);
+ *      unreg after the body is where a lock or semaphore gives back what the
+ *      clause acquired (LANGUAGE.md: "released when the body ends");
+ *   5. for every other registered clause: unreg(r, n); if it returns true the
+ *      clause completed after all; the statement clears n->needed if the
+ *      clause is no longer needed, and runs the body only if
+ *      on_selected(r, n) still says so — a channel says yes (its transfer
+ *      happened), a lock or future says n->needed (a lock's unreg has
+ *      released it already).
+ *   Leaving the statement by a jump runs step 5 for every clause not yet
+ *   unregistered, bodies skipped: locks and permits are released, received
+ *   values stay in their targets.
+ *
+ * A resource's queue (a lock's waiters, a future's waiters, a channel cell)
+ * holds node pointers while registered; unreg must remove n if it is still
+ * there, be safe against a claimer that has already taken n off the queue,
+ * and be safe on a node that was never registered.  wuc_select_withdraw does
+ * the protocol part: call it after taking n out of the queue (or failing to).
+ */
+#ifndef WUC_SELECT_H
+#define WUC_SELECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wuc/thread.h>
+
+/* The same layout from C and C++ (C++ tests and programs include this). */
+#ifdef __cplusplus
+#include <atomic>
+#define WUC_ATOMIC(T) std::atomic<T>
+extern "C" {
+#else
+#include <stdatomic.h>
+#define WUC_ATOMIC(T) _Atomic(T)
+#endif
+
+enum wuc_clause_status {
+  WUC_CLAUSE_WAITING = 0,
+  WUC_CLAUSE_PENDING = 1, /* a two-sided claim is deciding (mixed statements) */
+  WUC_CLAUSE_CLAIMED = 2,
+  WUC_CLAUSE_DONE = 3,
+  WUC_CLAUSE_WITHDRAWN = 4,
+};
+
+typedef struct wuc_select_stmt {
+  /* All-or statements: 0 while open, WUC_RACE_PENDING during a two-sided
+   * claim, the winning node, or WUC_RACE_CLOSED once withdrawn. */
+  WUC_ATOMIC(uintptr_t) race;
+  uthread_t *thread;
+  uint64_t id; /* orders two-sided claims */
+  bool all_or;
+} wuc_select_stmt;
+
+#define WUC_RACE_OPEN ((uintptr_t)0)
+#define WUC_RACE_PENDING ((uintptr_t)1)
+#define WUC_RACE_CLOSED ((uintptr_t)2)
+
+typedef struct wuc_select_node {
+  wuc_select_stmt *stmt;
+  WUC_ATOMIC(int) status; /* enum wuc_clause_status */
+  /* Clause data: where a receive stores its element, or the value a send
+   * sends (already evaluated).  Interpreted by the resource. */
+  void *data;
+  /* Set by the statement for its first, non-blocking pass: a resource that
+   * cannot complete the operation now must not queue the node (built-in
+   * resources honour it; one that does not is cleaned up by unreg). */
+  bool try_only;
+  /* Cleared by the statement when the clause is no longer needed (another
+   * operand of an `or` was satisfied); on_selected decides from it whether a
+   * completed clause's body still runs (step 5 above). */
+  bool needed;
+  /* For the resource while the node is registered (queue links, a cell, a
+   * timer...).  The statement never touches these. */
+  union {
+    void *ptr[6];
+    uint64_t word[6];
+  } res;
+} wuc_select_node;
+
+/* Statement set-up, on the waiting thread. */
+void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or);
+static inline void wuc_select_node_init(wuc_select_node *n, wuc_select_stmt *s, void *data) {
+  n->stmt = s;
+#ifdef __cplusplus
+  n->status.store(WUC_CLAUSE_WAITING, std::memory_order_relaxed);
+#else
+  atomic_init(&n->status, WUC_CLAUSE_WAITING);
+#endif
+  n->data = data;
+  n->try_only = false;
+  n->needed = true;
+}
+
+/* --- for resources ---------------------------------------------------- */
+
+/* Claims n for an operation.  True: perform it, then wuc_select_wake(n). */
+bool wuc_select_claim(wuc_select_node *n);
+/* Claims two nodes of (usually) two statements atomically: both or neither.
+ * `mine` is the caller's own clause; the result tells which side lost. */
+enum wuc_claim_pair_result { WUC_PAIR_CLAIMED, WUC_PAIR_MINE_LOST, WUC_PAIR_THEIRS_LOST };
+enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_select_node *theirs);
+/* After the operation for a claimed node: wakes its thread, then marks it
+ * DONE.  The caller must not touch n afterwards.  For a node the caller
+ * claimed for itself (its own statement), use wuc_select_done instead. */
+void wuc_select_wake(wuc_select_node *n);
+void wuc_select_done(wuc_select_node *n);
+/* The protocol half of unreg: makes every later claim of n fail.  Returns
+ * true if n's operation completed (waiting if it is in progress). */
+bool wuc_select_withdraw(wuc_select_node *n);
+/* Has n's operation completed?  (A plain load; DONE never reverts.) */
+static inline bool wuc_select_is_done(wuc_select_node *n) {
+#ifdef __cplusplus
+  return n->status.load(std::memory_order_acquire) == WUC_CLAUSE_DONE;
+#else
+  return atomic_load_explicit(&n->status, memory_order_acquire) == WUC_CLAUSE_DONE;
+#endif
+}
+
+/* --- for the statement (the code wucc generates) ------------------------ */
+
+/* Closes an all-or statement's race (the `else` path, or after the winner
+ * is known): no claim can succeed afterwards.  Returns the winning node, or
+ * NULL if none had won. */
+wuc_select_node *wuc_select_close(wuc_select_stmt *s);
+/* All-or: parks until a clause has won and its operation is done; returns
+ * the winner. */
+wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s);
+/* Mixed: parks until some node may have changed (returns spuriously too);
+ * never parks while a node is CLAIMED. */
+void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned count);
+
+/* --- the trait ---------------------------------------------------------- */
+
+/* Declares that T is selectable with the three functions.  Expands to a
+ * constant that wucc's semantic pass finds (by its annotation) and that
+ * type-checks the functions against T. */
+#define WUC_SELECTABLE(T, reg, unreg, on_selected)                                     \
+  WUC_SELECTABLE_ANNOTATION_ static const struct {                                     \
+    bool (*register_select)(T *, wuc_select_node *);                                   \
+    bool (*unregister_select)(T *, wuc_select_node *);                                 \
+    bool (*on_selected)(T *, wuc_select_node *);                                       \
+  } WUC_SELECTABLE_NAME_(reg) = {reg, unreg, on_selected}
+#define WUC_SELECTABLE_NAME_(reg) wuc_selectable_trait_##reg
+#ifdef __clang__
+#define WUC_SELECTABLE_ANNOTATION_ __attribute__((annotate("wuc_selectable"), unused))
+#else
+#define WUC_SELECTABLE_ANNOTATION_ __attribute__((unused))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif
