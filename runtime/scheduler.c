@@ -185,6 +185,7 @@ static void run_due_timers(struct worker *w) {
 /* Work this worker can take without stealing. */
 static struct uthread *find_local_work(struct worker *w) {
   struct uthread *t;
+  wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
   if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 &&
       (t = global_runq_take(&wuc_sched.global, w)))
     return t;
@@ -299,7 +300,11 @@ static void idle(struct worker *w) {
   if (!work_visible()) {
     int64_t deadline = wuc_timers_next_deadline(w);
     if (deadline == INT64_MAX) check_deadlock();
-    if (deadline > wuc_now()) futex_wait_until(&w->wake_word, 0, deadline);
+    if (deadline > wuc_now()) {
+      wuc_reclaim_offline(w); /* a sleeping worker does not hold back reclamation */
+      futex_wait_until(&w->wake_word, 0, deadline);
+      wuc_reclaim_online(w);
+    }
   }
   if (leave_idle_list(w)) return;
   /* A waker took us off the list; its notification is set under the lock. */
@@ -367,6 +372,7 @@ static struct worker *worker_new(unsigned id) {
   memset(w, 0, sizeof *w);
   w->id = id;
   w->rng = 0x9e3779b9u * (id + 1);
+  wuc_reclaim_online(w);
   return w;
 }
 

@@ -51,6 +51,7 @@
 #include <wuc/thread.h>
 
 #include "context.h"
+#include "reclaim.h"
 #include "runq.h"
 #include "stack.h"
 #include "timer_heap.h"
@@ -118,6 +119,13 @@ struct worker {
 
   pthread_t os_thread;
   struct wuc_stack sched_stack; /* worker 0 only: its kernel thread's stack is main's */
+
+  /* Reclamation (reclaim.c): the epoch seen at the last quiescent point,
+   * and objects this worker retired, oldest first. */
+  _Atomic uint64_t reclaim_epoch;
+  struct wuc_retired *retired_head, *retired_tail;
+  uint64_t retired_count;
+  uint32_t reclaim_tick;
 
   _Atomic uint64_t threads_run;    /* switches into a user thread */
   _Atomic uint64_t threads_stolen; /* threads taken from other workers */

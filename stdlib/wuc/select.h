@@ -88,14 +88,10 @@
 
 #include <wuc/thread.h>
 
-/* The same layout from C and C++ (C++ tests and programs include this). */
+#include <wuc/atomic.h> /* one layout from C and C++ */
+
 #ifdef __cplusplus
-#include <atomic>
-#define WUC_ATOMIC(T) std::atomic<T>
 extern "C" {
-#else
-#include <stdatomic.h>
-#define WUC_ATOMIC(T) _Atomic(T)
 #endif
 
 enum wuc_clause_status {

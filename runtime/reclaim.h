@@ -1,0 +1,46 @@
+/* reclaim.h — safe memory reclamation for lock-free structures (QSBR).
+ *
+ * Lock-free code reads pointers that another worker may unlink at any time;
+ * the memory behind them can be freed only when no worker can still hold
+ * such a pointer.  wuc uses quiescent-state-based reclamation, which costs
+ * the fast paths nothing:
+ *
+ *   - a worker is *quiescent* whenever it schedules (and while it sleeps):
+ *     user threads are never preempted, and runtime code never parks or
+ *     yields while it holds a pointer it read from a shared structure, so at
+ *     a scheduling point the worker holds no such pointer;
+ *   - wuc_retire(p, free_fn) stamps p with the current global epoch and
+ *     advances the epoch; p is freed once every worker has been quiescent
+ *     after that stamp (a sleeping worker counts as quiescent).
+ *
+ * Obligation on users of this module: between reading a shared pointer and
+ * the last use of what it points to, do not park, yield or sleep.  Memory
+ * that must outlive a park (a channel segment holding a registered select
+ * node) is pinned by a reference count of its own, on top of this.
+ *
+ * A worker that computes for a long time without scheduling delays
+ * reclamation (memory, not correctness). */
+#ifndef WUC_RUNTIME_RECLAIM_H
+#define WUC_RUNTIME_RECLAIM_H
+
+#include <stdint.h>
+
+struct worker;
+
+typedef struct wuc_retired {
+  struct wuc_retired *next;
+  uint64_t epoch;
+  void (*free_fn)(struct wuc_retired *);
+} wuc_retired;
+
+/* Hands `r` (embedded in the object to free) to the reclaimer; free_fn runs
+ * once no worker can hold a pointer to the object any more.  Call from a
+ * user thread or a worker's scheduler. */
+void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *));
+
+/* Scheduler hooks: a quiescent point, going to sleep, waking up. */
+void wuc_reclaim_quiescent(struct worker *w);
+void wuc_reclaim_offline(struct worker *w);
+void wuc_reclaim_online(struct worker *w);
+
+#endif
