@@ -1,3 +1,3 @@
 module wuc/bench/peers/go
 
-go 1.22
+go 1.26

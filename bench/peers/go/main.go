@@ -3,8 +3,11 @@
 //
 //	RESULT name=<bench> config=<cfg> value=<number> unit=<unit>
 //
-// Usage: wucpeer BENCH [-n ITERATIONS] [-t THREADS], with GOMAXPROCS set by
-// the caller (the harness sets it to the wuc run's WUC_PROCESSORS).
+// Usage: wucpeer BENCH [-n ITERATIONS] [-t THREADS] [benchmark flags], with
+// GOMAXPROCS set by the caller (the harness sets it to the wuc run's
+// WUC_PROCESSORS).  One invocation runs one configuration.  The channel,
+// select, future and timeout benchmarks, their flags and the exact shapes the
+// wuc mirrors must have are in bench/SHAPES.md.
 package main
 
 import (
@@ -198,23 +201,72 @@ func rssBench(n int) {
 	emit("wake+join", float64(t3.Sub(t2).Nanoseconds())/float64(n), "ns/thread")
 }
 
+const usage = `usage: wucpeer BENCH [flags]
+  switch|pingpong|spawn|rss100k [-n N]
+  yield [-n N] [-t THREADS]
+  select-contend|select-spin [-n N] [-t PAIRS] [-c 2|4|8] [-cap K]
+  select-order [-d MS] [-cap K]
+  futures [-n ROUNDS] [-pred or|and|and-or|or-and]
+  chan-pc [-n N] [-t PAIRS] [-cap K] [-w MEAN]
+  work [-n N] [-w MEAN]
+  elastic [-n N] [-mode FixedNoBuf|Fixed1024|Seq|Con]
+  timeout-loop [-n N] [-shape ready|pc] [-timer after|reuse|none]
+  shared-done [-n N] [-t THREADS] [-shape pairs|self] [-cap K] [-done shared|private]
+(bench/SHAPES.md describes each benchmark and its flags)`
+
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: wucpeer switch|yield|pingpong|spawn|rss100k [-n N] [-t THREADS]")
+		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	}
 	name := os.Args[1]
 	fs := flag.NewFlagSet(name, flag.ExitOnError)
+	fs.Usage = func() { fmt.Fprintln(os.Stderr, usage) }
 	iters := fs.Int("n", 0, "iterations (0: the benchmark's default)")
-	threads := fs.Int("t", 2, "threads (yield only)")
+	millis := fs.Int("d", 500, "measuring window in milliseconds (select-order)")
+	threads := fs.Int("t", 2, "threads (yield); producers = consumers (select-contend, select-spin, chan-pc); goroutines or pairs (shared-done)")
+	chans := fs.Int("c", 2, "channels in every select: 2, 4 or 8 (select-contend, select-spin)")
+	capacity := fs.Int("cap", -1, "channel capacity (-1: the benchmark's default)")
+	mean := fs.Int("w", 100, "mean iterations of the work loop between operations (chan-pc, work)")
+	pred := fs.String("pred", "or", "futures predicate: or, and, and-or, or-and")
+	mode := fs.String("mode", "FixedNoBuf", "elastic benchmark: FixedNoBuf, Fixed1024, Seq, Con")
+	shape := fs.String("shape", "", "timeout-loop: ready or pc; shared-done: pairs or self")
+	timer := fs.String("timer", "after", "timeout-loop: after, reuse or none")
+	done := fs.String("done", "shared", "shared-done: shared or private shutdown channel")
 	fs.Parse(os.Args[2:])
+	if fs.NArg() > 0 {
+		die("%s: unexpected argument %q", name, fs.Arg(0))
+	}
 	n := func(def int) int {
 		if *iters > 0 {
 			return *iters
 		}
 		return def
 	}
-	// Defaults match the C programs'.
+	// -t keeps its old default of 2 for yield; elsewhere the default is
+	// derived from GOMAXPROCS, as the thesis splits the cores evenly.
+	tSet := false
+	fs.Visit(func(f *flag.Flag) { tSet = tSet || f.Name == "t" })
+	perSide := func() int {
+		if tSet {
+			return max(*threads, 1)
+		}
+		return max(procs()/2, 1)
+	}
+	capOr := func(def int) int {
+		if *capacity >= 0 {
+			return *capacity
+		}
+		return def
+	}
+	shapeOr := func(def string) string {
+		if *shape != "" {
+			return *shape
+		}
+		return def
+	}
+	// Defaults match the C programs'; the new ones make a run take roughly
+	// 0.3-1 s on the 2-core development machine (bench/SHAPES.md).
 	switch name {
 	case "switch":
 		switchBench(n(20000000))
@@ -226,8 +278,56 @@ func main() {
 		spawnBench(n(1000000))
 	case "rss100k":
 		rssBench(n(100000))
+	case "select-contend":
+		// A select costs about linearly in its channel count; buffered
+		// channels go about twice as fast as rendezvous ones.
+		c := capOr(0)
+		def := 4000000 / max(*chans, 1)
+		if c > 0 {
+			def *= 2
+		}
+		selectContend(name, n(def), perSide(), *chans, c, false)
+	case "select-spin":
+		selectContend(name, n(4000000/max(*chans, 1)), perSide(), *chans, capOr(64), true)
+	case "select-order":
+		selectOrder(time.Duration(max(*millis, 1))*time.Millisecond, capOr(0))
+	case "futures":
+		futuresBench(n(500000), *pred)
+	case "chan-pc":
+		chanPC(n(1000000), perSide(), capOr(0), *mean)
+	case "work":
+		workBench(n(2000000), *mean)
+	case "elastic":
+		def := map[string]int{"FixedNoBuf": 2000000, "Fixed1024": 6000000, "Seq": 4000000, "Con": 4000000}[*mode]
+		elasticBench(n(max(def, 1)), *mode)
+	case "timeout-loop":
+		s := shapeOr("ready")
+		def := map[string]int{"after": 1000000, "reuse": 2000000, "none": 10000000}[*timer]
+		if s == "pc" {
+			def /= 2
+			if *timer == "none" {
+				def /= 2
+			}
+		}
+		timeoutLoop(n(max(def, 1)), s, *timer)
+	case "shared-done":
+		s := shapeOr("pairs")
+		t := perSide()
+		if s == "self" && !tSet {
+			t = procs() // the issue's b.RunParallel: one goroutine per P
+		}
+		if *done != "shared" && *done != "private" {
+			die("shared-done: -done must be shared or private, not %q", *done)
+		}
+		def := 2000000
+		if s == "self" {
+			def = 4000000
+		} else if capOr(0) == 0 {
+			def = 1000000
+		}
+		sharedDone(n(def), t, capOr(0), s, *done == "shared")
 	default:
-		fmt.Fprintf(os.Stderr, "wucpeer: unknown benchmark %q\n", name)
+		fmt.Fprintf(os.Stderr, "wucpeer: unknown benchmark %q\n%s\n", name, usage)
 		os.Exit(2)
 	}
 }
