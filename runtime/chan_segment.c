@@ -1,0 +1,170 @@
+/* chan_segment.c — the segment list of a channel (see chan_segment.h). */
+#include "chan_segment.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fatal.h"
+
+/* cleaned_and_pointers = cleaned + (head pointers << 16) */
+#define POINTER_UNIT (1u << 16)
+#define SELECT_REFS_RETIRED 0x80000000u
+
+static inline void cpu_relax(void) { __builtin_ia32_pause(); }
+
+struct chan_segment *chan_segment_new(uint64_t id, struct chan_segment *prev, size_t elem_size) {
+  size_t bytes = sizeof(struct chan_segment) + WUC_SEGMENT_SIZE * elem_size;
+  struct chan_segment *s = calloc(1, bytes);
+  if (!s) wuc_fatal("out of memory allocating a channel segment (%zu bytes)", bytes);
+  s->id = id;
+  s->prev = prev;
+  return s;
+}
+
+static inline bool is_tail(struct chan_segment *s) { return atomic_load(&s->next) == NULL; }
+
+/* A segment is removed once every cell is cleaned and no head pointer is on
+ * it; the tail never is (a new segment is appended after it first). */
+static inline bool removed(struct chan_segment *s) { return chan_segment_removed(s) && !is_tail(s); }
+
+/* ---- the maintenance lock: unlinking and retiring ------------------------ */
+
+static void maintenance_lock(wuc_chan *ch) {
+  int unlocked = 0;
+  while (!atomic_compare_exchange_weak(&ch->maintenance_lock, &unlocked, 1)) {
+    unlocked = 0;
+    cpu_relax();
+  }
+}
+
+static bool maintenance_trylock(wuc_chan *ch) {
+  int unlocked = 0;
+  return atomic_compare_exchange_strong(&ch->maintenance_lock, &unlocked, 1);
+}
+
+static void maintenance_unlock(wuc_chan *ch) { atomic_store(&ch->maintenance_lock, 0); }
+
+static void segment_free_after_grace(wuc_retired *r) {
+  struct chan_segment *s = (struct chan_segment *)((char *)r - offsetof(struct chan_segment, retired));
+  /* Free now unless a registered clause still pins it (it frees on unpin). */
+  if (atomic_fetch_or(&s->select_refs, SELECT_REFS_RETIRED) == 0) free(s);
+}
+
+/* Unlinks s (under the lock) and hands it to the reclaimer. */
+static void unlink_locked(wuc_chan *ch, struct chan_segment *s) {
+  if (s->unlinked) return;
+  s->unlinked = true;
+  struct chan_segment *next = atomic_load(&s->next);
+  if (s->prev)
+    atomic_store(&s->prev->next, next);
+  else
+    ch->oldest = next;
+  next->prev = s->prev;
+  wuc_retire(&s->retired, segment_free_after_grace);
+}
+
+static void remove_segment(wuc_chan *ch, struct chan_segment *s) {
+  maintenance_lock(ch);
+  if (removed(s)) unlink_locked(ch, s);
+  maintenance_unlock(ch);
+}
+
+void chan_segment_cell_cleaned(wuc_chan *ch, struct chan_segment *s) {
+  if (atomic_fetch_add(&s->cleaned_and_pointers, 1) + 1 == WUC_SEGMENT_SIZE && !is_tail(s))
+    remove_segment(ch, s);
+}
+
+void chan_retire_passed_segments(wuc_chan *ch) {
+  if (!maintenance_trylock(ch)) return; /* whoever holds it will get there */
+  uint64_t min = atomic_load(&ch->send_segment)->id;
+  uint64_t r = atomic_load(&ch->receive_segment)->id;
+  if (r < min) min = r;
+  struct chan_segment *b = atomic_load(&ch->buffer_end_segment);
+  if (b && b->id < min) min = b->id;
+  while (ch->oldest->id < min) {
+    struct chan_segment *s = ch->oldest;
+    struct chan_segment *next = atomic_load(&s->next); /* not NULL: s is behind a head */
+    ch->oldest = next;
+    next->prev = NULL;
+    if (!s->unlinked) {
+      s->unlinked = true;
+      wuc_retire(&s->retired, segment_free_after_grace);
+    }
+  }
+  maintenance_unlock(ch);
+}
+
+/* ---- head pointers --------------------------------------------------------- */
+
+static bool try_inc_pointers(struct chan_segment *s) {
+  uint32_t v = atomic_load(&s->cleaned_and_pointers);
+  do {
+    if (v == WUC_SEGMENT_SIZE && !is_tail(s)) return false; /* removed: stays removed */
+  } while (!atomic_compare_exchange_weak(&s->cleaned_and_pointers, &v, v + POINTER_UNIT));
+  return true;
+}
+
+/* Returns true if s became removable. */
+static bool dec_pointers(struct chan_segment *s) {
+  return atomic_fetch_sub(&s->cleaned_and_pointers, POINTER_UNIT) - POINTER_UNIT ==
+             WUC_SEGMENT_SIZE &&
+         !is_tail(s);
+}
+
+/* Moves *head forward to `to` (never backward).  False if `to` was removed. */
+static bool move_forward(wuc_chan *ch, _Atomic(struct chan_segment *) *head, struct chan_segment *to) {
+  for (;;) {
+    struct chan_segment *cur = atomic_load(head);
+    if (cur->id >= to->id) return true;
+    if (!try_inc_pointers(to)) return false;
+    if (atomic_compare_exchange_strong(head, &cur, to)) {
+      if (dec_pointers(cur)) remove_segment(ch, cur);
+      chan_retire_passed_segments(ch);
+      return true;
+    }
+    if (dec_pointers(to)) remove_segment(ch, to);
+  }
+}
+
+struct chan_segment *chan_find_segment(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
+                                       struct chan_segment *start, uint64_t id) {
+  struct chan_segment *cur = start;
+  for (;;) {
+    while (cur->id < id || removed(cur)) {
+      struct chan_segment *next = atomic_load(&cur->next);
+      if (!next) {
+        struct chan_segment *fresh = chan_segment_new(cur->id + 1, cur, ch->elem_size);
+        struct chan_segment *expected = NULL;
+        if (atomic_compare_exchange_strong(&cur->next, &expected, fresh)) {
+          /* cur stopped being the tail: it may be removable now. */
+          if (removed(cur)) remove_segment(ch, cur);
+          next = fresh;
+        } else {
+          free(fresh); /* never published */
+          next = expected;
+        }
+      }
+      cur = next;
+    }
+    if (move_forward(ch, head, cur)) return cur;
+    /* cur was removed meanwhile; its `next` still leads on. */
+  }
+}
+
+/* ---- pins for registered clauses ------------------------------------------- */
+
+void chan_segment_pin(struct chan_segment *s) { atomic_fetch_add(&s->select_refs, 1); }
+
+void chan_segment_unpin(struct chan_segment *s) {
+  if (atomic_fetch_sub(&s->select_refs, 1) == (SELECT_REFS_RETIRED | 1)) free(s);
+}
+
+void chan_free_all_segments(wuc_chan *ch) {
+  struct chan_segment *s = ch->oldest;
+  while (s) {
+    struct chan_segment *next = atomic_load(&s->next);
+    free(s);
+    s = next;
+  }
+  ch->oldest = NULL;
+}

@@ -1,0 +1,88 @@
+/* chan_segment.h — the infinite array of channel cells, as a list of segments.
+ *
+ * A channel's cells are numbered 0, 1, 2, …; cell i lives in segment
+ * i / WUC_SEGMENT_SIZE at offset i % WUC_SEGMENT_SIZE (seed 000, §3.3).
+ * Segments are created on demand at the tail and linked forward by `next`.
+ *
+ * Three head pointers walk the list: the send, receive and buffer-end
+ * segments (the last only for buffered channels).  A segment counts how
+ * many of them point at it, and how many of its cells are *cleaned*
+ * (interrupted: nobody will ever use them again).  A segment whose cells
+ * are all cleaned and that no head pointer references is *removed*: it is
+ * unlinked in O(1) (prev/next), so a channel whose waiters keep withdrawing
+ * (losing waituntil clauses) does not keep a trail of dead segments.  Once
+ * removed, a segment never gets a pointer again (try_inc_pointers fails).
+ *
+ * Concurrency.  Finding a segment, appending one and moving a head pointer
+ * are lock-free (CAS), as in Kotlin's ConcurrentLinkedList.  The rare
+ * structural work — unlinking a removed segment, and retiring the segments
+ * that every head pointer has passed — is serialised by a per-channel
+ * maintenance lock, so concurrent unlinks cannot leave a live segment
+ * pointing at a dead one (Kotlin leans on the garbage collector there; C
+ * cannot).  A reader that holds a segment keeps following its `next`, which
+ * an unlink never changes.
+ *
+ * Memory.  Unlinked segments are freed through reclaim.h (no worker may
+ * still be inside one).  A waituntil clause registered in a cell can outlive
+ * that, parked across scheduling points, so it pins the segment with
+ * `select_refs`: the segment is freed when both the grace period has passed
+ * and the last such clause has left. */
+#ifndef WUC_RUNTIME_CHAN_SEGMENT_H
+#define WUC_RUNTIME_CHAN_SEGMENT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <wuc/channel.h>
+
+#include "reclaim.h"
+
+#define WUC_SEGMENT_SIZE 32
+
+struct chan_segment {
+  uint64_t id;
+  _Atomic(struct chan_segment *) next;
+  struct chan_segment *prev; /* under the maintenance lock */
+  /* cleaned cells + (head pointers << 16); removed when == SEGMENT_SIZE. */
+  _Atomic uint32_t cleaned_and_pointers;
+  /* Registered waituntil clauses, plus SELECT_REFS_RETIRED once the grace
+   * period is over. */
+  _Atomic uint32_t select_refs;
+  bool unlinked; /* under the maintenance lock */
+  wuc_retired retired;
+  _Atomic uintptr_t cells[WUC_SEGMENT_SIZE];
+  _Alignas(16) unsigned char elements[];
+};
+
+struct chan_segment *chan_segment_new(uint64_t id, struct chan_segment *prev, size_t elem_size);
+
+static inline void *chan_segment_element(struct chan_segment *s, unsigned i, size_t elem_size) {
+  return s->elements + (size_t)i * elem_size;
+}
+
+static inline bool chan_segment_removed(struct chan_segment *s) {
+  return atomic_load(&s->cleaned_and_pointers) == WUC_SEGMENT_SIZE;
+}
+
+/* The first segment at or after `start` whose id is >= id and that is not
+ * removed, appending segments as needed; then moves *head forward to it.
+ * Returns NULL only when a racing removal made the move fail: retry. */
+struct chan_segment *chan_find_segment(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
+                                       struct chan_segment *start, uint64_t id);
+
+/* One more cell of s is cleaned (interrupted); removes s when it is the last. */
+void chan_segment_cell_cleaned(wuc_chan *ch, struct chan_segment *s);
+
+/* Pin / unpin s for a registered waituntil clause. */
+void chan_segment_pin(struct chan_segment *s);
+void chan_segment_unpin(struct chan_segment *s);
+
+/* Retires the segments every head pointer has passed. */
+void chan_retire_passed_segments(wuc_chan *ch);
+
+/* Frees every segment of a channel nobody uses any more (chan_destroy). */
+void chan_free_all_segments(wuc_chan *ch);
+
+#endif

@@ -1,0 +1,581 @@
+/* channel.c — the buffered-channel algorithm of seed 000 (Kotlin's
+ * BufferedChannel), for rendezvous, buffered and unbounded channels alike.
+ *
+ * Counters.  S counts send operations begun, R receive operations begun, B is
+ * the end of the logical buffer (capacity 0 < C < ∞ only; 0 for rendezvous,
+ * "infinite" for unbounded).  Each operation takes its cell by fetch-and-add
+ * on its counter: send i and receive i meet in cell i.  A send does not
+ * suspend when s < B (room in the buffer) or s < R (a receiver is there or
+ * coming); a receive does not suspend when r < S.  The closed status is bit 63
+ * of S, so a send learns it with the same fetch-and-add.
+ *
+ * Cell states (the paper's names, with Kotlin's refinements):
+ *
+ *   EMPTY              nobody has touched the cell
+ *   waiter             a suspended operation: a wuc_select_node, tagged
+ *                      WAITER_SENDER for a sender; WAITER_EB when
+ *                      expandBuffer passed a sender it could not resume yet
+ *                      (whoever resumes it then expands the buffer)
+ *   BUFFERED           an element waits in the cell
+ *   IN_BUFFER          expandBuffer made the cell part of the buffer before
+ *                      its sender came: the sender will buffer
+ *   S_RESUMING_BY_RCV  a receiver is resuming the suspended sender
+ *   S_RESUMING_BY_EB   expandBuffer is resuming the suspended sender
+ *   BROKEN             a receiver found no element where one was due (its
+ *                      sender is late) and poisoned the cell; both skip it
+ *   DONE               the receiver took the element
+ *   INTERRUPTED_SEND   the sender left (withdrawn, or failed by close)
+ *   INTERRUPTED_RCV    the receiver left (withdrawn, or a non-blocking try)
+ *   CLOSED             close marked a cell no sender will ever reach
+ *
+ * A waiter is always a select node: a blocking chan_send/chan_recv waits
+ * through a one-clause statement on its own stack.  Whoever resumes a waiter
+ * first claims its node (wuc_select_claim), which is what makes a resumer and
+ * close (or, for waituntil clauses, a withdrawal) exclusive; then it moves
+ * the element — into the receiver's target, or out of the cell — and wakes
+ * the node.  The element a suspended sender offers is stored in its cell.
+ *
+ * Memory: see chan_segment.h (segments) and reclaim.h.  No operation parks
+ * while it holds a segment pointer. */
+#include <string.h>
+
+#include <wuc/channel.h>
+#include <wuc/select.h>
+
+#include "chan_segment.h"
+#include "fatal.h"
+#include "park.h"
+#include "scheduler.h"
+
+enum cell_state {
+  CELL_EMPTY = 0,
+  CELL_BUFFERED = 16,
+  CELL_IN_BUFFER = 32,
+  CELL_S_RESUMING_BY_RCV = 48,
+  CELL_S_RESUMING_BY_EB = 64,
+  CELL_BROKEN = 80,
+  CELL_DONE = 96,
+  CELL_INTERRUPTED_SEND = 112,
+  CELL_INTERRUPTED_RCV = 128,
+  CELL_CLOSED = 144,
+};
+/* Node pointers are far above every state constant. */
+#define WAITER_MIN ((uintptr_t)4096)
+#define WAITER_SENDER ((uintptr_t)1)
+#define WAITER_EB ((uintptr_t)2)
+
+#define CLOSED_BIT (UINT64_C(1) << 63)
+#define UNBOUNDED_B UINT64_MAX
+
+enum chan_state { CHAN_FRESH = 0, CHAN_INITIALISING, CHAN_READY, CHAN_DESTROYED };
+
+static inline void cpu_relax(void) { __builtin_ia32_pause(); }
+
+static inline bool is_waiter(uintptr_t state) { return state >= WAITER_MIN; }
+static inline wuc_select_node *waiter_node(uintptr_t state) {
+  return (wuc_select_node *)(state & ~(WAITER_SENDER | WAITER_EB));
+}
+
+/* What a resumer tells a waiting operation (in its node's res.word[0]). */
+enum wake_result { WAKE_OK = 1, WAKE_CLOSED = 2 };
+
+static inline bool buffered_channel(const wuc_chan *ch) {
+  return ch->capacity != 0 && ch->capacity != CHAN_UNBOUNDED;
+}
+
+/* ---- set-up and checks ------------------------------------------------------ */
+
+static void setup(wuc_chan *ch, size_t capacity, size_t elem_size) {
+  if (elem_size > UINT32_MAX) wuc_fatal("channel element of %zu bytes", elem_size);
+  ch->elem_size = (uint32_t)elem_size;
+  ch->capacity = capacity;
+  struct chan_segment *first = chan_segment_new(0, NULL, elem_size);
+  unsigned heads = buffered_channel(ch) ? 3 : 2;
+  atomic_store(&first->cleaned_and_pointers, heads << 16);
+  atomic_store(&ch->buffer_end, capacity == CHAN_UNBOUNDED ? UNBOUNDED_B : (uint64_t)capacity);
+  atomic_store(&ch->send_segment, first);
+  atomic_store(&ch->receive_segment, first);
+  atomic_store(&ch->buffer_end_segment, buffered_channel(ch) ? first : NULL);
+  ch->oldest = first;
+  atomic_store_explicit(&ch->state, CHAN_READY, memory_order_release);
+}
+
+static void ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
+  for (;;) {
+    uint32_t state = atomic_load_explicit(&ch->state, memory_order_acquire);
+    if (state == CHAN_READY) break;
+    if (state == CHAN_DESTROYED) wuc_fatal("%s: channel %p used after chan_destroy", call, (void *)ch);
+    uint32_t fresh = CHAN_FRESH;
+    if (state == CHAN_FRESH && atomic_compare_exchange_strong(&ch->state, &fresh, CHAN_INITIALISING))
+      setup(ch, 0, elem_size); /* a zero-initialised channel is a rendezvous channel */
+    else
+      cpu_relax();
+  }
+  if (ch->elem_size != elem_size)
+    wuc_fatal("%s: channel %p holds %u-byte elements, not %zu", call, (void *)ch, ch->elem_size,
+              elem_size);
+}
+
+/* Every operation starts here: lazily sets up a zeroed channel. */
+static inline void ready(wuc_chan *ch, size_t elem_size, const char *call) {
+  if (__builtin_expect(atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY ||
+                           ch->elem_size != elem_size,
+                       0))
+    ready_slow(ch, elem_size, call);
+}
+
+void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size) {
+  uint32_t fresh = CHAN_FRESH;
+  if (!atomic_compare_exchange_strong(&ch->state, &fresh, CHAN_INITIALISING)) {
+    if (fresh == CHAN_DESTROYED) wuc_fatal("chan_init: channel %p used after chan_destroy", (void *)ch);
+    wuc_fatal("chan_init: channel %p was already initialised or used (chan_init goes on a zeroed, "
+              "unused channel, once)",
+              (void *)ch);
+  }
+  setup(ch, capacity, elem_size);
+}
+
+void wuc_chan_destroy(wuc_chan *ch) {
+  uint32_t state = atomic_load(&ch->state);
+  if (state == CHAN_DESTROYED) wuc_fatal("chan_destroy: channel %p destroyed twice", (void *)ch);
+  if (state == CHAN_READY) chan_free_all_segments(ch);
+  atomic_store(&ch->state, CHAN_DESTROYED);
+}
+
+/* ---- counters ---------------------------------------------------------------- */
+
+/* Raises a counter to at least `value` (cells of a removed segment are all
+ * cleaned: skip them). */
+static void raise_counter(_Atomic uint64_t *counter, uint64_t value, uint64_t keep_bits) {
+  uint64_t cur = atomic_load(counter);
+  while ((cur & ~keep_bits) < value &&
+         !atomic_compare_exchange_weak(counter, &cur, value | (cur & keep_bits))) {
+  }
+}
+
+/* Finds the segment of cell `index` starting at `seg`.  NULL: the segment
+ * was removed (its cells are interrupted); the counter has been moved past
+ * it and the caller takes a new cell. */
+static struct chan_segment *segment_for(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
+                                        _Atomic uint64_t *counter, uint64_t keep_bits,
+                                        struct chan_segment *seg, uint64_t index) {
+  uint64_t id = index / WUC_SEGMENT_SIZE;
+  if (seg->id == id) return seg;
+  seg = chan_find_segment(ch, head, seg, id);
+  if (seg->id == id) return seg;
+  raise_counter(counter, seg->id * WUC_SEGMENT_SIZE, keep_bits);
+  return NULL;
+}
+
+static inline _Atomic uintptr_t *cell(struct chan_segment *seg, uint64_t index) {
+  return &seg->cells[index % WUC_SEGMENT_SIZE];
+}
+static inline void *cell_element(wuc_chan *ch, struct chan_segment *seg, uint64_t index) {
+  return chan_segment_element(seg, (unsigned)(index % WUC_SEGMENT_SIZE), ch->elem_size);
+}
+
+/* ---- resuming waiters ------------------------------------------------------- */
+
+static bool try_resume_receiver(wuc_chan *ch, wuc_select_node *receiver, const void *value) {
+  if (!wuc_select_claim(receiver)) return false;
+  memcpy(receiver->data, value, ch->elem_size);
+  receiver->res.word[0] = WAKE_OK;
+  wuc_select_wake(receiver);
+  return true;
+}
+
+/* The sender's element is in its cell: the resumer takes it from there. */
+static bool try_resume_sender(wuc_select_node *sender) {
+  if (!wuc_select_claim(sender)) return false;
+  sender->res.word[0] = WAKE_OK;
+  wuc_select_wake(sender);
+  return true;
+}
+
+static void wake_closed(wuc_select_node *n) {
+  if (!wuc_select_claim(n)) return;
+  n->res.word[0] = WAKE_CLOSED;
+  wuc_select_wake(n);
+}
+
+/* ---- expandBuffer ------------------------------------------------------------- */
+
+/* Cell b joins the buffer.  False: it cannot hold an element (its sender
+ * left), so the buffer must grow by another cell. */
+static bool update_cell_expand_buffer(wuc_chan *ch, struct chan_segment *seg, uint64_t b) {
+  _Atomic uintptr_t *c = cell(seg, b);
+  for (;;) {
+    uintptr_t state = atomic_load(c);
+    if (is_waiter(state)) {
+      if (b < atomic_load(&ch->receivers)) {
+        /* A receiver owns the cell: it resumes the sender and expands for us. */
+        if (atomic_compare_exchange_strong(c, &state, state | WAITER_EB)) return true;
+      } else if (atomic_compare_exchange_strong(c, &state, CELL_S_RESUMING_BY_EB)) {
+        if (try_resume_sender(waiter_node(state))) {
+          atomic_store(c, CELL_BUFFERED);
+          return true;
+        }
+        atomic_store(c, CELL_INTERRUPTED_SEND);
+        chan_segment_cell_cleaned(ch, seg);
+        return false;
+      }
+      continue;
+    }
+    switch (state) {
+    case CELL_INTERRUPTED_SEND:
+      return false;
+    case CELL_EMPTY:
+      if (atomic_compare_exchange_strong(c, &state, CELL_IN_BUFFER)) return true;
+      break;
+    case CELL_S_RESUMING_BY_RCV:
+      cpu_relax(); /* the receiver decides in a few instructions */
+      break;
+    default: /* BUFFERED, BROKEN, DONE, INTERRUPTED_RCV, CLOSED */
+      return true;
+    }
+  }
+}
+
+/* After a receive took (or waits for) the first buffered cell: move the end
+ * of the buffer one cell on, resuming the sender waiting there if any. */
+static void expand_buffer(wuc_chan *ch) {
+  if (!buffered_channel(ch)) return;
+  struct chan_segment *seg = atomic_load(&ch->buffer_end_segment);
+  for (;;) {
+    uint64_t b = atomic_fetch_add(&ch->buffer_end, 1);
+    uint64_t s = atomic_load(&ch->senders) & ~CLOSED_BIT;
+    if (s <= b) {
+      /* No sender has reached cell b: it will see b < B and buffer.  Keep the
+       * pointer near B all the same, so passed segments can be retired. */
+      if (seg->id < b / WUC_SEGMENT_SIZE && atomic_load(&seg->next))
+        chan_find_segment(ch, &ch->buffer_end_segment, seg, b / WUC_SEGMENT_SIZE);
+      return;
+    }
+    struct chan_segment *found =
+        segment_for(ch, &ch->buffer_end_segment, &ch->buffer_end, 0, seg, b);
+    if (!found) continue;
+    seg = found;
+    if (update_cell_expand_buffer(ch, seg, b)) return;
+  }
+}
+
+/* ---- send --------------------------------------------------------------------- */
+
+enum send_result { SEND_RENDEZVOUS, SEND_BUFFERED, SEND_SUSPEND, SEND_NO_WAITER, SEND_FAILED, SEND_CLOSED };
+
+static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
+  return s < atomic_load(&ch->buffer_end) || s < atomic_load(&ch->receivers);
+}
+
+/* `waiter` is the tagged node to install if the send must suspend, or 0. */
+static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s,
+                                         const void *value, uintptr_t waiter) {
+  _Atomic uintptr_t *c = cell(seg, s);
+  memcpy(cell_element(ch, seg, s), value, ch->elem_size); /* published by the state CAS */
+  for (;;) {
+    uintptr_t state = atomic_load(c);
+    if (is_waiter(state)) { /* a receiver waits here (maybe marked by expandBuffer) */
+      if (try_resume_receiver(ch, waiter_node(state), value)) {
+        atomic_store(c, CELL_DONE);
+        return SEND_RENDEZVOUS;
+      }
+      if (atomic_exchange(c, CELL_INTERRUPTED_RCV) != CELL_INTERRUPTED_RCV)
+        chan_segment_cell_cleaned(ch, seg);
+      return SEND_FAILED;
+    }
+    switch (state) {
+    case CELL_EMPTY:
+      if (buffer_or_rendezvous_send(ch, s)) {
+        if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) return SEND_BUFFERED;
+      } else {
+        if (!waiter) return SEND_NO_WAITER;
+        if (atomic_compare_exchange_strong(c, &state, waiter)) return SEND_SUSPEND;
+      }
+      break;
+    case CELL_IN_BUFFER:
+      if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) return SEND_BUFFERED;
+      break;
+    case CELL_CLOSED:
+      return SEND_CLOSED;
+    default: /* INTERRUPTED_RCV, BROKEN: the receiver of this cell is gone */
+      return SEND_FAILED;
+    }
+  }
+}
+
+/* A one-clause statement for a blocking operation that must suspend. */
+struct blocking_op {
+  wuc_select_stmt stmt;
+  wuc_select_node node;
+};
+
+static void blocking_op_init(struct blocking_op *op, void *data) {
+  wuc_select_stmt_init(&op->stmt, true);
+  wuc_select_node_init(&op->node, &op->stmt, data);
+  op->node.res.word[0] = 0;
+}
+
+/* Waits until a resumer (or close) has claimed and woken op's node. */
+static bool blocking_op_wait(struct blocking_op *op, const char *what, wuc_chan *ch) {
+  while (atomic_load(&op->stmt.race) == WUC_RACE_OPEN) wuc_park(what, ch);
+  wuc_select_wait_winner(&op->stmt); /* returns at once: waits out CLAIMED -> DONE */
+  return op->node.res.word[0] == WAKE_OK;
+}
+
+/* After suspending in cell index: if the channel was closed meanwhile, close
+ * may have scanned past the cell before the waiter was in it; take the
+ * waiter out again (true) unless a resumer got there first. */
+static bool withdraw_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t index,
+                               uintptr_t waiter, uintptr_t gone) {
+  if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
+  _Atomic uintptr_t *c = cell(seg, index);
+  uintptr_t state = atomic_load(c);
+  while (is_waiter(state) && waiter_node(state) == waiter_node(waiter)) {
+    if (atomic_compare_exchange_weak(c, &state, gone)) return true;
+  }
+  return false;
+}
+
+static bool send_impl(wuc_chan *ch, const void *value, bool block) {
+  struct blocking_op op;
+  bool op_ready = false;
+  for (;;) {
+    struct chan_segment *seg = atomic_load(&ch->send_segment);
+    uint64_t sc = atomic_fetch_add(&ch->senders, 1);
+    uint64_t s = sc & ~CLOSED_BIT;
+    if (sc & CLOSED_BIT) return false;
+    seg = segment_for(ch, &ch->send_segment, &ch->senders, CLOSED_BIT, seg, s);
+    if (!seg) continue;
+    enum send_result result = update_cell_send(ch, seg, s, value, 0);
+    if (result == SEND_NO_WAITER) {
+      if (!block) {
+        /* try_send: the cell stays EMPTY; the receiver that reaches it poisons it. */
+        chan_segment_cell_cleaned(ch, seg);
+        return false;
+      }
+      if (!op_ready) {
+        blocking_op_init(&op, NULL);
+        op_ready = true;
+      }
+      uintptr_t waiter = (uintptr_t)&op.node | WAITER_SENDER;
+      result = update_cell_send(ch, seg, s, value, waiter);
+      if (result == SEND_SUSPEND) {
+        if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) return false;
+        return blocking_op_wait(&op, "chan_send", ch); /* no segment pointer held */
+      }
+    }
+    switch (result) {
+    case SEND_RENDEZVOUS:
+    case SEND_BUFFERED:
+      return true;
+    case SEND_CLOSED:
+      return false;
+    default: /* SEND_FAILED: take another cell */
+      break;
+    }
+  }
+}
+
+bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size) {
+  ready(ch, elem_size, "chan_send");
+  return send_impl(ch, value, true);
+}
+
+bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size) {
+  ready(ch, elem_size, "chan_try_send");
+  uint64_t sc = atomic_load(&ch->senders);
+  if (sc & CLOSED_BIT) return false;
+  /* Full and no receiver waiting: fail without taking a cell. */
+  if (!buffer_or_rendezvous_send(ch, sc)) return false;
+  return send_impl(ch, value, false);
+}
+
+/* ---- receive ------------------------------------------------------------------ */
+
+enum recv_result { RECV_ELEMENT, RECV_SUSPEND, RECV_NO_WAITER, RECV_FAILED, RECV_CLOSED };
+
+/* `waiter` is the node to install if the receive must suspend, or 0 (then
+ * RECV_NO_WAITER), or CELL_INTERRUPTED_RCV for a try_recv that gives up. */
+static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r,
+                                            void *out, uintptr_t waiter) {
+  _Atomic uintptr_t *c = cell(seg, r);
+  for (;;) {
+    uintptr_t state = atomic_load(c);
+    if (is_waiter(state)) { /* a suspended sender: resume it */
+      if (!atomic_compare_exchange_strong(c, &state, CELL_S_RESUMING_BY_RCV)) continue;
+      bool help_expand = state & WAITER_EB;
+      if (try_resume_sender(waiter_node(state))) {
+        memcpy(out, cell_element(ch, seg, r), ch->elem_size);
+        atomic_store(c, CELL_DONE);
+        expand_buffer(ch);
+        return RECV_ELEMENT;
+      }
+      atomic_store(c, CELL_INTERRUPTED_SEND);
+      chan_segment_cell_cleaned(ch, seg);
+      if (help_expand) expand_buffer(ch);
+      return RECV_FAILED;
+    }
+    switch (state) {
+    case CELL_EMPTY:
+    case CELL_IN_BUFFER: {
+      uint64_t sc = atomic_load(&ch->senders);
+      if (r < (sc & ~CLOSED_BIT)) {
+        /* A sender has this cell but has not filled it: do not wait for it. */
+        if (atomic_compare_exchange_strong(c, &state, CELL_BROKEN)) {
+          expand_buffer(ch);
+          return RECV_FAILED;
+        }
+      } else if (sc & CLOSED_BIT) {
+        return RECV_CLOSED;
+      } else if (!waiter) {
+        return RECV_NO_WAITER;
+      } else if (atomic_compare_exchange_strong(c, &state, waiter)) {
+        if (waiter == CELL_INTERRUPTED_RCV) {
+          chan_segment_cell_cleaned(ch, seg);
+          return RECV_FAILED;
+        }
+        expand_buffer(ch);
+        return RECV_SUSPEND;
+      }
+      break;
+    }
+    case CELL_BUFFERED:
+      if (atomic_compare_exchange_strong(c, &state, CELL_DONE)) {
+        memcpy(out, cell_element(ch, seg, r), ch->elem_size);
+        expand_buffer(ch);
+        return RECV_ELEMENT;
+      }
+      break;
+    case CELL_S_RESUMING_BY_EB:
+      cpu_relax(); /* expandBuffer decides in a few instructions */
+      break;
+    case CELL_CLOSED:
+      return RECV_CLOSED;
+    default: /* INTERRUPTED_SEND, BROKEN */
+      return RECV_FAILED;
+    }
+  }
+}
+
+static bool recv_impl(wuc_chan *ch, void *out, bool block) {
+  struct blocking_op op;
+  bool op_ready = false;
+  for (;;) {
+    struct chan_segment *seg = atomic_load(&ch->receive_segment);
+    uint64_t r = atomic_fetch_add(&ch->receivers, 1);
+    seg = segment_for(ch, &ch->receive_segment, &ch->receivers, 0, seg, r);
+    if (!seg) continue;
+    enum recv_result result = update_cell_receive(ch, seg, r, out, block ? 0 : CELL_INTERRUPTED_RCV);
+    if (result == RECV_NO_WAITER) {
+      if (!op_ready) {
+        blocking_op_init(&op, out);
+        op_ready = true;
+      }
+      uintptr_t waiter = (uintptr_t)&op.node;
+      result = update_cell_receive(ch, seg, r, out, waiter);
+      if (result == RECV_SUSPEND) {
+        if (withdraw_if_closed(ch, seg, r, waiter, CELL_CLOSED)) return false;
+        return blocking_op_wait(&op, "chan_recv", ch); /* no segment pointer held */
+      }
+    }
+    switch (result) {
+    case RECV_ELEMENT:
+      return true;
+    case RECV_CLOSED:
+      return false;
+    default: /* RECV_FAILED: take another cell (a try_recv gives up) */
+      if (!block && atomic_load(&ch->receivers) >= (atomic_load(&ch->senders) & ~CLOSED_BIT))
+        return false;
+      break;
+    }
+  }
+}
+
+bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
+  ready(ch, elem_size, "chan_recv");
+  return recv_impl(ch, out, true);
+}
+
+bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size) {
+  ready(ch, elem_size, "chan_try_recv");
+  /* Nothing sent beyond the receivers: fail without taking a cell. */
+  if (atomic_load(&ch->receivers) >= (atomic_load(&ch->senders) & ~CLOSED_BIT)) return false;
+  return recv_impl(ch, out, false);
+}
+
+/* ---- close ------------------------------------------------------------------- */
+
+/* Close sets the closed bit in S (S_close = S then): later sends fail at
+ * their fetch-and-add.  Then it settles the cells between R and S_close,
+ * where senders may be suspended (their elements never reached the buffer:
+ * they fail), and those between S_close and R, where receivers may be
+ * suspended (no sender will come: they fail) or are about to (CLOSED tells
+ * them).  Buffered elements stay and are delivered.  An operation that
+ * suspends after the scan passed its cell sees the closed bit and takes
+ * itself out (withdraw_if_closed). */
+static void close_cell(struct chan_segment *seg, uint64_t index, uint64_t s_close) {
+  _Atomic uintptr_t *c = cell(seg, index);
+  for (;;) {
+    uintptr_t state = atomic_load(c);
+    if (index < s_close) { /* a sender's cell */
+      if (!is_waiter(state) || !(state & WAITER_SENDER)) return;
+      if (atomic_compare_exchange_weak(c, &state, CELL_INTERRUPTED_SEND)) {
+        wake_closed(waiter_node(state));
+        return;
+      }
+    } else { /* a cell only receivers reach */
+      if (is_waiter(state)) {
+        if (atomic_compare_exchange_weak(c, &state, CELL_CLOSED)) {
+          wake_closed(waiter_node(state));
+          return;
+        }
+      } else if (state == CELL_EMPTY || state == CELL_IN_BUFFER) {
+        if (atomic_compare_exchange_weak(c, &state, CELL_CLOSED)) return;
+      } else {
+        return;
+      }
+    }
+  }
+}
+
+void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
+  ready(ch, elem_size, "chan_close");
+  struct chan_segment *seg = atomic_load(&ch->receive_segment);
+  struct chan_segment *sseg = atomic_load(&ch->send_segment);
+  if (sseg->id < seg->id) seg = sseg;
+  uint64_t sc = atomic_fetch_or(&ch->senders, CLOSED_BIT);
+  if (sc & CLOSED_BIT) return; /* idempotent */
+  uint64_t s_close = sc;
+  uint64_t r = atomic_load(&ch->receivers);
+  uint64_t lo = r < s_close ? r : s_close, hi = r < s_close ? s_close : r;
+  for (uint64_t i = lo; i < hi; i++) {
+    while (seg->id < i / WUC_SEGMENT_SIZE) {
+      struct chan_segment *next = atomic_load(&seg->next);
+      if (!next) return; /* no segment yet: nobody waits beyond */
+      seg = next;
+    }
+    if (seg->id > i / WUC_SEGMENT_SIZE) {
+      i = seg->id * WUC_SEGMENT_SIZE - 1; /* a removed segment: all cleaned */
+      continue;
+    }
+    close_cell(seg, i, s_close);
+  }
+}
+
+bool wuc_chan_is_closed(wuc_chan *ch) {
+  return atomic_load(&ch->senders) & CLOSED_BIT;
+}
+
+size_t wuc_chan_len(wuc_chan *ch) {
+  if (atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY) return 0;
+  uint64_t s = atomic_load(&ch->senders) & ~CLOSED_BIT;
+  uint64_t r = atomic_load(&ch->receivers);
+  if (s <= r) return 0;
+  uint64_t n = s - r;
+  return ch->capacity == CHAN_UNBOUNDED || n < ch->capacity ? (size_t)n : (size_t)ch->capacity;
+}
+
+size_t wuc_chan_cap(wuc_chan *ch) {
+  if (atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY) return 0;
+  return ch->capacity;
+}

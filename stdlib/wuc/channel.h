@@ -1,0 +1,120 @@
+/* <wuc/channel.h> — channels: FIFO, lock-free, rendezvous / buffered / unbounded.
+ *
+ * The algorithm is the one of "Fast and Scalable Channels in Kotlin
+ * Coroutines" (seed 000): an infinite array of cells walked by three
+ * counters — S (sends begun), R (receives begun), B (end of the buffer) —
+ * advanced by fetch-and-add; see runtime/channel.c and docs/channels.md.
+ *
+ * Types.  A channel of T is a struct with a `core` (wuc_chan) and a
+ * zero-length `elem` array that only carries T for the typed macros:
+ *
+ *   WUC_CHANNEL(T) c;                 anonymous struct type: locals, statics,
+ *                                     members
+ *   WUC_CHANNEL_STRUCT(tag, T);       a named struct type, to pass channels
+ *                                     between functions and files
+ *
+ * The dialect's `channel(T)` is rewritten by wucc into a named struct per T
+ * (the same T names the same type everywhere).  The chan_* macros work on
+ * any of these.  A zero-initialised channel is a ready rendezvous channel.
+ *
+ * Operations (LANGUAGE.md §3): chan_init(&c, cap) once on a fresh channel
+ * (cap 0: rendezvous, CHAN_UNBOUNDED: never blocks a sender); chan_send
+ * (blocks; false if closed); chan_recv (blocks; false once closed and
+ * drained); chan_try_send / chan_try_recv (never block); chan_close
+ * (idempotent; elements already buffered are still delivered; blocked
+ * senders and receivers wake and fail); chan_is_closed; chan_len; chan_cap;
+ * chan_destroy (no thread may use the channel any more).
+ *
+ * Values follow C's assignment conversions to T.  Misuse — a second
+ * chan_init, chan_init after use, any use after chan_destroy, destroying a
+ * channel with waiters — stops the program with a message. */
+#ifndef WUC_CHANNEL_H
+#define WUC_CHANNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <wuc/atomic.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CHAN_UNBOUNDED SIZE_MAX
+
+struct chan_segment;
+
+typedef struct wuc_chan {
+  /* The three counters on cache lines of their own: senders and receivers
+   * hammer different ones. */
+  __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) senders; /* S | closed bit */
+  __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) receivers; /* R */
+  __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) buffer_end; /* B */
+  __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) send_segment;
+  __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) receive_segment;
+  __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) buffer_end_segment;
+  __attribute__((aligned(64))) WUC_ATOMIC(uint32_t) state; /* fresh / initialising / ready / destroyed */
+  uint32_t elem_size;
+  uint64_t capacity;
+  uint64_t senders_at_close; /* S when closed (valid once the closed bit is set) */
+  WUC_ATOMIC(int) maintenance_lock;
+  struct chan_segment *oldest; /* first linked segment, under maintenance_lock */
+} wuc_chan;
+
+#define WUC_CHANNEL(T)                                                                   \
+  struct {                                                                               \
+    wuc_chan core;                                                                       \
+    __typeof__(T) elem[0];                                                               \
+  }
+#define WUC_CHANNEL_STRUCT(tag, T)                                                       \
+  struct tag {                                                                           \
+    wuc_chan core;                                                                       \
+    __typeof__(T) elem[0];                                                               \
+  }
+
+/* The untyped core (elem_size is sizeof(T) for every call on a channel). */
+void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size);
+void wuc_chan_destroy(wuc_chan *ch);
+bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size);
+bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size);
+bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size);
+bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size);
+void wuc_chan_close(wuc_chan *ch, size_t elem_size);
+bool wuc_chan_is_closed(wuc_chan *ch);
+size_t wuc_chan_len(wuc_chan *ch);
+size_t wuc_chan_cap(wuc_chan *ch);
+
+#define WUC_CHAN_ELEM_(ch) __typeof__((ch)->elem[0])
+
+#define chan_init(ch, cap) wuc_chan_init(&(ch)->core, (cap), sizeof((ch)->elem[0]))
+#define chan_destroy(ch) wuc_chan_destroy(&(ch)->core)
+#define chan_send(ch, v)                                                                 \
+  __extension__({                                                                        \
+    WUC_CHAN_ELEM_(ch) wuc_value_ = (v);                                                 \
+    wuc_chan_send(&(ch)->core, &wuc_value_, sizeof wuc_value_);                          \
+  })
+#define chan_try_send(ch, v)                                                             \
+  __extension__({                                                                        \
+    WUC_CHAN_ELEM_(ch) wuc_value_ = (v);                                                 \
+    wuc_chan_try_send(&(ch)->core, &wuc_value_, sizeof wuc_value_);                      \
+  })
+#define chan_recv(ch, out)                                                               \
+  __extension__({                                                                        \
+    WUC_CHAN_ELEM_(ch) *wuc_out_ = (out);                                                \
+    wuc_chan_recv(&(ch)->core, wuc_out_, sizeof *wuc_out_);                              \
+  })
+#define chan_try_recv(ch, out)                                                           \
+  __extension__({                                                                        \
+    WUC_CHAN_ELEM_(ch) *wuc_out_ = (out);                                                \
+    wuc_chan_try_recv(&(ch)->core, wuc_out_, sizeof *wuc_out_);                          \
+  })
+#define chan_close(ch) wuc_chan_close(&(ch)->core, sizeof((ch)->elem[0]))
+#define chan_is_closed(ch) wuc_chan_is_closed(&(ch)->core)
+#define chan_len(ch) wuc_chan_len(&(ch)->core)
+#define chan_cap(ch) wuc_chan_cap(&(ch)->core)
+
+#ifdef __cplusplus
+}
+#endif
+#endif
