@@ -25,16 +25,42 @@ void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
   s->all_or = all_or;
 }
 
-/* Tries to move n's claim word from open to `to`, waiting out PENDING. */
-static bool take_claim_word(wuc_select_node *n, uintptr_t to) {
+static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
+
+/* Is the caller the thread of n's statement?  (Only asked while it registers.) */
+static bool claimed_by_owner(wuc_select_node *n) {
+  struct worker *w = wuc_current_worker();
+  return w && w->current == n->stmt->thread && !w->in_timer_callbacks;
+}
+
+/* Tries to move n's claim word from open to `to`, waiting out PENDING.  On
+ * success *was holds the value replaced (to restore it on a failed pair).
+ * A registering statement can be claimed only by its own thread; anyone
+ * else pushes n on the statement's re-register list and fails. */
+static bool take_claim_word(wuc_select_node *n, uintptr_t to, uintptr_t *was) {
   for (;;) {
     if (n->stmt->all_or) {
-      uintptr_t open = WUC_RACE_OPEN;
-      if (atomic_compare_exchange_strong(race_word(n), &open, to)) return true;
-      if (open != WUC_RACE_PENDING) return false;
+      uintptr_t race = atomic_load(race_word(n));
+      if (race == WUC_RACE_OPEN || (is_registering(race) && claimed_by_owner(n))) {
+        if (atomic_compare_exchange_weak(race_word(n), &race, to)) {
+          *was = race;
+          return true;
+        }
+        continue;
+      }
+      if (is_registering(race)) {
+        n->rereg_next = (wuc_select_node *)(race & ~(uintptr_t)7);
+        if (atomic_compare_exchange_weak(race_word(n), &race, (uintptr_t)n | WUC_RACE_REGISTERING))
+          return false; /* n is dropped; its statement registers it again */
+        continue;
+      }
+      if (race != WUC_RACE_PENDING) return false;
     } else {
       int waiting = WUC_CLAUSE_WAITING;
-      if (atomic_compare_exchange_strong(&n->status, &waiting, (int)to)) return true;
+      if (atomic_compare_exchange_strong(&n->status, &waiting, (int)to)) {
+        *was = WUC_CLAUSE_WAITING;
+        return true;
+      }
       if (waiting != WUC_CLAUSE_PENDING) return false;
     }
     cpu_relax(); /* a two-sided claim decides within a few instructions */
@@ -54,7 +80,8 @@ static void store_claim_word(wuc_select_node *n, uintptr_t value) {
 }
 
 bool wuc_select_claim(wuc_select_node *n) {
-  if (!take_claim_word(n, taken_value(n))) return false;
+  uintptr_t was;
+  if (!take_claim_word(n, taken_value(n), &was)) return false;
   if (n->stmt->all_or) atomic_store(&n->status, WUC_CLAUSE_CLAIMED);
   return true;
 }
@@ -71,10 +98,11 @@ enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_sele
   if (mine->stmt == theirs->stmt && mine->stmt->all_or) return WUC_PAIR_THEIRS_LOST;
   wuc_select_node *first = claims_before(mine, theirs) ? mine : theirs;
   wuc_select_node *second = first == mine ? theirs : mine;
-  if (!take_claim_word(first, WUC_RACE_PENDING))
+  uintptr_t first_was, second_was;
+  if (!take_claim_word(first, WUC_RACE_PENDING, &first_was))
     return first == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
-  if (!take_claim_word(second, taken_value(second))) {
-    store_claim_word(first, WUC_RACE_OPEN); /* give the first word back */
+  if (!take_claim_word(second, taken_value(second), &second_was)) {
+    store_claim_word(first, first_was); /* give the first word back as it was */
     return second == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
   }
   store_claim_word(first, taken_value(first));
@@ -98,11 +126,26 @@ static void wait_until_done(wuc_select_node *n) {
   while (atomic_load_explicit(&n->status, memory_order_acquire) != WUC_CLAUSE_DONE) cpu_relax();
 }
 
+void wuc_select_begin_registration(wuc_select_stmt *s) {
+  if (s->all_or) atomic_store(&s->race, WUC_RACE_REGISTERING);
+}
+
+wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s) {
+  if (!s->all_or) return NULL;
+  for (;;) {
+    uintptr_t race = atomic_load(&s->race);
+    if (!is_registering(race)) return NULL; /* won while registering */
+    uintptr_t next = race == WUC_RACE_REGISTERING ? WUC_RACE_OPEN : WUC_RACE_REGISTERING;
+    if (atomic_compare_exchange_weak(&s->race, &race, next))
+      return (wuc_select_node *)(race & ~(uintptr_t)7);
+  }
+}
+
 wuc_select_node *wuc_select_close(wuc_select_stmt *s) {
   for (;;) {
     uintptr_t race = atomic_load(&s->race);
     if (race == WUC_RACE_CLOSED) return NULL;
-    if (race == WUC_RACE_OPEN) {
+    if (race == WUC_RACE_OPEN || is_registering(race)) {
       if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_CLOSED)) return NULL;
     } else if (race == WUC_RACE_PENDING) {
       cpu_relax();
@@ -137,12 +180,13 @@ bool wuc_select_withdraw(wuc_select_node *n) {
 wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s) {
   for (;;) {
     uintptr_t race = atomic_load(&s->race);
-    if (race > WUC_RACE_CLOSED) {
+    if (race > WUC_RACE_CLOSED && !is_registering(race)) {
       wuc_select_node *winner = (wuc_select_node *)race;
       wait_until_done(winner); /* the claimer unparked us just before DONE */
       return winner;
     }
     if (race == WUC_RACE_CLOSED) wuc_fatal("waituntil: waiting on a statement already withdrawn");
+    if (is_registering(race)) wuc_fatal("waituntil: waiting before wuc_select_end_registration");
     /* OPEN, or PENDING (a two-sided claim either takes us and wakes us, or
      * gives the word back): park. */
     wuc_park("waituntil", s);

@@ -84,6 +84,7 @@
 #define WUC_SELECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <wuc/thread.h>
@@ -114,6 +115,9 @@ typedef struct wuc_select_stmt {
 #define WUC_RACE_OPEN ((uintptr_t)0)
 #define WUC_RACE_PENDING ((uintptr_t)1)
 #define WUC_RACE_CLOSED ((uintptr_t)2)
+/* Registering: the low bits are 3 and the rest is the list of nodes to
+ * register again (see wuc_select_begin_registration). */
+#define WUC_RACE_REGISTERING ((uintptr_t)3)
 
 typedef struct wuc_select_node {
   wuc_select_stmt *stmt;
@@ -129,6 +133,10 @@ typedef struct wuc_select_node {
    * operand of an `or` was satisfied); on_selected decides from it whether a
    * completed clause's body still runs (step 5 above). */
   bool needed;
+  /* Where the clause is in the source ("file:line:col"), for messages. */
+  const char *site;
+  /* Next in its statement's list of nodes to register again. */
+  struct wuc_select_node *rereg_next;
   /* For the resource while the node is registered (queue links, a cell, a
    * timer...).  The statement never touches these. */
   union {
@@ -149,6 +157,9 @@ static inline void wuc_select_node_init(wuc_select_node *n, wuc_select_stmt *s, 
   n->data = data;
   n->try_only = false;
   n->needed = true;
+  n->site = NULL;
+  n->rereg_next = NULL;
+  for (int i = 0; i < 6; i++) n->res.word[i] = 0;
 }
 
 /* --- for resources ---------------------------------------------------- */
@@ -177,6 +188,18 @@ static inline bool wuc_select_is_done(wuc_select_node *n) {
 }
 
 /* --- for the statement (the code wucc generates) ------------------------ */
+
+/* All-or statements register their clauses between these two calls.  While
+ * a statement registers, its clauses cannot be claimed by others: a claimer
+ * drops the node (as for a lost claim) and records it here, and
+ * wuc_select_end_registration hands such nodes back to be registered again
+ * (Kotlin's re-register rule).  That way a statement that has met another
+ * party inside a resource (a channel cell) never finds itself already won
+ * elsewhere and unable to complete what it started.
+ * end_registration returns NULL once the statement waits (or has won), else
+ * the nodes to register again, linked by rereg_next; call it again after. */
+void wuc_select_begin_registration(wuc_select_stmt *s);
+wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s);
 
 /* Closes an all-or statement's race (the `else` path, or after the winner
  * is known): no claim can succeed afterwards.  Returns the winning node, or
