@@ -6,4 +6,10 @@
 #include <wuc/time.h>
 #include <wuc/thread.h>
 
+#include <wuc/future.h>
+#include <wuc/latch.h>
+#include <wuc/lock.h>
+#include <wuc/semaphore.h>
+#include <wuc/timeout.h>
+
 #endif

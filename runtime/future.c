@@ -1,0 +1,71 @@
+/* future.c — the untyped core of <wuc/future.h> (states and invariants
+ * there).  The typed macros store the value between begin and end. */
+#include <wuc/future.h>
+
+#include "fatal.h"
+#include "scheduler.h"
+#include "waitq.h"
+
+bool wuc_future_begin_set(wuc_future *f) {
+  int empty = WUC_FUTURE_EMPTY;
+  return atomic_compare_exchange_strong(&f->state, &empty, WUC_FUTURE_SETTING);
+}
+
+void wuc_future_end_set(wuc_future *f) {
+  waitq_lock(&f->waiters);
+  atomic_store_explicit(&f->state, WUC_FUTURE_READY, memory_order_release);
+  struct wuc_waiter *woken = waitq_grant_all(&f->waiters);
+  waitq_unlock(&f->waiters);
+  waitq_wake_chain(woken);
+}
+
+void wuc_future_wait_at(wuc_future *f, const char *file, int line) {
+  if (wuc_future_is_ready(f)) return;
+  uthread_t *self = wuc_current_thread_or_die("future_get");
+  waitq_lock(&f->waiters);
+  if (atomic_load_explicit(&f->state, memory_order_relaxed) == WUC_FUTURE_READY) {
+    waitq_unlock(&f->waiters);
+    return;
+  }
+  struct wuc_waiter w;
+  waitq_thread_init(&w, self);
+  waitq_push(&f->waiters, &w);
+  waitq_unlock(&f->waiters);
+  waitq_wait(&w, "future_get", f, file, line);
+}
+
+void wuc_future_reset(wuc_future *f) {
+  uint32_t spins = 0;
+  for (;;) {
+    waitq_lock(&f->waiters);
+    int state = atomic_load_explicit(&f->state, memory_order_relaxed);
+    if (state != WUC_FUTURE_SETTING) break;
+    waitq_unlock(&f->waiters); /* a set is storing its value: let it finish */
+    wuc_spin_step(&spins);
+  }
+  bool waited_on = !waitq_is_empty(&f->waiters);
+  if (!waited_on) atomic_store_explicit(&f->state, WUC_FUTURE_EMPTY, memory_order_relaxed);
+  waitq_unlock(&f->waiters);
+  if (waited_on)
+    wuc_fatal("future_reset(%p): a thread waits in future_get or a waituntil clause on the "
+              "future is still registered",
+              (void *)f);
+}
+
+/* ---- the waituntil trait ------------------------------------------------ */
+
+bool wuc_future_register(wuc_future *f, wuc_select_node *n) {
+  struct wuc_waiter *w = waitq_node_init(n);
+  if (wuc_future_is_ready(f)) return waitq_complete_now(n);
+  if (n->try_only) return false;
+  waitq_lock(&f->waiters);
+  bool ready = atomic_load_explicit(&f->state, memory_order_relaxed) == WUC_FUTURE_READY;
+  if (!ready) waitq_push(&f->waiters, w);
+  waitq_unlock(&f->waiters);
+  return ready && waitq_complete_now(n);
+}
+
+bool wuc_future_unregister(wuc_future *f, wuc_select_node *n) {
+  waitq_cancel(&f->waiters, waitq_node_waiter(n));
+  return wuc_select_withdraw(n);
+}

@@ -1,0 +1,96 @@
+/* semaphore.c — the FIFO hand-off counting semaphore of <wuc/semaphore.h>.
+ *
+ * permits, used and the waiter queue change together under the queue's
+ * spinlock, so "a permit is available" and "somebody waits" never hold at
+ * once: a release gives its permit to the first waiter that still wants it
+ * (a node whose claim is lost is skipped) before it would count it. */
+#include <wuc/semaphore.h>
+
+#include <limits.h>
+
+#include "fatal.h"
+#include "scheduler.h"
+#include "waitq.h"
+
+#undef semaphore_acquire
+
+void semaphore_init(semaphore *s, long n) {
+  if (n < 0) wuc_fatal("semaphore_init(%p, %ld): negative permit count", (void *)s, n);
+  waitq_lock(&s->waiters);
+  bool used = s->used;
+  s->used = true;
+  if (!used) s->permits = n;
+  waitq_unlock(&s->waiters);
+  if (used) wuc_fatal("semaphore_init(%p): the semaphore was already initialised or used", (void *)s);
+}
+
+/* Takes a permit if one is there.  Locked. */
+static bool take_if_available(semaphore *s) {
+  s->used = true;
+  if (s->permits == 0) return false;
+  s->permits--;
+  return true;
+}
+
+void wuc_semaphore_acquire_at(semaphore *s, const char *file, int line) {
+  uthread_t *self = wuc_current_thread_or_die("semaphore_acquire");
+  waitq_lock(&s->waiters);
+  if (take_if_available(s)) {
+    waitq_unlock(&s->waiters);
+    return;
+  }
+  struct wuc_waiter w;
+  waitq_thread_init(&w, self);
+  waitq_push(&s->waiters, &w);
+  waitq_unlock(&s->waiters);
+  waitq_wait(&w, "semaphore_acquire", s, file, line); /* a releaser handed us its permit */
+}
+
+void semaphore_acquire(semaphore *s) { wuc_semaphore_acquire_at(s, NULL, 0); }
+
+bool semaphore_try_acquire(semaphore *s) {
+  waitq_lock(&s->waiters);
+  bool taken = take_if_available(s);
+  waitq_unlock(&s->waiters);
+  return taken;
+}
+
+void semaphore_release(semaphore *s) {
+  waitq_lock(&s->waiters);
+  s->used = true;
+  struct wuc_waiter *next = waitq_grant_first(&s->waiters);
+  if (!next) {
+    if (s->permits == LONG_MAX) {
+      waitq_unlock(&s->waiters);
+      wuc_fatal("semaphore_release(%p): more than LONG_MAX permits", (void *)s);
+    }
+    s->permits++;
+  }
+  waitq_unlock(&s->waiters);
+  if (next) waitq_wake(next);
+}
+
+/* ---- the waituntil trait ------------------------------------------------ */
+
+bool semaphore_register(semaphore *s, wuc_select_node *n) {
+  struct wuc_waiter *w = waitq_node_init(n);
+  waitq_lock(&s->waiters);
+  s->used = true;
+  if (s->permits > 0) {
+    bool won = wuc_select_claim(n); /* claim first: a lost claim takes nothing */
+    if (won) s->permits--;
+    waitq_unlock(&s->waiters);
+    if (won) wuc_select_done(n);
+    return won;
+  }
+  if (!n->try_only) waitq_push(&s->waiters, w);
+  waitq_unlock(&s->waiters);
+  return false;
+}
+
+bool semaphore_unregister(semaphore *s, wuc_select_node *n) {
+  waitq_cancel(&s->waiters, waitq_node_waiter(n));
+  bool took = wuc_select_withdraw(n);
+  if (took) semaphore_release(s); /* after the body, or instead of it */
+  return took;
+}

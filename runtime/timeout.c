@@ -1,0 +1,54 @@
+/* timeout.c — the `timeout(d)` clause of <wuc/timeout.h>.
+ *
+ * While registered, the node's resource area holds a started wuc_timer.  Its
+ * fire claims the node and wakes the statement; unregister cancels it, and
+ * wuc_timer_cancel waits for a running fire, so once unregister returns the
+ * timer no longer touches the node. */
+#include <wuc/timeout.h>
+
+#include <stddef.h>
+
+#include "timer.h"
+
+struct timeout_clause {
+  wuc_timer timer;
+  bool started;
+} __attribute__((may_alias));
+
+_Static_assert(sizeof(struct timeout_clause) <= sizeof(((wuc_select_node *)0)->res),
+               "a timeout's timer fits in a select node's resource area");
+_Static_assert(offsetof(struct timeout_clause, timer) == 0, "timeout_fire finds the node");
+
+static struct timeout_clause *clause_of(wuc_select_node *n) {
+  return (struct timeout_clause *)(void *)&n->res;
+}
+
+static void timeout_fire(wuc_timer *timer) {
+  /* timer is the first member of the clause area inside the node */
+  wuc_select_node *n = (wuc_select_node *)(void *)((char *)timer - offsetof(wuc_select_node, res));
+  if (wuc_select_claim(n)) wuc_select_wake(n); /* lost: withdrawn, or another clause won */
+}
+
+bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n) {
+  struct timeout_clause *c = clause_of(n);
+  c->started = false;
+  if (wuc_now() >= t->deadline) {
+    if (!wuc_select_claim(n)) return false;
+    wuc_select_done(n);
+    return true;
+  }
+  if (n->try_only) return false;
+  c->started = true;
+  wuc_timer_start(&c->timer, t->deadline, timeout_fire);
+  return false;
+}
+
+bool wuc_timeout_unregister(wuc_timeout *t, wuc_select_node *n) {
+  (void)t;
+  struct timeout_clause *c = clause_of(n);
+  if (c->started) {
+    wuc_timer_cancel(&c->timer); /* O(1); waits for a fire in progress */
+    c->started = false;
+  }
+  return wuc_select_withdraw(n);
+}

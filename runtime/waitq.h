@@ -1,0 +1,104 @@
+/* waitq.h — the FIFO waiter queue behind futures, latches, owner_locks and
+ * semaphores (the type, wuc_waitq, is public in <wuc/lock.h>).
+ *
+ * A waiter is a thread blocked in a call (its record lives in its frame) or
+ * a waituntil clause's node (its record lives in n->res).  Invariants:
+ *
+ *   - q->lock guards the list, every queued waiter's links and `queued`,
+ *     and whatever state of the resource the operation changes; it is held
+ *     for a few instructions and never across a park or an unpark.
+ *   - Granting a waiter (giving it the operation: ownership, a permit, a
+ *     fulfilled value) happens under q->lock, while the waiter is still
+ *     queued: a node is granted only if its claim (wuc_select_claim) is won,
+ *     and a node whose claim is lost is dropped from the list and never
+ *     touched again (its statement may already be gone).
+ *   - A granted waiter stays alive until waitq_wake: a thread does not
+ *     return from waitq_wait before its record says WOKEN, and a claimed
+ *     node's statement does not end before the node is DONE.  So the waker
+ *     reads the next link of a granted chain before waking each waiter.
+ *   - `queued` is cleared last, with release order: a reader that sees it
+ *     clear without the lock knows the queue is done with the waiter. */
+#ifndef WUC_RUNTIME_WAITQ_H
+#define WUC_RUNTIME_WAITQ_H
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <wuc/lock.h>
+#include <wuc/select.h>
+
+/* Thread waiters: WAITING until granted; WAKING while the waker unparks the
+ * thread (it must not return yet: the unpark still reads its handle). */
+enum { WAITER_WAITING = 0, WAITER_WAKING = 1, WAITER_WOKEN = 2 };
+
+struct wuc_waiter {
+  struct wuc_waiter *prev, *next;
+  wuc_select_node *node; /* NULL: a thread blocked in a call */
+  uthread_t *thread;     /* the thread an operation is for (a node's statement's) */
+  _Atomic int wake;      /* thread waiters only */
+  _Atomic bool queued;
+} __attribute__((may_alias));
+
+_Static_assert(sizeof(struct wuc_waiter) <= sizeof(((wuc_select_node *)0)->res),
+               "a waiter fits in a select node's resource area");
+
+/* One step of a short busy wait; gives the CPU away after a while (the
+ * kernel thread we wait for may have been preempted). */
+static inline void wuc_spin_step(uint32_t *spins) {
+  if (++*spins < 256)
+    __builtin_ia32_pause();
+  else
+    sched_yield();
+}
+
+static inline void waitq_lock(wuc_waitq *q) {
+  while (atomic_exchange_explicit(&q->lock, 1, memory_order_acquire)) {
+    uint32_t spins = 0;
+    while (atomic_load_explicit(&q->lock, memory_order_relaxed)) wuc_spin_step(&spins);
+  }
+}
+
+static inline void waitq_unlock(wuc_waitq *q) {
+  atomic_store_explicit(&q->lock, 0, memory_order_release);
+}
+
+/* Under q->lock. */
+static inline bool waitq_is_empty(const wuc_waitq *q) { return q->head == NULL; }
+void waitq_push(wuc_waitq *q, struct wuc_waiter *w);
+/* Takes the first waiter that accepts the operation off q and returns it
+ * (a thread, or a node whose claim this won), or NULL if none does. */
+struct wuc_waiter *waitq_grant_first(wuc_waitq *q);
+/* Empties q; returns the accepting waiters, in queue order, chained by next. */
+struct wuc_waiter *waitq_grant_all(wuc_waitq *q);
+
+/* After q->lock is released: wakes one granted waiter, or a chain. */
+void waitq_wake(struct wuc_waiter *w);
+void waitq_wake_chain(struct wuc_waiter *chain);
+
+/* A thread blocking in a call: init, push under q->lock, unlock, wait. */
+void waitq_thread_init(struct wuc_waiter *w, uthread_t *self);
+void waitq_wait(struct wuc_waiter *w, const char *what, const void *object, const char *file,
+                int line);
+
+/* A clause: the waiter in n's resource area, initialised for n (register
+ * calls this first, so every later unregister finds a valid record). */
+struct wuc_waiter *waitq_node_init(wuc_select_node *n);
+static inline struct wuc_waiter *waitq_node_waiter(wuc_select_node *n) {
+  return (struct wuc_waiter *)(void *)&n->res;
+}
+/* Unregister's queue part: takes w off q if it is still there (without the
+ * lock when it is not). */
+void waitq_cancel(wuc_waitq *q, struct wuc_waiter *w);
+
+/* Register's "available now": claims n for its own statement and marks it
+ * done; false (nothing happened) if the claim is lost. */
+static inline bool waitq_complete_now(wuc_select_node *n) {
+  if (!wuc_select_claim(n)) return false;
+  wuc_select_done(n);
+  return true;
+}
+
+#endif

@@ -1,0 +1,142 @@
+/* <wuc/future.h> — future(T): a value set once by one thread and read by any
+ * number of others, usable in waituntil clauses.
+ *
+ * Two layers.  wuc_future is the untyped core: a state word and a waiter
+ * queue.  A typed future is any struct with a member `core` (wuc_future) and
+ * a member `value` (the T); the macros below work on every such struct:
+ *
+ *   WUC_FUTURE(int) f;                       an anonymous struct: locals,
+ *                                            statics, members
+ *   WUC_FUTURE_STRUCT(future_int, int);      defines struct future_int (for
+ *   struct future_int *p = ...;              futures passed between functions)
+ *                                            and declares it selectable
+ *
+ * (wucc rewrites the dialect's future(T) into one such named struct per T.)
+ * A zero-initialised future is empty.
+ *
+ *   bool future_set(&f, v)        false if f was set already; v is converted
+ *                                 to T as by assignment
+ *   T    future_get(&f)           blocks until f is set
+ *   bool future_try_get(&f, &out) false if f is not set yet
+ *   bool future_ready(&f)
+ *   void future_reset(&f)         makes f empty again
+ *
+ * States: EMPTY --set--> SETTING --value stored--> READY --reset--> EMPTY.
+ * SETTING lets exactly one future_set store the value; READY is published
+ * with release order after it, so a reader that sees READY sees the value.
+ * READY is stored under the queue's spinlock and waiters queue under it only
+ * after seeing the future not READY: a waiter is queued before the set takes
+ * the queue, and the set wakes it.
+ *
+ * As a waituntil clause (`waituntil (f) body`): ready when f is set; the
+ * clause does nothing to f; read the value in the body with future_get.
+ *
+ * Misuse stops the program: future_reset while a thread waits in future_get
+ * or a waituntil clause on the future is still registered and has not
+ * completed (a clause whose body runs has completed). */
+#ifndef WUC_FUTURE_H
+#define WUC_FUTURE_H
+
+#include <stdbool.h>
+
+#include <wuc/lock.h> /* wuc_waitq */
+#include <wuc/select.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { WUC_FUTURE_EMPTY = 0, WUC_FUTURE_SETTING = 1, WUC_FUTURE_READY = 2 };
+
+typedef struct wuc_future {
+  WUC_ATOMIC(int) state;
+  wuc_waitq waiters;
+} wuc_future;
+
+static inline bool wuc_future_is_ready(wuc_future *f) {
+#ifdef __cplusplus
+  return f->state.load(std::memory_order_acquire) == WUC_FUTURE_READY;
+#else
+  return atomic_load_explicit(&f->state, memory_order_acquire) == WUC_FUTURE_READY;
+#endif
+}
+
+/* The core operations, for the typed macros: a set is begin (false: set
+ * already), store the value, end (publish and wake). */
+bool wuc_future_begin_set(wuc_future *f);
+void wuc_future_end_set(wuc_future *f);
+/* Blocks until f is READY. */
+void wuc_future_wait_at(wuc_future *f, const char *file, int line);
+void wuc_future_reset(wuc_future *f);
+
+/* The waituntil trait (<wuc/select.h>), on the core. */
+bool wuc_future_register(wuc_future *f, wuc_select_node *n);
+bool wuc_future_unregister(wuc_future *f, wuc_select_node *n);
+static inline bool wuc_future_on_selected(wuc_future *f, wuc_select_node *n) {
+  (void)f;
+  return n->needed;
+}
+WUC_SELECTABLE(wuc_future, wuc_future_register, wuc_future_unregister, wuc_future_on_selected);
+
+/* ---- typed futures ---------------------------------------------------- */
+
+#define WUC_FUTURE(T) \
+  struct {            \
+    wuc_future core;  \
+    T value;          \
+  }
+
+/* A file-scope declaration: struct tag, and its waituntil trait (the
+ * functions tag##_register, tag##_unregister, tag##_on_selected). */
+#define WUC_FUTURE_STRUCT(tag, T)                                                              \
+  struct tag {                                                                                 \
+    wuc_future core;                                                                           \
+    T value;                                                                                   \
+  };                                                                                           \
+  static inline bool tag##_register(struct tag *f, wuc_select_node *n) {                       \
+    return wuc_future_register(&f->core, n);                                                   \
+  }                                                                                            \
+  static inline bool tag##_unregister(struct tag *f, wuc_select_node *n) {                     \
+    return wuc_future_unregister(&f->core, n);                                                 \
+  }                                                                                            \
+  static inline bool tag##_on_selected(struct tag *f, wuc_select_node *n) {                    \
+    return wuc_future_on_selected(&f->core, n);                                                \
+  }                                                                                            \
+  WUC_SELECTABLE(struct tag, tag##_register, tag##_unregister, tag##_on_selected)
+
+/* Each macro evaluates its arguments once (GNU statement expressions). */
+#define future_set(f, v)                                                                       \
+  __extension__({                                                                              \
+    __typeof__(f) wuc_fut_ = (f);                                                              \
+    __typeof__(wuc_fut_->value) wuc_fut_v_ = (v); /* assignment conversion to T */             \
+    bool wuc_fut_ok_ = wuc_future_begin_set(&wuc_fut_->core);                                  \
+    if (wuc_fut_ok_) {                                                                         \
+      wuc_fut_->value = wuc_fut_v_;                                                            \
+      wuc_future_end_set(&wuc_fut_->core);                                                     \
+    }                                                                                          \
+    wuc_fut_ok_;                                                                               \
+  })
+
+#define future_get(f)                                                                          \
+  __extension__({                                                                              \
+    __typeof__(f) wuc_fut_ = (f);                                                              \
+    if (!wuc_future_is_ready(&wuc_fut_->core))                                                 \
+      wuc_future_wait_at(&wuc_fut_->core, __FILE__, __LINE__);                                 \
+    wuc_fut_->value;                                                                           \
+  })
+
+#define future_try_get(f, out)                                                                 \
+  __extension__({                                                                              \
+    __typeof__(f) wuc_fut_ = (f);                                                              \
+    bool wuc_fut_ok_ = wuc_future_is_ready(&wuc_fut_->core);                                   \
+    if (wuc_fut_ok_) *(out) = wuc_fut_->value;                                                 \
+    wuc_fut_ok_;                                                                               \
+  })
+
+#define future_ready(f) wuc_future_is_ready(&(f)->core)
+#define future_reset(f) wuc_future_reset(&(f)->core)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,48 @@
+/* <wuc/timeout.h> — the resource of a `timeout(d)` clause.
+ *
+ * wucc lowers `waituntil (timeout(d)) body` to a wuc_timeout made by
+ * wuc_timeout_make(d) when the clause's resource expression is evaluated:
+ * the deadline is wuc_now() + d, fixed then (a d <= 0 is ready at once).
+ *
+ * As a waituntil clause: ready when the deadline has passed; the clause does
+ * nothing else.  While the clause waits, a one-shot timer lives in the
+ * clause's node (no allocation); unregistering cancels it in O(1), which is
+ * what a receive-or-timeout loop that rarely times out does every time. */
+#ifndef WUC_TIMEOUT_H
+#define WUC_TIMEOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wuc/select.h>
+#include <wuc/time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wuc_timeout {
+  int64_t deadline; /* on the wuc_now() clock */
+} wuc_timeout;
+
+static inline wuc_timeout wuc_timeout_make(duration_t d) {
+  wuc_timeout t;
+  int64_t now = wuc_now();
+  t.deadline = d > INT64_MAX - now ? INT64_MAX : now + d; /* saturate: "never" */
+  return t;
+}
+
+/* The waituntil trait (<wuc/select.h>). */
+bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n);
+bool wuc_timeout_unregister(wuc_timeout *t, wuc_select_node *n);
+static inline bool wuc_timeout_on_selected(wuc_timeout *t, wuc_select_node *n) {
+  (void)t;
+  return n->needed;
+}
+WUC_SELECTABLE(wuc_timeout, wuc_timeout_register, wuc_timeout_unregister,
+               wuc_timeout_on_selected);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,136 @@
+// timeout_test.cc — the timeout(d) clause: ready at once when its deadline
+// has passed (also in the try-only pass), no timer when try-only, fires and
+// wins when nothing else comes, loses to a ready clause earlier in source
+// order, and its timer is cancelled by unregister (none stays pending, the
+// timer heap does not grow in a receive-or-timeout loop).
+#include <gtest/gtest.h>
+
+#include <wuc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "runtime_probe.h"
+#include "spawn_fn.h"
+#include "waituntil.h"
+
+WUC_FUTURE_STRUCT(timeout_test_future, int);
+
+namespace {
+
+using wuc_test::Bind;
+using wuc_test::Clause;
+using wuc_test::Flow;
+using wuc_test::SpawnFn;
+using wuc_test::Waituntil;
+
+struct Node {
+  wuc_select_stmt stmt;
+  wuc_select_node node = {};
+  explicit Node(bool try_only) {
+    wuc_select_stmt_init(&stmt, true);
+    wuc_select_node_init(&node, &stmt, nullptr);
+    node.try_only = try_only;
+  }
+};
+
+TEST(Timeout, DeadlineIsTakenAtEvaluation) {
+  int64_t before = wuc_now();
+  wuc_timeout t = wuc_timeout_make(milliseconds(5));
+  EXPECT_GE(t.deadline, before + milliseconds(5));
+  EXPECT_LE(t.deadline, wuc_now() + milliseconds(5));
+  EXPECT_EQ(wuc_timeout_make(INT64_MAX).deadline, INT64_MAX);  // saturates: never
+}
+
+TEST(Timeout, PassedDeadlineIsReadyEvenInTheTryOnlyPass) {
+  wuc_timeout t = wuc_timeout_make(0);
+  Node n(/*try_only=*/true);
+  EXPECT_TRUE(wuc_timeout_register(&t, &n.node));
+  EXPECT_TRUE(wuc_select_is_done(&n.node));
+  EXPECT_TRUE(wuc_timeout_unregister(&t, &n.node));
+  EXPECT_EQ(probe_pending_timers(), 0);
+}
+
+TEST(Timeout, TryOnlyStartsNoTimer) {
+  wuc_timeout t = wuc_timeout_make(seconds(60));
+  Node n(/*try_only=*/true);
+  EXPECT_FALSE(wuc_timeout_register(&t, &n.node));
+  EXPECT_EQ(probe_pending_timers(), 0);
+  EXPECT_FALSE(wuc_timeout_unregister(&t, &n.node));
+}
+
+TEST(Timeout, UnregisterCancelsTheTimer) {
+  wuc_timeout t = wuc_timeout_make(seconds(60));
+  Node n(/*try_only=*/false);
+  EXPECT_FALSE(wuc_timeout_register(&t, &n.node));
+  EXPECT_EQ(probe_pending_timers(), 1);
+  EXPECT_FALSE(wuc_timeout_unregister(&t, &n.node));
+  EXPECT_EQ(probe_pending_timers(), 0);
+}
+
+TEST(Timeout, WinsWhenNothingElseComes) {
+  latch never = {};
+  wuc_timeout t = wuc_timeout_make(milliseconds(2));
+  std::vector<Clause> c = {Bind(&never, WUC_TRAIT(latch_register)),
+                           Bind(&t, WUC_TRAIT(wuc_timeout_register))};
+  auto o = Waituntil(wuc_test::AnyOf(2), c);
+  EXPECT_EQ(o.ran, std::vector<int>{1});
+  EXPECT_GE(wuc_now(), t.deadline);  // never early
+  EXPECT_EQ(never.waiters.head, nullptr);
+  EXPECT_EQ(probe_pending_timers(), 0);
+}
+
+// Priority: the first ready clause in source order wins, a timeout included.
+TEST(Timeout, ReadyFutureEarlierInSourceOrderWins) {
+  WUC_FUTURE(int) f = {};
+  future_set(&f, 1);
+  wuc_timeout t = wuc_timeout_make(0);
+  std::vector<Clause> c = {Bind(&f.core, WUC_TRAIT(wuc_future_register)),
+                           Bind(&t, WUC_TRAIT(wuc_timeout_register))};
+  EXPECT_EQ(Waituntil(wuc_test::AnyOf(2), c).ran, std::vector<int>{0});
+  std::vector<Clause> reversed = {Bind(&t, WUC_TRAIT(wuc_timeout_register)),
+                                  Bind(&f.core, WUC_TRAIT(wuc_future_register))};
+  EXPECT_EQ(Waituntil(wuc_test::AnyOf(2), reversed).ran, std::vector<int>{0});
+}
+
+// A receive-or-timeout loop whose timeout never fires: every statement
+// starts a timer and cancels it, and nothing accumulates.
+TEST(Timeout, LoopThatNeverTimesOutLeavesNoTimers) {
+  const int kRounds = 20000;
+  std::unique_ptr<timeout_test_future[]> futures(new timeout_test_future[kRounds]());
+  std::atomic<int> next{0};
+  uthread_t *setter = SpawnFn([&] {
+    for (int i = 0; i < kRounds; i++) {
+      while (next.load() < i) uthread_yield();
+      future_set(&futures[i], i);
+    }
+  });
+  size_t max_heap = 0;
+  for (int i = 0; i < kRounds; i++) {
+    wuc_timeout t = wuc_timeout_make(seconds(60));
+    std::vector<Clause> c = {Bind(&futures[i], WUC_TRAIT(timeout_test_future_register)),
+                             Bind(&t, WUC_TRAIT(wuc_timeout_register))};
+    next = i;
+    auto o = Waituntil(wuc_test::AnyOf(2), c);
+    ASSERT_EQ(o.ran, std::vector<int>{0});
+    max_heap = std::max(max_heap, probe_timer_heap_len());
+  }
+  uthread_join(setter);
+  EXPECT_EQ(probe_pending_timers(), 0);
+  EXPECT_LT(max_heap, 1000u);  // cancelled entries are dropped as they go
+}
+
+TEST(Timeout, AndWithAFutureWaitsForBoth) {
+  WUC_FUTURE(int) f = {};
+  future_set(&f, 1);
+  wuc_timeout t = wuc_timeout_make(milliseconds(1));
+  std::vector<Clause> c = {Bind(&t, WUC_TRAIT(wuc_timeout_register)),
+                           Bind(&f.core, WUC_TRAIT(wuc_future_register))};
+  auto o = Waituntil(wuc_test::And({wuc_test::Leaf(0), wuc_test::Leaf(1)}), c);
+  EXPECT_EQ(o.ran, (std::vector<int>{1, 0}));  // the future at once, the timeout later
+  EXPECT_GE(wuc_now(), t.deadline);
+}
+
+}  // namespace
