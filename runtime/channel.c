@@ -21,6 +21,8 @@
  *                      its sender came: the sender will buffer
  *   S_RESUMING_BY_RCV  a receiver is resuming the suspended sender
  *   S_RESUMING_BY_EB   expandBuffer is resuming the suspended sender
+ *   R_RESUMING_BY_SND  a sender is resuming the suspended receiver
+ *   CLOSING            close is failing the suspended waiter
  *   BROKEN             a receiver found no element where one was due (its
  *                      sender is late) and poisoned the cell; both skip it
  *   DONE               the receiver took the element
@@ -29,7 +31,17 @@
  *   CLOSED             close marked a cell no sender will ever reach
  *
  * A waiter is always a select node: a blocking chan_send/chan_recv waits
- * through a one-clause statement on its own stack.  Whoever resumes a waiter
+ * through a one-clause statement on its own stack.
+ *
+ * Busy states.  Nodes live in their threads' frames, not on a garbage-
+ * collected heap, so whoever takes a waiter out of its cell to deal with
+ * it (resume it, fail it) first moves the cell to one of the four
+ * *_RESUMING_* / CLOSING states, and writes the final state only when done
+ * with the node.  A waiter withdrawing itself (a waituntil clause that lost,
+ * a blocking op that saw close) either takes itself out by CAS or waits
+ * out the busy state: after that nobody holds a pointer to its node, and
+ * its frame may be reused (Kotlin's algorithm reads the waiter and resumes
+ * it in place, which is only safe with a garbage collector).  Whoever resumes a waiter
  * first claims its node (wuc_select_claim), which is what makes a resumer and
  * close (or, for waituntil clauses, a withdrawal) exclusive; then it moves
  * the element — into the receiver's target, or out of the cell — and wakes
@@ -58,6 +70,8 @@ enum cell_state {
   CELL_INTERRUPTED_SEND = 112,
   CELL_INTERRUPTED_RCV = 128,
   CELL_CLOSED = 144,
+  CELL_R_RESUMING_BY_SND = 160,
+  CELL_CLOSING = 176,
 };
 /* Node pointers are far above every state constant. */
 #define WAITER_MIN ((uintptr_t)4096)
@@ -72,16 +86,32 @@ enum chan_state { CHAN_FRESH = 0, CHAN_INITIALISING, CHAN_READY, CHAN_DESTROYED 
 static inline void cpu_relax(void) { __builtin_ia32_pause(); }
 
 static inline bool is_waiter(uintptr_t state) { return state >= WAITER_MIN; }
+static inline bool is_busy(uintptr_t state) {
+  return state == CELL_S_RESUMING_BY_RCV || state == CELL_S_RESUMING_BY_EB ||
+         state == CELL_R_RESUMING_BY_SND || state == CELL_CLOSING;
+}
 static inline wuc_select_node *waiter_node(uintptr_t state) {
   return (wuc_select_node *)(state & ~(WAITER_SENDER | WAITER_EB));
 }
 
-/* What a resumer tells a waiting operation (in its node's res.word[0]). */
+/* A waiting node's res words, while it is in a cell:
+ *   word[0]  what its resumer tells it: WAKE_OK or WAKE_CLOSED
+ *   ptr[1]   the segment it waits in (a waituntil clause pins it)
+ *   word[2]  the cell index
+ *   ptr[3]   the channel
+ *   word[4]  NODE_BLOCKING_OP for chan_send/chan_recv (close wakes those;
+ *            a receive clause of a waituntil never becomes ready on close) */
 enum wake_result { WAKE_OK = 1, WAKE_CLOSED = 2 };
+enum { RES_RESULT = 0, RES_SEGMENT = 1, RES_INDEX = 2, RES_CHAN = 3, RES_KIND = 4 };
+#define NODE_BLOCKING_OP 1
 
 static inline bool buffered_channel(const wuc_chan *ch) {
   return ch->capacity != 0 && ch->capacity != CHAN_UNBOUNDED;
 }
+
+static void watch_lock(wuc_chan *ch);
+static void watch_unlock(wuc_chan *ch);
+static void notify_closed_watchers(wuc_chan *ch);
 
 /* ---- set-up and checks ------------------------------------------------------ */
 
@@ -179,7 +209,7 @@ static inline void *cell_element(wuc_chan *ch, struct chan_segment *seg, uint64_
 static bool try_resume_receiver(wuc_chan *ch, wuc_select_node *receiver, const void *value) {
   if (!wuc_select_claim(receiver)) return false;
   memcpy(receiver->data, value, ch->elem_size);
-  receiver->res.word[0] = WAKE_OK;
+  receiver->res.word[RES_RESULT] = WAKE_OK;
   wuc_select_wake(receiver);
   return true;
 }
@@ -187,14 +217,14 @@ static bool try_resume_receiver(wuc_chan *ch, wuc_select_node *receiver, const v
 /* The sender's element is in its cell: the resumer takes it from there. */
 static bool try_resume_sender(wuc_select_node *sender) {
   if (!wuc_select_claim(sender)) return false;
-  sender->res.word[0] = WAKE_OK;
+  sender->res.word[RES_RESULT] = WAKE_OK;
   wuc_select_wake(sender);
   return true;
 }
 
 static void wake_closed(wuc_select_node *n) {
   if (!wuc_select_claim(n)) return;
-  n->res.word[0] = WAKE_CLOSED;
+  n->res.word[RES_RESULT] = WAKE_CLOSED;
   wuc_select_wake(n);
 }
 
@@ -228,9 +258,10 @@ static bool update_cell_expand_buffer(wuc_chan *ch, struct chan_segment *seg, ui
       if (atomic_compare_exchange_strong(c, &state, CELL_IN_BUFFER)) return true;
       break;
     case CELL_S_RESUMING_BY_RCV:
-      cpu_relax(); /* the receiver decides in a few instructions */
+    case CELL_CLOSING:
+      cpu_relax(); /* decided in a few instructions */
       break;
-    default: /* BUFFERED, BROKEN, DONE, INTERRUPTED_RCV, CLOSED */
+    default: /* BUFFERED, BROKEN, DONE, INTERRUPTED_RCV, CLOSED, R_RESUMING_BY_SND */
       return true;
     }
   }
@@ -275,12 +306,13 @@ static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg,
   for (;;) {
     uintptr_t state = atomic_load(c);
     if (is_waiter(state)) { /* a receiver waits here (maybe marked by expandBuffer) */
+      if (!atomic_compare_exchange_strong(c, &state, CELL_R_RESUMING_BY_SND)) continue;
       if (try_resume_receiver(ch, waiter_node(state), value)) {
         atomic_store(c, CELL_DONE);
         return SEND_RENDEZVOUS;
       }
-      if (atomic_exchange(c, CELL_INTERRUPTED_RCV) != CELL_INTERRUPTED_RCV)
-        chan_segment_cell_cleaned(ch, seg);
+      atomic_store(c, CELL_INTERRUPTED_RCV);
+      chan_segment_cell_cleaned(ch, seg);
       return SEND_FAILED;
     }
     switch (state) {
@@ -297,6 +329,9 @@ static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg,
       break;
     case CELL_CLOSED:
       return SEND_CLOSED;
+    case CELL_CLOSING:
+      cpu_relax();
+      break;
     default: /* INTERRUPTED_RCV, BROKEN: the receiver of this cell is gone */
       return SEND_FAILED;
     }
@@ -312,14 +347,14 @@ struct blocking_op {
 static void blocking_op_init(struct blocking_op *op, void *data) {
   wuc_select_stmt_init(&op->stmt, true);
   wuc_select_node_init(&op->node, &op->stmt, data);
-  op->node.res.word[0] = 0;
+  op->node.res.word[RES_KIND] = NODE_BLOCKING_OP;
 }
 
 /* Waits until a resumer (or close) has claimed and woken op's node. */
 static bool blocking_op_wait(struct blocking_op *op, const char *what, wuc_chan *ch) {
   while (atomic_load(&op->stmt.race) == WUC_RACE_OPEN) wuc_park(what, ch);
   wuc_select_wait_winner(&op->stmt); /* returns at once: waits out CLAIMED -> DONE */
-  return op->node.res.word[0] == WAKE_OK;
+  return op->node.res.word[RES_RESULT] == WAKE_OK;
 }
 
 /* After suspending in cell index: if the channel was closed meanwhile, close
@@ -360,7 +395,10 @@ static bool send_impl(wuc_chan *ch, const void *value, bool block) {
       uintptr_t waiter = (uintptr_t)&op.node | WAITER_SENDER;
       result = update_cell_send(ch, seg, s, value, waiter);
       if (result == SEND_SUSPEND) {
-        if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) return false;
+        if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) {
+          notify_closed_watchers(ch); /* that cell was the last hope of an element */
+          return false;
+        }
         return blocking_op_wait(&op, "chan_send", ch); /* no segment pointer held */
       }
     }
@@ -480,6 +518,7 @@ static bool recv_impl(wuc_chan *ch, void *out, bool block) {
     }
     switch (result) {
     case RECV_ELEMENT:
+      if (__builtin_expect(atomic_load(&ch->senders) & CLOSED_BIT, 0)) notify_closed_watchers(ch);
       return true;
     case RECV_CLOSED:
       return false;
@@ -519,14 +558,18 @@ static void close_cell(struct chan_segment *seg, uint64_t index, uint64_t s_clos
     uintptr_t state = atomic_load(c);
     if (index < s_close) { /* a sender's cell */
       if (!is_waiter(state) || !(state & WAITER_SENDER)) return;
-      if (atomic_compare_exchange_weak(c, &state, CELL_INTERRUPTED_SEND)) {
+      if (atomic_compare_exchange_weak(c, &state, CELL_CLOSING)) {
         wake_closed(waiter_node(state));
+        atomic_store(c, CELL_INTERRUPTED_SEND);
         return;
       }
     } else { /* a cell only receivers reach */
       if (is_waiter(state)) {
-        if (atomic_compare_exchange_weak(c, &state, CELL_CLOSED)) {
+        /* A waituntil receive clause stays: it never becomes ready. */
+        if (waiter_node(state)->res.word[RES_KIND] != NODE_BLOCKING_OP) return;
+        if (atomic_compare_exchange_weak(c, &state, CELL_CLOSING)) {
           wake_closed(waiter_node(state));
+          atomic_store(c, CELL_CLOSED);
           return;
         }
       } else if (state == CELL_EMPTY || state == CELL_IN_BUFFER) {
@@ -543,7 +586,10 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   struct chan_segment *seg = atomic_load(&ch->receive_segment);
   struct chan_segment *sseg = atomic_load(&ch->send_segment);
   if (sseg->id < seg->id) seg = sseg;
+  watch_lock(ch);
   uint64_t sc = atomic_fetch_or(&ch->senders, CLOSED_BIT);
+  ch->senders_at_close = sc & ~CLOSED_BIT;
+  watch_unlock(ch);
   if (sc & CLOSED_BIT) return; /* idempotent */
   uint64_t s_close = sc;
   uint64_t r = atomic_load(&ch->receivers);
@@ -551,7 +597,7 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   for (uint64_t i = lo; i < hi; i++) {
     while (seg->id < i / WUC_SEGMENT_SIZE) {
       struct chan_segment *next = atomic_load(&seg->next);
-      if (!next) return; /* no segment yet: nobody waits beyond */
+      if (!next) goto scanned; /* no segment yet: nobody waits beyond */
       seg = next;
     }
     if (seg->id > i / WUC_SEGMENT_SIZE) {
@@ -560,6 +606,8 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
     }
     close_cell(seg, i, s_close);
   }
+scanned:
+  notify_closed_watchers(ch);
 }
 
 bool wuc_chan_is_closed(wuc_chan *ch) {
@@ -578,4 +626,396 @@ size_t wuc_chan_len(wuc_chan *ch) {
 size_t wuc_chan_cap(wuc_chan *ch) {
   if (atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY) return 0;
   return ch->capacity;
+}
+
+/* ---- waituntil clauses ------------------------------------------------------- *
+ *
+ * A clause registers like a blocking operation, with its select node as the
+ * waiter, and three differences:
+ *   - before it completes anything it must own its node (select.h).  Within
+ *     the registration phase nobody else can claim it, so the claim cannot
+ *     fail and is taken right after the cell transition;
+ *   - meeting another waiter, it claims both nodes at once
+ *     (wuc_select_claim_pair): a losing other side is skipped like a
+ *     withdrawn waiter;
+ *   - with try_only it never leaves its node in a cell.
+ * A registered clause pins its segment until it unregisters. */
+
+enum clause_result { CLAUSE_COMPLETED, CLAUSE_REGISTERED, CLAUSE_NOT_NOW, CLAUSE_FAILED };
+
+static void claim_own(wuc_select_node *n) {
+  if (!wuc_select_claim(n))
+    wuc_fatal("waituntil%s%s: a channel clause completed after its statement was won elsewhere "
+              "(register all-or clauses between wuc_select_begin_registration and "
+              "wuc_select_end_registration)",
+              n->site ? " at " : "", n->site ? n->site : "");
+  wuc_select_done(n);
+}
+
+static __attribute__((noreturn)) void send_on_closed(wuc_select_node *n) {
+  wuc_fatal("waituntil%s%s: send on a closed channel", n->site ? " at " : "",
+            n->site ? n->site : "");
+}
+
+/* A clause registered before (and dropped for re-registration) lets go of
+ * its old segment first. */
+static void forget_registration(wuc_select_node *n) {
+  struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
+  if (seg) {
+    n->res.ptr[RES_SEGMENT] = NULL;
+    chan_segment_unpin(seg);
+  }
+}
+
+static void remember_registration(wuc_chan *ch, wuc_select_node *n, struct chan_segment *seg,
+                                  uint64_t index) {
+  chan_segment_pin(seg);
+  n->res.ptr[RES_SEGMENT] = seg;
+  n->res.word[RES_INDEX] = index;
+  n->res.ptr[RES_CHAN] = ch;
+}
+
+static enum clause_result clause_update_cell_send(wuc_chan *ch, struct chan_segment *seg,
+                                                  uint64_t s, wuc_select_node *n) {
+  _Atomic uintptr_t *c = cell(seg, s);
+  memcpy(cell_element(ch, seg, s), n->data, ch->elem_size);
+  for (;;) {
+    uintptr_t state = atomic_load(c);
+    if (is_waiter(state)) { /* a receiver: both clauses complete, or neither */
+      if (!atomic_compare_exchange_strong(c, &state, CELL_R_RESUMING_BY_SND)) continue;
+      wuc_select_node *receiver = waiter_node(state);
+      switch (wuc_select_claim_pair(n, receiver)) {
+      case WUC_PAIR_CLAIMED:
+        memcpy(receiver->data, n->data, ch->elem_size);
+        receiver->res.word[RES_RESULT] = WAKE_OK;
+        wuc_select_wake(receiver);
+        wuc_select_done(n);
+        atomic_store(c, CELL_DONE);
+        return CLAUSE_COMPLETED;
+      case WUC_PAIR_THEIRS_LOST:
+        atomic_store(c, CELL_INTERRUPTED_RCV);
+        chan_segment_cell_cleaned(ch, seg);
+        return CLAUSE_FAILED;
+      case WUC_PAIR_MINE_LOST:
+        claim_own(n); /* cannot succeed: reports the misuse */
+      }
+    }
+    switch (state) {
+    case CELL_CLOSING:
+      cpu_relax();
+      break;
+    case CELL_EMPTY:
+      if (buffer_or_rendezvous_send(ch, s)) {
+        if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) {
+          claim_own(n);
+          return CLAUSE_COMPLETED;
+        }
+      } else if (n->try_only) {
+        return CLAUSE_NOT_NOW; /* the cell stays EMPTY: its receiver poisons it */
+      } else if (atomic_compare_exchange_strong(c, &state, (uintptr_t)n | WAITER_SENDER)) {
+        return CLAUSE_REGISTERED;
+      }
+      break;
+    case CELL_IN_BUFFER:
+      if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) {
+        claim_own(n);
+        return CLAUSE_COMPLETED;
+      }
+      break;
+    default: /* INTERRUPTED_RCV, BROKEN; CLOSED cannot be: our S had no closed bit */
+      return CLAUSE_FAILED;
+    }
+  }
+}
+
+bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
+  wuc_chan *ch = clause->chan;
+  ready(ch, clause->elem_size, "waituntil (ch << e)");
+  forget_registration(n);
+  uint64_t sc = atomic_load(&ch->senders);
+  if (sc & CLOSED_BIT) send_on_closed(n);
+  if (n->try_only && !buffer_or_rendezvous_send(ch, sc)) return false;
+  for (;;) {
+    struct chan_segment *seg = atomic_load(&ch->send_segment);
+    sc = atomic_fetch_add(&ch->senders, 1);
+    if (sc & CLOSED_BIT) send_on_closed(n);
+    uint64_t s = sc;
+    seg = segment_for(ch, &ch->send_segment, &ch->senders, CLOSED_BIT, seg, s);
+    if (!seg) continue;
+    switch (clause_update_cell_send(ch, seg, s, n)) {
+    case CLAUSE_COMPLETED:
+      return true;
+    case CLAUSE_REGISTERED:
+      remember_registration(ch, n, seg, s);
+      return false;
+    case CLAUSE_NOT_NOW:
+      chan_segment_cell_cleaned(ch, seg);
+      return false;
+    case CLAUSE_FAILED:
+      break;
+    }
+  }
+}
+
+static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_segment *seg,
+                                                     uint64_t r, wuc_select_node *n) {
+  _Atomic uintptr_t *c = cell(seg, r);
+  for (;;) {
+    uintptr_t state = atomic_load(c);
+    if (is_waiter(state)) { /* a suspended sender */
+      if (!atomic_compare_exchange_strong(c, &state, CELL_S_RESUMING_BY_RCV)) continue;
+      wuc_select_node *sender = waiter_node(state);
+      switch (wuc_select_claim_pair(n, sender)) {
+      case WUC_PAIR_CLAIMED:
+        memcpy(n->data, cell_element(ch, seg, r), ch->elem_size);
+        sender->res.word[RES_RESULT] = WAKE_OK;
+        wuc_select_wake(sender);
+        wuc_select_done(n);
+        atomic_store(c, CELL_DONE);
+        expand_buffer(ch);
+        return CLAUSE_COMPLETED;
+      case WUC_PAIR_THEIRS_LOST:
+        atomic_store(c, CELL_INTERRUPTED_SEND);
+        chan_segment_cell_cleaned(ch, seg);
+        if (state & WAITER_EB) expand_buffer(ch);
+        return CLAUSE_FAILED;
+      case WUC_PAIR_MINE_LOST:
+        claim_own(n); /* cannot succeed: reports the misuse */
+      }
+    }
+    switch (state) {
+    case CELL_EMPTY:
+    case CELL_IN_BUFFER: {
+      uint64_t sc = atomic_load(&ch->senders);
+      if (r < (sc & ~CLOSED_BIT)) {
+        if (atomic_compare_exchange_strong(c, &state, CELL_BROKEN)) {
+          expand_buffer(ch);
+          return CLAUSE_FAILED;
+        }
+      } else if (sc & CLOSED_BIT) {
+        return CLAUSE_NOT_NOW; /* closed and drained: never ready */
+      } else if (n->try_only) {
+        if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_RCV)) {
+          chan_segment_cell_cleaned(ch, seg);
+          return CLAUSE_NOT_NOW;
+        }
+      } else if (atomic_compare_exchange_strong(c, &state, (uintptr_t)n)) {
+        expand_buffer(ch);
+        return CLAUSE_REGISTERED;
+      }
+      break;
+    }
+    case CELL_BUFFERED:
+      if (atomic_compare_exchange_strong(c, &state, CELL_DONE)) {
+        memcpy(n->data, cell_element(ch, seg, r), ch->elem_size);
+        claim_own(n);
+        expand_buffer(ch);
+        return CLAUSE_COMPLETED;
+      }
+      break;
+    case CELL_S_RESUMING_BY_EB:
+      cpu_relax();
+      break;
+    case CELL_CLOSED:
+      return CLAUSE_NOT_NOW;
+    default: /* INTERRUPTED_SEND, BROKEN */
+      return CLAUSE_FAILED;
+    }
+  }
+}
+
+bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
+  wuc_chan *ch = clause->chan;
+  ready(ch, clause->elem_size, "waituntil (x << ch)");
+  forget_registration(n);
+  for (;;) {
+    if (n->try_only && atomic_load(&ch->receivers) >= (atomic_load(&ch->senders) & ~CLOSED_BIT))
+      return false; /* nothing to take now: do not use up a cell */
+    struct chan_segment *seg = atomic_load(&ch->receive_segment);
+    uint64_t r = atomic_fetch_add(&ch->receivers, 1);
+    seg = segment_for(ch, &ch->receive_segment, &ch->receivers, 0, seg, r);
+    if (!seg) continue;
+    switch (clause_update_cell_receive(ch, seg, r, n)) {
+    case CLAUSE_COMPLETED:
+      if (__builtin_expect(atomic_load(&ch->senders) & CLOSED_BIT, 0)) notify_closed_watchers(ch);
+      return true;
+    case CLAUSE_REGISTERED:
+      remember_registration(ch, n, seg, r);
+      return false;
+    case CLAUSE_NOT_NOW:
+      return false;
+    case CLAUSE_FAILED:
+      break;
+    }
+  }
+}
+
+/* Withdraws a send or receive clause: takes its node out of its cell if it
+ * is still there (the cell becomes `gone`), and says whether it completed. */
+static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
+  bool done = wuc_select_withdraw(n);
+  struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
+  if (seg) {
+    if (!done) {
+      /* Take n out of its cell, or wait until whoever took it is done with it. */
+      _Atomic uintptr_t *c = cell(seg, n->res.word[RES_INDEX]);
+      for (uintptr_t state = atomic_load(c);; state = atomic_load(c)) {
+        if (is_waiter(state) && waiter_node(state) == n) {
+          if (atomic_compare_exchange_weak(c, &state, gone)) {
+            chan_segment_cell_cleaned(n->res.ptr[RES_CHAN], seg);
+            break;
+          }
+        } else if (is_busy(state)) {
+          cpu_relax();
+        } else {
+          break;
+        }
+      }
+    }
+    n->res.ptr[RES_SEGMENT] = NULL;
+    chan_segment_unpin(seg);
+  }
+  return done;
+}
+
+bool wuc_chan_send_unregister(wuc_chan_send_clause *clause, wuc_select_node *n) {
+  (void)clause;
+  return clause_unregister(n, CELL_INTERRUPTED_SEND);
+}
+
+bool wuc_chan_recv_unregister(wuc_chan_recv_clause *clause, wuc_select_node *n) {
+  (void)clause;
+  return clause_unregister(n, CELL_INTERRUPTED_RCV);
+}
+
+/* A completed transfer runs its body even when no longer needed: the
+ * element has moved (LANGUAGE.md §2.1 rule 4). */
+bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *clause, wuc_select_node *n) {
+  (void)clause;
+  (void)n;
+  return true;
+}
+
+bool wuc_chan_send_on_selected(wuc_chan_send_clause *clause, wuc_select_node *n) {
+  (void)clause;
+  if (n->res.word[RES_RESULT] == WAKE_CLOSED) send_on_closed(n); /* closed while waiting */
+  return true;
+}
+
+/* ---- closed(ch) --------------------------------------------------------------- *
+ *
+ * Ready once the channel is closed and holds no element: every cell below
+ * S_close that a receiver has not taken is settled without an element
+ * (its sender was interrupted, or the cell broken).  Waiting clauses sit in
+ * a list under the watch lock; close, and every receive or failed send after
+ * close, looks whether the channel has drained. */
+
+static void watch_lock(wuc_chan *ch) {
+  int unlocked = 0;
+  while (!atomic_compare_exchange_weak(&ch->watch_lock, &unlocked, 1)) {
+    unlocked = 0;
+    cpu_relax();
+  }
+}
+
+static void watch_unlock(wuc_chan *ch) { atomic_store(&ch->watch_lock, 0); }
+
+/* Under the watch lock. */
+static bool drained(wuc_chan *ch) {
+  if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
+  uint64_t s_close = ch->senders_at_close;
+  uint64_t r = atomic_load(&ch->receivers);
+  struct chan_segment *seg = atomic_load(&ch->receive_segment);
+  for (uint64_t i = r; i < s_close; i++) {
+    while (seg->id < i / WUC_SEGMENT_SIZE) {
+      struct chan_segment *next = atomic_load(&seg->next);
+      if (!next) return false; /* a sender has yet to reach its segment */
+      seg = next;
+    }
+    if (seg->id > i / WUC_SEGMENT_SIZE) {
+      i = seg->id * WUC_SEGMENT_SIZE - 1; /* removed segment: all cleaned */
+      continue;
+    }
+    uintptr_t state = atomic_load(cell(seg, i));
+    if (state != CELL_INTERRUPTED_SEND && state != CELL_BROKEN && state != CELL_DONE &&
+        state != CELL_INTERRUPTED_RCV)
+      return false;
+  }
+  return true;
+}
+
+static void notify_closed_watchers(wuc_chan *ch) {
+  if (!atomic_load_explicit((_Atomic(struct wuc_select_node *) *)&ch->watchers,
+                            memory_order_relaxed))
+    return;
+  /* Claim under the lock: a node we did not claim may belong to a statement
+   * that has withdrawn and returned, so it must not be touched after unlock;
+   * a claimed one cannot leave before we wake it. */
+  wuc_select_node *claimed = NULL;
+  watch_lock(ch);
+  if (drained(ch)) {
+    wuc_select_node *n = ch->watchers;
+    ch->watchers = NULL;
+    while (n) {
+      wuc_select_node *next = n->res.ptr[1];
+      n->res.ptr[0] = NULL; /* off the list */
+      if (wuc_select_claim(n)) {
+        n->res.ptr[1] = claimed;
+        claimed = n;
+      }
+      n = next;
+    }
+  }
+  watch_unlock(ch);
+  while (claimed) {
+    wuc_select_node *n = claimed;
+    claimed = n->res.ptr[1];
+    wuc_select_wake(n);
+  }
+}
+
+/* closed(ch) nodes: res.ptr[0] = the channel while listed, ptr[1] = next. */
+bool wuc_chan_closed_register(wuc_chan_closed_clause *clause, wuc_select_node *n) {
+  wuc_chan *ch = clause->chan;
+  ready(ch, clause->elem_size, "waituntil (closed(ch))");
+  watch_lock(ch);
+  if (drained(ch)) {
+    watch_unlock(ch);
+    if (!wuc_select_claim(n)) return false;
+    wuc_select_done(n);
+    return true;
+  }
+  if (n->try_only) {
+    watch_unlock(ch);
+    return false;
+  }
+  if (!n->res.ptr[0]) {
+    n->res.ptr[0] = ch;
+    n->res.ptr[1] = ch->watchers;
+    ch->watchers = n;
+  }
+  watch_unlock(ch);
+  return false;
+}
+
+bool wuc_chan_closed_unregister(wuc_chan_closed_clause *clause, wuc_select_node *n) {
+  wuc_chan *ch = clause->chan;
+  bool done = wuc_select_withdraw(n);
+  if (n->res.ptr[0]) {
+    watch_lock(ch);
+    for (wuc_select_node **p = &ch->watchers; *p; p = (wuc_select_node **)&(*p)->res.ptr[1]) {
+      if (*p == n) {
+        *p = n->res.ptr[1];
+        break;
+      }
+    }
+    n->res.ptr[0] = NULL;
+    watch_unlock(ch);
+  }
+  return done;
+}
+
+bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *clause, wuc_select_node *n) {
+  (void)clause;
+  return n->needed;
 }

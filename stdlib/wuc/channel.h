@@ -60,6 +60,8 @@ typedef struct wuc_chan {
   uint64_t senders_at_close; /* S when closed (valid once the closed bit is set) */
   WUC_ATOMIC(int) maintenance_lock;
   struct chan_segment *oldest; /* first linked segment, under maintenance_lock */
+  WUC_ATOMIC(int) watch_lock;  /* closed(ch) clauses waiting, and senders_at_close */
+  struct wuc_select_node *watchers;
 } wuc_chan;
 
 #define WUC_CHANNEL(T)                                                                   \
@@ -84,6 +86,38 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size);
 bool wuc_chan_is_closed(wuc_chan *ch);
 size_t wuc_chan_len(wuc_chan *ch);
 size_t wuc_chan_cap(wuc_chan *ch);
+
+/* The waituntil clause forms.  wucc turns `x << ch` into a receive clause
+ * whose node data points at a T (then assigned to x), `ch << e` into a send
+ * clause whose node data points at e converted to T, and `closed(ch)` into
+ * a closed clause; all three are selectable like any user type. */
+typedef struct wuc_chan_recv_clause {
+  wuc_chan *chan;
+  size_t elem_size;
+} wuc_chan_recv_clause;
+typedef struct wuc_chan_send_clause {
+  wuc_chan *chan;
+  size_t elem_size;
+} wuc_chan_send_clause;
+typedef struct wuc_chan_closed_clause {
+  wuc_chan *chan;
+  size_t elem_size;
+} wuc_chan_closed_clause;
+
+struct wuc_select_node;
+bool wuc_chan_recv_register(wuc_chan_recv_clause *c, struct wuc_select_node *n);
+bool wuc_chan_recv_unregister(wuc_chan_recv_clause *c, struct wuc_select_node *n);
+bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *c, struct wuc_select_node *n);
+bool wuc_chan_send_register(wuc_chan_send_clause *c, struct wuc_select_node *n);
+bool wuc_chan_send_unregister(wuc_chan_send_clause *c, struct wuc_select_node *n);
+bool wuc_chan_send_on_selected(wuc_chan_send_clause *c, struct wuc_select_node *n);
+bool wuc_chan_closed_register(wuc_chan_closed_clause *c, struct wuc_select_node *n);
+bool wuc_chan_closed_unregister(wuc_chan_closed_clause *c, struct wuc_select_node *n);
+bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *c, struct wuc_select_node *n);
+
+#define chan_recv_clause(ch) ((wuc_chan_recv_clause){&(ch)->core, sizeof((ch)->elem[0])})
+#define chan_send_clause(ch) ((wuc_chan_send_clause){&(ch)->core, sizeof((ch)->elem[0])})
+#define chan_closed_clause(ch) ((wuc_chan_closed_clause){&(ch)->core, sizeof((ch)->elem[0])})
 
 #define WUC_CHAN_ELEM_(ch) __typeof__((ch)->elem[0])
 
@@ -117,4 +151,12 @@ size_t wuc_chan_cap(wuc_chan *ch);
 #ifdef __cplusplus
 }
 #endif
+
+#include <wuc/select.h>
+WUC_SELECTABLE(wuc_chan_recv_clause, wuc_chan_recv_register, wuc_chan_recv_unregister,
+               wuc_chan_recv_on_selected);
+WUC_SELECTABLE(wuc_chan_send_clause, wuc_chan_send_register, wuc_chan_send_unregister,
+               wuc_chan_send_on_selected);
+WUC_SELECTABLE(wuc_chan_closed_clause, wuc_chan_closed_register, wuc_chan_closed_unregister,
+               wuc_chan_closed_on_selected);
 #endif
