@@ -55,12 +55,11 @@ void wuc_future_reset(wuc_future *f) {
 /* ---- the waituntil trait ------------------------------------------------ */
 
 bool wuc_future_register(wuc_future *f, wuc_select_node *n) {
-  struct wuc_waiter *w = waitq_node_init(n);
   if (wuc_future_is_ready(f)) return waitq_complete_now(n);
   if (n->try_only) return false;
   waitq_lock(&f->waiters);
   bool ready = atomic_load_explicit(&f->state, memory_order_relaxed) == WUC_FUTURE_READY;
-  if (!ready) waitq_push(&f->waiters, w);
+  if (!ready) waitq_push(&f->waiters, waitq_node_init(n));
   waitq_unlock(&f->waiters);
   return ready && waitq_complete_now(n);
 }

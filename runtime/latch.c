@@ -44,12 +44,11 @@ void latch_wait(latch *e) { wuc_latch_wait_at(e, NULL, 0); }
 /* ---- the waituntil trait ------------------------------------------------ */
 
 bool latch_register(latch *e, wuc_select_node *n) {
-  struct wuc_waiter *w = waitq_node_init(n);
   if (latch_is_set(e)) return waitq_complete_now(n);
   if (n->try_only) return false;
   waitq_lock(&e->waiters);
   bool set = atomic_load_explicit(&e->is_set, memory_order_relaxed);
-  if (!set) waitq_push(&e->waiters, w);
+  if (!set) waitq_push(&e->waiters, waitq_node_init(n));
   waitq_unlock(&e->waiters);
   return set && waitq_complete_now(n);
 }

@@ -78,16 +78,16 @@ void lock_release(owner_lock *l) { release(l, false); }
 /* ---- the waituntil trait ------------------------------------------------ */
 
 bool owner_lock_register(owner_lock *l, wuc_select_node *n) {
-  struct wuc_waiter *w = waitq_node_init(n);
+  uthread_t *who = n->stmt->thread;
   waitq_lock(&l->waiters);
-  if (!l->owner || l->owner == w->thread) {
+  if (!l->owner || l->owner == who) {
     bool won = wuc_select_claim(n); /* claim first: a lost claim acquires nothing */
-    if (won) take_if_available(l, w->thread);
+    if (won) take_if_available(l, who);
     waitq_unlock(&l->waiters);
     if (won) wuc_select_done(n);
     return won;
   }
-  if (!n->try_only) waitq_push(&l->waiters, w);
+  if (!n->try_only) waitq_push(&l->waiters, waitq_node_init(n));
   waitq_unlock(&l->waiters);
   return false;
 }

@@ -73,7 +73,6 @@ void semaphore_release(semaphore *s) {
 /* ---- the waituntil trait ------------------------------------------------ */
 
 bool semaphore_register(semaphore *s, wuc_select_node *n) {
-  struct wuc_waiter *w = waitq_node_init(n);
   waitq_lock(&s->waiters);
   s->used = true;
   if (s->permits > 0) {
@@ -83,7 +82,7 @@ bool semaphore_register(semaphore *s, wuc_select_node *n) {
     if (won) wuc_select_done(n);
     return won;
   }
-  if (!n->try_only) waitq_push(&s->waiters, w);
+  if (!n->try_only) waitq_push(&s->waiters, waitq_node_init(n));
   waitq_unlock(&s->waiters);
   return false;
 }

@@ -3,7 +3,9 @@
  * While registered, the node's resource area holds a started wuc_timer.  Its
  * fire claims the node and wakes the statement; unregister cancels it, and
  * wuc_timer_cancel waits for a running fire, so once unregister returns the
- * timer no longer touches the node. */
+ * timer no longer touches the node.  A fire whose claim is lost does
+ * nothing (the clause was withdrawn, another won, or the statement is still
+ * registering and will register the clause again). */
 #include <wuc/timeout.h>
 
 #include <stddef.h>
@@ -29,9 +31,18 @@ static void timeout_fire(wuc_timer *timer) {
   if (wuc_select_claim(n)) wuc_select_wake(n); /* lost: withdrawn, or another clause won */
 }
 
-bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n) {
-  struct timeout_clause *c = clause_of(n);
+/* Stops n's timer if it runs (waiting for a fire in progress). */
+static void stop(struct timeout_clause *c) {
+  if (!c->started) return;
+  wuc_timer_cancel(&c->timer); /* O(1) */
   c->started = false;
+}
+
+bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n) {
+  struct timeout_clause *c = clause_of(n); /* zeroed by wuc_select_node_init */
+  /* Registered again (its fire's claim met the statement registering): the
+   * old timer has fired, but its fire may not have returned yet. */
+  stop(c);
   if (wuc_now() >= t->deadline) {
     if (!wuc_select_claim(n)) return false;
     wuc_select_done(n);
@@ -45,10 +56,6 @@ bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n) {
 
 bool wuc_timeout_unregister(wuc_timeout *t, wuc_select_node *n) {
   (void)t;
-  struct timeout_clause *c = clause_of(n);
-  if (c->started) {
-    wuc_timer_cancel(&c->timer); /* O(1); waits for a fire in progress */
-    c->started = false;
-  }
+  stop(clause_of(n));
   return wuc_select_withdraw(n);
 }

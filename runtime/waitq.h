@@ -16,8 +16,14 @@
  *     return from waitq_wait before its record says WOKEN, and a claimed
  *     node's statement does not end before the node is DONE.  So the waker
  *     reads the next link of a granted chain before waking each waiter.
+ *   - A node's record is written only under q->lock.  A granter that lost
+ *     n's claim is still unlinking n when n's statement may already register
+ *     it again (the re-register rule of an all-or statement's registration
+ *     phase), so register writes the record only in its locked slow path;
+ *     a fast path that completes n at once leaves the record alone.
  *   - `queued` is cleared last, with release order: a reader that sees it
- *     clear without the lock knows the queue is done with the waiter. */
+ *     clear without the lock knows the queue is done with the waiter.  A
+ *     node never queued reads clear: wuc_select_node_init zeroes n->res. */
 #ifndef WUC_RUNTIME_WAITQ_H
 #define WUC_RUNTIME_WAITQ_H
 
@@ -83,14 +89,14 @@ void waitq_thread_init(struct wuc_waiter *w, uthread_t *self);
 void waitq_wait(struct wuc_waiter *w, const char *what, const void *object, const char *file,
                 int line);
 
-/* A clause: the waiter in n's resource area, initialised for n (register
- * calls this first, so every later unregister finds a valid record). */
+/* A clause: the waiter in n's resource area, initialised for n.  Under
+ * q->lock, and only when n is about to be pushed. */
 struct wuc_waiter *waitq_node_init(wuc_select_node *n);
 static inline struct wuc_waiter *waitq_node_waiter(wuc_select_node *n) {
   return (struct wuc_waiter *)(void *)&n->res;
 }
 /* Unregister's queue part: takes w off q if it is still there (without the
- * lock when it is not). */
+ * lock when it is not, e.g. a clause completed at once). */
 void waitq_cancel(wuc_waitq *q, struct wuc_waiter *w);
 
 /* Register's "available now": claims n for its own statement and marks it

@@ -80,7 +80,7 @@ class Statement {
   // its body only if on_selected still says so (never when jumping out).
   void Withdraw(size_t i, bool jumping) {
     nodes_[i].needed = false;
-    if (!Unregister(i)) return;
+    if (!Unregister(i) || ran_[i]) return;  // ran: a body that jumped out
     if (jumping || !clauses_[i].on_selected(&nodes_[i])) {
       out_.completed_unrun.push_back(static_cast<int>(i));
       return;
@@ -118,11 +118,28 @@ class Statement {
       }
     }
     if (winner < 0) {
-      // 2. register; a true is the winner: stop registering.
+      // 2. register; a true is the winner: stop registering.  Meanwhile
+      // other parties cannot claim our clauses: they drop them and leave
+      // them on a list, and we register those again until none is left.
+      wuc_select_begin_registration(&stmt_);
       for (size_t i = 0; i < count_ && winner < 0; i++)
         if (Enabled(i) && Register(i, /*try_only=*/false)) winner = static_cast<int>(i);
+      while (winner < 0) {
+        wuc_select_node *again = wuc_select_end_registration(&stmt_);
+        if (!again) break;
+        while (again && winner < 0) {
+          wuc_select_node *next = again->rereg_next;  // a new drop rewrites it
+          out_.registered_again++;
+          if (Register(static_cast<size_t>(IndexOf(again)), /*try_only=*/false))
+            winner = IndexOf(again);
+          again = next;
+        }
+      }
       // 3. wait for the winner.
-      if (winner < 0) winner = IndexOf(wuc_select_wait_winner(&stmt_));
+      if (winner < 0) {
+        out_.waited = true;
+        winner = IndexOf(wuc_select_wait_winner(&stmt_));
+      }
     }
     // 4. the winner's body, then its unregister.
     if (Select(winner) == Flow::kJump) return Jump();
@@ -155,7 +172,10 @@ class Statement {
         else_body_();
         return;
       }
-      if (!progress) wuc_select_wait_any(&stmt_, nodes_.get(), static_cast<unsigned>(count_));
+      if (!progress) {
+        out_.waited = true;
+        wuc_select_wait_any(&stmt_, nodes_.get(), static_cast<unsigned>(count_));
+      }
     }
     // 5. what is left is no longer needed.
     WithdrawAll(/*jumping=*/false);

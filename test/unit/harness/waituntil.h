@@ -69,6 +69,8 @@ struct Outcome {
   bool else_ran = false;
   bool jumped = false;
   bool nothing = false;  // every clause was removed by its guard
+  int registered_again = 0;  // all-or: clauses dropped while registering
+  bool waited = false;       // got past registration without a winner (step 3)
 };
 
 // Runs the statement on the calling user thread.  `else_body` empty: no else.
