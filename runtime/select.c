@@ -23,6 +23,7 @@ void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
   /* Live statements are in live frames, so their addresses order them. */
   s->id = (uint64_t)(uintptr_t)s;
   s->all_or = all_or;
+  s->rereg_rounds = 0;
 }
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
@@ -136,8 +137,13 @@ wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s) {
     uintptr_t race = atomic_load(&s->race);
     if (!is_registering(race)) return NULL; /* won while registering */
     uintptr_t next = race == WUC_RACE_REGISTERING ? WUC_RACE_OPEN : WUC_RACE_REGISTERING;
-    if (atomic_compare_exchange_weak(&s->race, &race, next))
-      return (wuc_select_node *)(race & ~(uintptr_t)7);
+    if (atomic_compare_exchange_weak(&s->race, &race, next)) {
+      wuc_select_node *again = (wuc_select_node *)(race & ~(uintptr_t)7);
+      /* Two statements registering at the same instant can drop each other's
+       * nodes round after round; yielding breaks the symmetry (docs/select.md). */
+      if (again && ++s->rereg_rounds > 2) uthread_yield();
+      return again;
+    }
   }
 }
 

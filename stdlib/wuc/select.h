@@ -110,6 +110,7 @@ typedef struct wuc_select_stmt {
   uthread_t *thread;
   uint64_t id; /* orders two-sided claims */
   bool all_or;
+  uint32_t rereg_rounds; /* re-registration rounds so far (backoff) */
 } wuc_select_stmt;
 
 #define WUC_RACE_OPEN ((uintptr_t)0)
