@@ -218,12 +218,12 @@ void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned co
 /* Declares that T is selectable with the three functions.  Expands to a
  * constant that wucc's semantic pass finds (by its annotation) and that
  * type-checks the functions against T. */
-#define WUC_SELECTABLE(T, reg, unreg, on_selected)                                     \
+#define WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)                               \
   WUC_SELECTABLE_ANNOTATION_ static const struct {                                     \
     bool (*register_select)(T *, wuc_select_node *);                                   \
     bool (*unregister_select)(T *, wuc_select_node *);                                 \
     bool (*on_selected)(T *, wuc_select_node *);                                       \
-  } WUC_SELECTABLE_NAME_(reg) = {reg, unreg, on_selected}
+  } WUC_SELECTABLE_NAME_(reg_fn) = {reg_fn, unreg_fn, selected_fn}
 #define WUC_SELECTABLE_NAME_(reg) wuc_selectable_trait_##reg
 #ifdef __clang__
 #define WUC_SELECTABLE_ANNOTATION_ __attribute__((annotate("wuc_selectable"), unused))
