@@ -78,6 +78,7 @@ class Statement {
 
   // Step 5 for clause i: withdraw it; a clause that completed after all runs
   // its body only if on_selected still says so (never when jumping out).
+  // (Such a body is a channel's; a jump out of it is not modelled.)
   void Withdraw(size_t i, bool jumping) {
     nodes_[i].needed = false;
     if (!Unregister(i) || ran_[i]) return;  // ran: a body that jumped out

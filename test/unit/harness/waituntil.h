@@ -39,14 +39,13 @@ struct Clause {
 template <typename T, typename Trait>
 Clause Bind(T *resource, const Trait &trait, std::function<Flow()> body = nullptr,
             bool guard = true) {
-  // By position: WUC_SELECTABLE's parameter `on_selected` renames its own
-  // third member after the function passed (see the report in docs).
-  const auto &[reg, unreg, on_selected] = trait;
   Clause c;
   c.guard = guard;
-  c.reg = [resource, reg = reg](wuc_select_node *n) { return reg(resource, n); };
-  c.unreg = [resource, unreg = unreg](wuc_select_node *n) { return unreg(resource, n); };
-  c.on_selected = [resource, sel = on_selected](wuc_select_node *n) { return sel(resource, n); };
+  c.reg = [resource, fn = trait.register_select](wuc_select_node *n) { return fn(resource, n); };
+  c.unreg = [resource, fn = trait.unregister_select](wuc_select_node *n) {
+    return fn(resource, n);
+  };
+  c.on_selected = [resource, fn = trait.on_selected](wuc_select_node *n) { return fn(resource, n); };
   c.body = std::move(body);
   return c;
 }
