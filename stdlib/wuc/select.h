@@ -21,7 +21,12 @@
  * wuc_select_claim(n); only if it returns true may it perform the operation
  * (move the data, hand over ownership), and then it calls wuc_select_wake(n).
  * A lost claim means the clause was withdrawn, or (in a statement made only
- * of `or`s) another clause won: skip that node and perform nothing.
+ * of `or`s) another clause won, or its statement is still registering and
+ * will register the node again: skip that node and perform nothing.  After
+ * a lost claim touch nothing of the node — not even your own links in
+ * n->res — except under the lock your reg and unreg take: its thread may be
+ * registering it again already.  So claim under that lock, while the node
+ * is still queued.
  *
  *   - In an all-or statement the claim is one CAS on the statement's race
  *     word: exactly one clause can win, so exactly one operation happens.
@@ -55,21 +60,25 @@
  * The statement's side, in order (what wucc generates; docs/select.md):
  *
  *   1. all-or fast path: reg each enabled clause in source order with
- *      try_only set; the first true wins, its body runs, nothing was queued;
+ *      try_only set; the first true wins, its body runs, nothing was queued
+ *      (a resource must not queue a node while try_only is set);
  *   2. reg each enabled clause (try_only clear); a true completes that clause
- *      at once (in an all-or statement it is the winner: stop registering);
+ *      at once (in an all-or statement it is the winner: stop registering).
+ *      An all-or statement does this between wuc_select_begin_registration
+ *      and wuc_select_end_registration, then registers again every node the
+ *      latter hands back (read n->rereg_next before calling reg: a new drop
+ *      rewrites it), until it hands back none;
  *   3. wait (wuc_select_wait_winner / wuc_select_wait_any) and run the bodies
  *      of completed clauses as they complete;
  *   4. for a completed clause whose body is to run:
  *          if (on_selected(r, n)) body;   then   unreg(r, n);
  *      unreg after the body is where a lock or semaphore gives back what the
  *      clause acquired (LANGUAGE.md: "released when the body ends");
- *   5. for every other registered clause: unreg(r, n); if it returns true the
- *      clause completed after all; the statement clears n->needed if the
- *      clause is no longer needed, and runs the body only if
- *      on_selected(r, n) still says so — a channel says yes (its transfer
- *      happened), a lock or future says n->needed (a lock's unreg has
- *      released it already).
+ *   5. for every other registered clause: clear n->needed (the statement is
+ *      done with it), unreg(r, n); if that returns true the clause completed
+ *      after all, and its body runs only if on_selected(r, n) says so — a
+ *      channel says yes (its transfer happened), a lock or future says
+ *      n->needed, i.e. no (a lock's unreg has released it already).
  *   Leaving the statement by a jump runs step 5 for every clause not yet
  *   unregistered, bodies skipped: locks and permits are released, received
  *   values stay in their targets.
