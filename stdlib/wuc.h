@@ -1,10 +1,12 @@
-/* <wuc.h> — the wuc library: user-level threads, durations and (as they land)
- * channels, futures, locks, semaphores, latches and the select protocol. */
+/* <wuc.h> — the wuc library: user-level threads, durations, channels, futures,
+ * locks, semaphores, latches, timeouts and the select protocol. */
 #ifndef WUC_H
 #define WUC_H
 
 #include <wuc/time.h>
 #include <wuc/thread.h>
+#include <wuc/channel.h>
+#include <wuc/select.h>
 
 #include <wuc/future.h>
 #include <wuc/latch.h>
