@@ -4,12 +4,18 @@
     python3 bench/run.py            # full run: ~0.3-1 s per program run, 5 runs each
     python3 bench/run.py --quick    # 1/10 of the iterations, 3 runs (< 2 minutes)
     python3 bench/run.py --only pingpong --only spawn
+    python3 bench/run.py --only select-contend --only chan-pc
 
 Builds the C programs in a Release tree (build-bench/ by default) and the Go
 peers (bench/peers/go), then runs every configuration several times,
 alternating wuc and Go (and which of the two goes first), and prints the
 medians, the speedup of wuc over Go and the spread of each side.  Writes
-bench/results/latest.csv, and every single run to bench/results/raw/.
+bench/results/latest.csv (with --only, only the rows of the benchmarks run are
+replaced), and every single run to bench/results/raw/.
+
+The channel, select, future and timeout benchmarks follow bench/SHAPES.md; a
+wuc configuration may be paired with several Go ones (timeout-loop: Go's
+after / reuse / reuse with asynctimerchan=1), each pair a row of its own.
 
 Python 3.11 standard library only.
 """
@@ -56,6 +62,13 @@ class Bench:
     # Go config string for a wuc config string, where they differ.
     go_config: dict[str, str] = field(default_factory=dict)
     note: str = ""
+    # Extra environment of the Go run only (e.g. GODEBUG=asynctimerchan=1).
+    go_env: dict[str, str] = field(default_factory=dict)
+    # Measuring window in ms for both sides (-d; select-order), 1/10 with --quick.
+    window_ms: int | None = None
+    # Show the Go config next to the wuc one in the table (one wuc config
+    # paired with several Go ones, or with a differently named one).
+    show_go_config: bool = False
 
 
 # Iteration counts: each program run takes ~0.3-1 s on the 2-core
@@ -80,9 +93,87 @@ BENCHES = [
     Bench("rss100k", NPROC, [], [], None, None),
 ]
 
+# Channels, select, futures, timeouts: bench/SHAPES.md ("Configurations for
+# the harness").  All with 2 workers (the development machine's cores; the
+# -t defaults follow the worker count).  Go counts are the peer's defaults
+# (~0.5 s per Go run); wuc counts are scaled so a wuc run also takes ~0.3-1 s.
+CHAN_PROCS = 2
+
+
+def channel_benches() -> list[Bench]:
+    out: list[Bench] = []
+    for c in (2, 4, 8):
+        for k in (0, 64):
+            n = (8_000_000 if k else 4_000_000) // c
+            args = ["-c", str(c), "-cap", str(k)]
+            out.append(Bench("select-contend", CHAN_PROCS, args, args, n * (2 if k else 1), n))
+    for c in (2, 4, 8):
+        args = ["-c", str(c), "-cap", "64"]
+        out.append(Bench("select-spin", CHAN_PROCS, args, args, 4_000_000 // c, 4_000_000 // c))
+    for k in (0, 64):
+        args = ["-cap", str(k)]
+        out.append(Bench("select-order", CHAN_PROCS, args, args, None, None, window_ms=500))
+    for pred in ("or", "and", "and-or", "or-and"):
+        args = ["-pred", pred]
+        out.append(Bench("futures", CHAN_PROCS, args, args, 500_000, 500_000))
+    for t in (1, 2, 4, 500):
+        for k in (0, 64):
+            args = ["-t", str(t), "-cap", str(k), "-w", "100"]
+            out.append(Bench("chan-pc", CHAN_PROCS, args, args, 1_000_000, 1_000_000))
+    out.append(Bench("work", CHAN_PROCS, ["-w", "100"], ["-w", "100"], 2_000_000, 2_000_000,
+                     note="the chan-pc work loop alone, on one thread: wuc and Go should be "
+                          "within ~10% (else chan-pc compares compilers)"))
+    for mode, n in (("FixedNoBuf", 2_000_000), ("Fixed1024", 6_000_000), ("Seq", 4_000_000),
+                    ("Con", 4_000_000)):
+        args = ["-mode", mode]
+        out.append(Bench("elastic", CHAN_PROCS, args, args, n, n,
+                         note="Go's Seq/Con are seed 002's goroutine emulation of an unbounded "
+                              "channel; wuc's are its own CHAN_UNBOUNDED channel" if mode == "Con" else ""))
+    # timeout-loop: the wuc statement against each of Go's three ways.
+    for shape, div in (("ready", 1), ("pc", 2)):
+        for timer, go_n, go_env, suffix in (("after", 1_000_000, {}, ""),
+                                            ("reuse", 2_000_000, {}, ""),
+                                            ("reuse", 2_000_000, {"GODEBUG": "asynctimerchan=1"},
+                                             "-async")):
+            wcfg = f"P{CHAN_PROCS}-{shape}-timeout"
+            out.append(Bench("timeout-loop", CHAN_PROCS, ["-shape", shape, "-timer", "timeout"],
+                             ["-shape", shape, "-timer", timer], 4_000_000 // div, go_n // div,
+                             go_config={wcfg: f"P{CHAN_PROCS}-{shape}-{timer}{suffix}"},
+                             go_env=go_env, show_go_config=True))
+        none_n = 10_000_000 // (div * div)
+        out.append(Bench("timeout-loop", CHAN_PROCS, ["-shape", shape, "-timer", "none"],
+                         ["-shape", shape, "-timer", "none"], none_n, none_n))
+    # shared-done: the latch form (wuc's idiom) against Go's done channel,
+    # plus the closed-channel form with a shared channel as extra rows.
+    for shape_args, n in ((["-shape", "pairs", "-t", "1", "-cap", "0"], 1_000_000),
+                          (["-shape", "pairs", "-t", "1", "-cap", "64"], 2_000_000),
+                          (["-shape", "pairs", "-t", "4", "-cap", "64"], 2_000_000),
+                          (["-shape", "self", "-t", "2"], 4_000_000)):
+        if shape_args[1] == "self":
+            base = f"P{CHAN_PROCS}-self-N{shape_args[3]}"
+        else:
+            base = f"P{CHAN_PROCS}-pairs-N{shape_args[3]}-cap{shape_args[5]}"
+        for done in ("shared", "private", "shared-closed"):
+            go_done = done.removesuffix("-closed")
+            out.append(Bench("shared-done", CHAN_PROCS, [*shape_args, "-done", done],
+                             [*shape_args, "-done", go_done], n, n,
+                             go_config={f"{base}-{done}": f"{base}-{go_done}"},
+                             show_go_config=done.endswith("-closed")))
+    return out
+
+
+BENCHES += channel_benches()
+
 GOALS_TEXT = """Goals (docs/benchmarks.md):
   bare switch <= 10 ns; yield (2 threads, 1 worker) <= 20 ns;
-  round trip <= 1/3 of Go's (speedup >= 3); 100,000 parked threads <= 1 GiB resident"""
+  round trip <= 1/3 of Go's (speedup >= 3); 100,000 parked threads <= 1 GiB resident;
+  select-contend, select-spin, select-order, futures, chan-pc, shared-done: wuc >= 1.5x Go
+  in every configuration (2x as the goal); elastic: unbounded >= 0.9x wuc's cap-1024;
+  timeout-loop: wuc >= 3x Go's fastest way"""
+
+# Benchmarks held to "wuc >= 1.5x Go in every configuration".
+SPEEDUP_GOAL_BENCHES = ("select-contend", "select-spin", "select-order", "futures", "chan-pc",
+                        "shared-done")
 
 
 def log(msg: str) -> None:
@@ -151,6 +242,10 @@ class Row:
     wuc: list[float] = field(default_factory=list)
     go: list[float] = field(default_factory=list)
     go_config: str = ""
+    show_go_config: bool = False
+
+    def label(self) -> str:
+        return f"{self.config} vs {self.go_config}" if self.show_go_config else self.config
 
     @staticmethod
     def spread(xs: list[float]) -> float:
@@ -181,7 +276,7 @@ def print_table(rows: list[Row]) -> list[str]:
     body = []
     for r in rows:
         sp = r.speedup()
-        body.append([r.bench, r.config, r.unit,
+        body.append([r.bench, r.label(), r.unit,
                      fmt(statistics.median(r.wuc)) if r.wuc else "-",
                      fmt(statistics.median(r.go)) if r.go else "-",
                      f"{sp:.2f}x" if sp is not None else "-",
@@ -227,8 +322,34 @@ def check_goals(rows: list[Row]) -> None:
         if r.bench == "rss100k" and r.config.endswith("-VmRSS") and r.wuc:
             v = statistics.median(r.wuc)
             checks.append(("100,000 parked threads <= 1 GiB resident", f"{v:.0f} MiB", v <= 1024))
+    # Channels and select: wuc >= 1.5x Go in every configuration.
+    for r in rows:
+        sp = r.speedup()
+        if r.bench in SPEEDUP_GOAL_BENCHES and sp is not None:
+            checks.append((f"{r.bench} {r.label()} >= 1.5x Go", f"{sp:.2f}x", sp >= 1.5))
+    # elastic: wuc's unbounded channel against wuc's own cap-1024 channel.
+    fixed = med("elastic", f"P{CHAN_PROCS}-Fixed1024")
+    for mode in ("Seq", "Con"):
+        v = med("elastic", f"P{CHAN_PROCS}-{mode}")
+        if v is not None and fixed:
+            checks.append((f"elastic {mode} (unbounded) >= 0.9x wuc Fixed1024",
+                           f"{v / fixed:.2f}x ({v:,.0f} vs {fixed:,.0f} ops/s)", v >= 0.9 * fixed))
+    # timeout-loop: against Go's fastest way of writing it, per shape.
+    for shape in ("ready", "pc"):
+        pairs = [r for r in rows if r.bench == "timeout-loop" and r.wuc and r.go
+                 and r.config == f"P{CHAN_PROCS}-{shape}-timeout"]
+        if pairs:
+            best = max(pairs, key=lambda r: statistics.median(r.go))
+            w = statistics.median([x for r in pairs for x in r.wuc])
+            g = statistics.median(best.go)
+            checks.append((f"timeout-loop {shape} >= 3x Go's fastest ({best.go_config})",
+                           f"{w / g:.2f}x ({w:,.0f} vs {g:,.0f} ops/s)", w >= 3 * g))
     for what, value, ok in checks:
         print(f"  [{'met' if ok else 'NOT met'}] {what}: {value}")
+    w, g = med("work", "w100"), med("work", "w100", "go")
+    if w is not None and g is not None:
+        print(f"  (check, not a goal) work loop: wuc {w:.1f} ns, Go {g:.1f} ns per call "
+              f"({'within' if abs(w / g - 1) <= 0.1 else 'NOT within'} 10%)")
 
 
 def machine_summary(go: str) -> str:
@@ -244,15 +365,18 @@ def machine_summary(go: str) -> str:
     cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()
     rev = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
                          capture_output=True, text=True).stdout.strip()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (f"{model or platform.processor()}, {NPROC} CPUs, Linux {platform.release()}; "
-            f"{gov}; {cc[0] if cc else 'cc ?'}; wuc {rev or '?'}")
+            f"{gov}; {cc[0] if cc else 'cc ?'}; wuc {rev or '?'}; load average {load}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="1/10 of the iterations, 3 runs")
     ap.add_argument("--only", action="append", metavar="NAME",
-                    help="run only this benchmark (switch, yield, pingpong, spawn, rss100k); repeatable")
+                    help="run only this benchmark (switch, yield, pingpong, spawn, rss100k, select-contend, "
+                         "select-spin, select-order, futures, chan-pc, work, elastic, timeout-loop, "
+                         "shared-done); repeatable")
     ap.add_argument("--runs", type=int, help="runs of each side per configuration (default 5, quick 3)")
     ap.add_argument("--build-dir", type=Path, default=ROOT / "build-bench",
                     help="Release build tree for the C programs (default: build-bench/)")
@@ -283,10 +407,14 @@ def main() -> None:
     raw: list[list[str]] = []
     for rep in range(runs):
         for b in benches:
-            c_cmd = [str(build_dir / "bench" / f"bench_{b.name}"), *b.c_args, *scaled(b.c_iters, args.quick)]
-            go_cmd = [str(peer), b.name, *b.go_args, *scaled(b.go_iters, args.quick)]
+            window = []
+            if b.window_ms is not None:
+                window = ["-d", str(max(1, b.window_ms // 10) if args.quick else b.window_ms)]
+            c_cmd = [str(build_dir / "bench" / f"bench_{b.name}"), *b.c_args, *window,
+                     *scaled(b.c_iters, args.quick)]
+            go_cmd = [str(peer), b.name, *b.go_args, *window, *scaled(b.go_iters, args.quick)]
             sides = [("wuc", c_cmd, {"WUC_PROCESSORS": str(b.procs)}),
-                     ("go", go_cmd, {"GOMAXPROCS": str(b.procs)})]
+                     ("go", go_cmd, {"GOMAXPROCS": str(b.procs), **b.go_env})]
             if rep % 2:
                 sides.reverse()  # neither side always runs on a warmer machine
             results = {}
@@ -295,15 +423,20 @@ def main() -> None:
                 for cfg, (value, unit, name) in results[side].items():
                     raw.append([str(rep), side, name, cfg, f"{value}", unit])
             for cfg, (value, unit, name) in results["wuc"].items():
-                row = rows.setdefault((name, cfg), Row(name, cfg, unit))
-                row.wuc.append(value)
                 gcfg = b.go_config.get(cfg, cfg)
-                row.go_config = gcfg
+                # One wuc config may pair with several Go ones: a row per pair.
+                row = rows.setdefault((name, cfg, gcfg),
+                                      Row(name, cfg, unit, go_config=gcfg,
+                                          show_go_config=b.show_go_config))
+                row.wuc.append(value)
                 if gcfg in results["go"]:
                     gvalue, gunit, _ = results["go"][gcfg]
                     if gunit != unit:
                         sys.exit(f"run.py: unit mismatch for {name} {cfg}: wuc {unit}, Go {gunit}")
                     row.go.append(gvalue)
+                else:
+                    log(f"run.py: warning: no Go result {gcfg!r} for wuc {name} {cfg} "
+                        f"(Go printed {sorted(results['go'])})")
             log(f"run {rep + 1}/{runs}: {b.name} P{b.procs} {' '.join(b.c_args)}: " +
                 ", ".join(f"{cfg} wuc {results['wuc'][cfg][0]:g} / Go "
                           f"{results['go'].get(b.go_config.get(cfg, cfg), ('-',))[0]}"
@@ -323,10 +456,19 @@ def main() -> None:
     mode = ("quick" if args.quick else "full") + ("-only" if args.only else "")
     RESULTS_DIR.mkdir(exist_ok=True)
     latest = RESULTS_DIR / "latest.csv"
+    header = ["benchmark", "config", "unit", "wuc_median", "go_median", "speedup",
+              "wuc_spread", "go_spread", "wuc_runs", "go_runs", "go_config", "mode"]
+    # With --only, keep the rows of the benchmarks not run this time.
+    kept: list[list[str]] = []
+    if args.only and latest.exists():
+        with latest.open(newline="") as f:
+            old_rows = list(csv.reader(f))
+        if old_rows and old_rows[0] == header:
+            kept = [r for r in old_rows[1:] if r and r[0] not in set(args.only)]
     with latest.open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["benchmark", "config", "unit", "wuc_median", "go_median", "speedup",
-                    "wuc_spread", "go_spread", "wuc_runs", "go_runs", "go_config", "mode"])
+        w.writerow(header)
+        w.writerows(kept)
         for r in ordered:
             sp = r.speedup()
             w.writerow([r.bench, r.config, r.unit,
@@ -346,7 +488,10 @@ def main() -> None:
         w.writerow([f"# {machine}; {'quick' if args.quick else 'full'}; {runs} runs"])
         w.writerow(["run", "side", "benchmark", "config", "value", "unit"])
         w.writerows(raw)
-    print(f"\nwrote {latest.relative_to(ROOT)} and {raw_file.relative_to(ROOT)}")
+    print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"(start: see the machine line).  The benchmarks add up to {NPROC}; more means other "
+          f"work shared the CPUs and the numbers are noisier")
+    print(f"wrote {latest.relative_to(ROOT)} and {raw_file.relative_to(ROOT)}")
     print("PNG plot: skipped (matplotlib is not installed here and not required; "
           "plot from latest.csv elsewhere if needed)")
 
