@@ -151,6 +151,13 @@ struct chan_segment *chan_find_segment(wuc_chan *ch, _Atomic(struct chan_segment
   }
 }
 
+void chan_advance_head(wuc_chan *ch, _Atomic(struct chan_segment *) *head, struct chan_segment *start,
+                       uint64_t id) {
+  struct chan_segment *cur = start, *next;
+  while (cur->id < id && (next = atomic_load(&cur->next))) cur = next;
+  if (!removed(cur)) move_forward(ch, head, cur); /* a failure only means cur went away */
+}
+
 /* ---- pins for registered clauses ------------------------------------------- */
 
 void chan_segment_pin(struct chan_segment *s) { atomic_fetch_add(&s->select_refs, 1); }

@@ -105,6 +105,25 @@ enum wake_result { WAKE_OK = 1, WAKE_CLOSED = 2 };
 enum { RES_RESULT = 0, RES_SEGMENT = 1, RES_INDEX = 2, RES_CHAN = 3, RES_KIND = 4 };
 #define NODE_BLOCKING_OP 1
 
+/* S as receivers must see it: once closed, sends beyond the close point
+ * still bump S (they fail right after their fetch-and-add), but no element
+ * will ever come from them.  Close publishes the point (plus one, so that
+ * 0 means "not yet") right after setting the bit. */
+static uint64_t close_point(wuc_chan *ch) {
+  uint64_t published;
+  while ((published = atomic_load_explicit(&ch->close_point, memory_order_acquire)) == 0)
+    __builtin_ia32_pause(); /* close is between two stores */
+  return published - 1;
+}
+
+static inline uint64_t senders_for_receivers(wuc_chan *ch, uint64_t sc) {
+  return sc & CLOSED_BIT ? close_point(ch) : sc;
+}
+
+static inline uint64_t receivable(wuc_chan *ch) {
+  return senders_for_receivers(ch, atomic_load(&ch->senders));
+}
+
 static inline bool buffered_channel(const wuc_chan *ch) {
   return ch->capacity != 0 && ch->capacity != CHAN_UNBOUNDED;
 }
@@ -165,11 +184,25 @@ void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size) {
   setup(ch, capacity, elem_size);
 }
 
+static unsigned count_waiters(wuc_chan *ch);
+
 void wuc_chan_destroy(wuc_chan *ch) {
   uint32_t state = atomic_load(&ch->state);
   if (state == CHAN_DESTROYED) wuc_fatal("chan_destroy: channel %p destroyed twice", (void *)ch);
-  if (state == CHAN_READY) chan_free_all_segments(ch);
+  if (state == CHAN_READY) {
+    unsigned waiting = count_waiters(ch);
+    if (waiting)
+      wuc_fatal("chan_destroy: channel %p still has %u operation%s waiting on it", (void *)ch,
+                waiting, waiting == 1 ? "" : "s");
+    chan_free_all_segments(ch);
+  }
   atomic_store(&ch->state, CHAN_DESTROYED);
+}
+
+/* Stops the program if ch was destroyed (inspection calls). */
+static void not_destroyed(wuc_chan *ch, const char *call) {
+  if (atomic_load_explicit(&ch->state, memory_order_acquire) == CHAN_DESTROYED)
+    wuc_fatal("%s: channel %p used after chan_destroy", call, (void *)ch);
 }
 
 /* ---- counters ---------------------------------------------------------------- */
@@ -277,9 +310,9 @@ static void expand_buffer(wuc_chan *ch) {
     uint64_t s = atomic_load(&ch->senders) & ~CLOSED_BIT;
     if (s <= b) {
       /* No sender has reached cell b: it will see b < B and buffer.  Keep the
-       * pointer near B all the same, so passed segments can be retired. */
-      if (seg->id < b / WUC_SEGMENT_SIZE && atomic_load(&seg->next))
-        chan_find_segment(ch, &ch->buffer_end_segment, seg, b / WUC_SEGMENT_SIZE);
+       * pointer up with the segments that exist (not beyond: B can be far
+       * ahead), so passed segments can be retired. */
+      if (seg->id < b / WUC_SEGMENT_SIZE) chan_advance_head(ch, &ch->buffer_end_segment, seg, b / WUC_SEGMENT_SIZE);
       return;
     }
     struct chan_segment *found =
@@ -292,13 +325,23 @@ static void expand_buffer(wuc_chan *ch) {
 
 /* ---- send --------------------------------------------------------------------- */
 
-enum send_result { SEND_RENDEZVOUS, SEND_BUFFERED, SEND_SUSPEND, SEND_NO_WAITER, SEND_FAILED, SEND_CLOSED };
+enum send_result {
+  SEND_RENDEZVOUS,
+  SEND_BUFFERED,
+  SEND_SUSPEND,
+  SEND_NO_WAITER,
+  SEND_GAVE_UP,
+  SEND_FAILED,
+  SEND_CLOSED
+};
 
 static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
   return s < atomic_load(&ch->buffer_end) || s < atomic_load(&ch->receivers);
 }
 
-/* `waiter` is the tagged node to install if the send must suspend, or 0. */
+/* `waiter` is the tagged node to install if the send must suspend, or 0
+ * (then SEND_NO_WAITER), or CELL_INTERRUPTED_SEND for a try_send that gives
+ * up (SEND_GAVE_UP). */
 static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s,
                                          const void *value, uintptr_t waiter) {
   _Atomic uintptr_t *c = cell(seg, s);
@@ -321,7 +364,13 @@ static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg,
         if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) return SEND_BUFFERED;
       } else {
         if (!waiter) return SEND_NO_WAITER;
-        if (atomic_compare_exchange_strong(c, &state, waiter)) return SEND_SUSPEND;
+        if (atomic_compare_exchange_strong(c, &state, waiter)) {
+          if (waiter != CELL_INTERRUPTED_SEND) return SEND_SUSPEND;
+          /* a try_send gives the cell up: expandBuffer skips it, the
+           * receiver that reaches it takes another */
+          chan_segment_cell_cleaned(ch, seg);
+          return SEND_GAVE_UP;
+        }
       }
       break;
     case CELL_IN_BUFFER:
@@ -376,18 +425,14 @@ static bool send_impl(wuc_chan *ch, const void *value, bool block) {
   bool op_ready = false;
   for (;;) {
     struct chan_segment *seg = atomic_load(&ch->send_segment);
+    if (atomic_load_explicit(&ch->senders, memory_order_relaxed) & CLOSED_BIT) return false;
     uint64_t sc = atomic_fetch_add(&ch->senders, 1);
     uint64_t s = sc & ~CLOSED_BIT;
     if (sc & CLOSED_BIT) return false;
     seg = segment_for(ch, &ch->send_segment, &ch->senders, CLOSED_BIT, seg, s);
     if (!seg) continue;
-    enum send_result result = update_cell_send(ch, seg, s, value, 0);
-    if (result == SEND_NO_WAITER) {
-      if (!block) {
-        /* try_send: the cell stays EMPTY; the receiver that reaches it poisons it. */
-        chan_segment_cell_cleaned(ch, seg);
-        return false;
-      }
+    enum send_result result = update_cell_send(ch, seg, s, value, block ? 0 : CELL_INTERRUPTED_SEND);
+    if (result == SEND_NO_WAITER) { /* only for a blocking send */
       if (!op_ready) {
         blocking_op_init(&op, NULL);
         op_ready = true;
@@ -407,6 +452,7 @@ static bool send_impl(wuc_chan *ch, const void *value, bool block) {
     case SEND_BUFFERED:
       return true;
     case SEND_CLOSED:
+    case SEND_GAVE_UP:
       return false;
     default: /* SEND_FAILED: take another cell */
       break;
@@ -457,7 +503,7 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
     case CELL_EMPTY:
     case CELL_IN_BUFFER: {
       uint64_t sc = atomic_load(&ch->senders);
-      if (r < (sc & ~CLOSED_BIT)) {
+      if (r < senders_for_receivers(ch, sc)) {
         /* A sender has this cell but has not filled it: do not wait for it. */
         if (atomic_compare_exchange_strong(c, &state, CELL_BROKEN)) {
           expand_buffer(ch);
@@ -468,11 +514,11 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
       } else if (!waiter) {
         return RECV_NO_WAITER;
       } else if (atomic_compare_exchange_strong(c, &state, waiter)) {
+        expand_buffer(ch); /* the cell is used up, as if a receiver waited in it */
         if (waiter == CELL_INTERRUPTED_RCV) {
           chan_segment_cell_cleaned(ch, seg);
           return RECV_FAILED;
         }
-        expand_buffer(ch);
         return RECV_SUSPEND;
       }
       break;
@@ -523,8 +569,7 @@ static bool recv_impl(wuc_chan *ch, void *out, bool block) {
     case RECV_CLOSED:
       return false;
     default: /* RECV_FAILED: take another cell (a try_recv gives up) */
-      if (!block && atomic_load(&ch->receivers) >= (atomic_load(&ch->senders) & ~CLOSED_BIT))
-        return false;
+      if (!block && atomic_load(&ch->receivers) >= receivable(ch)) return false;
       break;
     }
   }
@@ -538,7 +583,7 @@ bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
 bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size) {
   ready(ch, elem_size, "chan_try_recv");
   /* Nothing sent beyond the receivers: fail without taking a cell. */
-  if (atomic_load(&ch->receivers) >= (atomic_load(&ch->senders) & ~CLOSED_BIT)) return false;
+  if (atomic_load(&ch->receivers) >= receivable(ch)) return false;
   return recv_impl(ch, out, false);
 }
 
@@ -586,12 +631,10 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   struct chan_segment *seg = atomic_load(&ch->receive_segment);
   struct chan_segment *sseg = atomic_load(&ch->send_segment);
   if (sseg->id < seg->id) seg = sseg;
-  watch_lock(ch);
   uint64_t sc = atomic_fetch_or(&ch->senders, CLOSED_BIT);
-  ch->senders_at_close = sc & ~CLOSED_BIT;
-  watch_unlock(ch);
   if (sc & CLOSED_BIT) return; /* idempotent */
   uint64_t s_close = sc;
+  atomic_store_explicit(&ch->close_point, s_close + 1, memory_order_release);
   uint64_t r = atomic_load(&ch->receivers);
   uint64_t lo = r < s_close ? r : s_close, hi = r < s_close ? s_close : r;
   for (uint64_t i = lo; i < hi; i++) {
@@ -611,12 +654,29 @@ scanned:
 }
 
 bool wuc_chan_is_closed(wuc_chan *ch) {
+  not_destroyed(ch, "chan_is_closed");
   return atomic_load(&ch->senders) & CLOSED_BIT;
 }
 
+/* Operations suspended in ch's cells, and closed(ch) clauses waiting. */
+static unsigned count_waiters(wuc_chan *ch) {
+  unsigned n = ch->watchers ? 1 : 0;
+  uint64_t r = atomic_load(&ch->receivers), s = receivable(ch);
+  uint64_t lo = r < s ? r : s, hi = r < s ? s : r;
+  struct chan_segment *seg = ch->oldest;
+  for (uint64_t i = lo; i < hi && seg; i++) {
+    while (seg && seg->id < i / WUC_SEGMENT_SIZE) seg = atomic_load(&seg->next);
+    if (!seg || seg->id > i / WUC_SEGMENT_SIZE) continue;
+    uintptr_t state = atomic_load(cell(seg, i));
+    if (is_waiter(state) || is_busy(state)) n++;
+  }
+  return n;
+}
+
 size_t wuc_chan_len(wuc_chan *ch) {
+  not_destroyed(ch, "chan_len");
   if (atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY) return 0;
-  uint64_t s = atomic_load(&ch->senders) & ~CLOSED_BIT;
+  uint64_t s = receivable(ch);
   uint64_t r = atomic_load(&ch->receivers);
   if (s <= r) return 0;
   uint64_t n = s - r;
@@ -624,6 +684,7 @@ size_t wuc_chan_len(wuc_chan *ch) {
 }
 
 size_t wuc_chan_cap(wuc_chan *ch) {
+  not_destroyed(ch, "chan_cap");
   if (atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY) return 0;
   return ch->capacity;
 }
@@ -711,7 +772,8 @@ static enum clause_result clause_update_cell_send(wuc_chan *ch, struct chan_segm
           return CLAUSE_COMPLETED;
         }
       } else if (n->try_only) {
-        return CLAUSE_NOT_NOW; /* the cell stays EMPTY: its receiver poisons it */
+        /* Give the cell up: expandBuffer skips it, its receiver takes another. */
+        if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_SEND)) return CLAUSE_NOT_NOW;
       } else if (atomic_compare_exchange_strong(c, &state, (uintptr_t)n | WAITER_SENDER)) {
         return CLAUSE_REGISTERED;
       }
@@ -787,7 +849,7 @@ static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_s
     case CELL_EMPTY:
     case CELL_IN_BUFFER: {
       uint64_t sc = atomic_load(&ch->senders);
-      if (r < (sc & ~CLOSED_BIT)) {
+      if (r < senders_for_receivers(ch, sc)) {
         if (atomic_compare_exchange_strong(c, &state, CELL_BROKEN)) {
           expand_buffer(ch);
           return CLAUSE_FAILED;
@@ -796,6 +858,7 @@ static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_s
         return CLAUSE_NOT_NOW; /* closed and drained: never ready */
       } else if (n->try_only) {
         if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_RCV)) {
+          expand_buffer(ch); /* the cell is used up, as if a receiver waited in it */
           chan_segment_cell_cleaned(ch, seg);
           return CLAUSE_NOT_NOW;
         }
@@ -829,7 +892,7 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   ready(ch, clause->elem_size, "waituntil (x << ch)");
   forget_registration(n);
   for (;;) {
-    if (n->try_only && atomic_load(&ch->receivers) >= (atomic_load(&ch->senders) & ~CLOSED_BIT))
+    if (n->try_only && atomic_load(&ch->receivers) >= receivable(ch))
       return false; /* nothing to take now: do not use up a cell */
     struct chan_segment *seg = atomic_load(&ch->receive_segment);
     uint64_t r = atomic_fetch_add(&ch->receivers, 1);
@@ -923,7 +986,7 @@ static void watch_unlock(wuc_chan *ch) { atomic_store(&ch->watch_lock, 0); }
 /* Under the watch lock. */
 static bool drained(wuc_chan *ch) {
   if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
-  uint64_t s_close = ch->senders_at_close;
+  uint64_t s_close = close_point(ch);
   uint64_t r = atomic_load(&ch->receivers);
   struct chan_segment *seg = atomic_load(&ch->receive_segment);
   for (uint64_t i = r; i < s_close; i++) {

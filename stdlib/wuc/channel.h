@@ -57,10 +57,10 @@ typedef struct wuc_chan {
   __attribute__((aligned(64))) WUC_ATOMIC(uint32_t) state; /* fresh / initialising / ready / destroyed */
   uint32_t elem_size;
   uint64_t capacity;
-  uint64_t senders_at_close; /* S when closed (valid once the closed bit is set) */
+  WUC_ATOMIC(uint64_t) close_point; /* S at close, plus one; 0 while open */
   WUC_ATOMIC(int) maintenance_lock;
   struct chan_segment *oldest; /* first linked segment, under maintenance_lock */
-  WUC_ATOMIC(int) watch_lock;  /* closed(ch) clauses waiting, and senders_at_close */
+  WUC_ATOMIC(int) watch_lock;  /* the list of closed(ch) clauses waiting */
   struct wuc_select_node *watchers;
 } wuc_chan;
 
