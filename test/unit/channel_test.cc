@@ -379,9 +379,10 @@ TEST(Channel, CloseIsAFirstUseToo) {
   chan_destroy(&z);
 }
 
-TEST_P(ChannelClose, BufferedElementsAreDeliveredThenReceiveFails) {
+CAP_TEST(ChannelCloseBuffered, size_t{1}, size_t{4}, size_t{64}, kUnbounded);
+
+TEST_P(ChannelCloseBuffered, ElementsAreDeliveredThenReceiveFails) {
   const size_t cap = GetParam();
-  if (cap == 0) GTEST_SKIP() << "nothing is buffered";
   for (bool try_ops : {false, true}) {
     long_chan c{};
     chan_init(&c, cap);
@@ -438,9 +439,10 @@ TEST_P(ChannelClose, WakesBlockedReceivers) {
 
 // A blocked sender (buffer full, or rendezvous) fails: its element never
 // entered the buffer.  What was buffered before close is still delivered.
-TEST_P(ChannelClose, WakesBlockedSenders) {
+CAP_TEST(ChannelCloseBlockedSenders, size_t{0}, size_t{1}, size_t{4}, size_t{64});
+
+TEST_P(ChannelCloseBlockedSenders, AreWokenAndFail) {
   const size_t cap = GetParam();
-  if (cap == kUnbounded) GTEST_SKIP() << "sends never block";
   long_chan c{};
   chan_init(&c, cap);
   for (size_t i = 0; i < cap; i++) ASSERT_TRUE(chan_send(&c, static_cast<long>(i)));
@@ -529,6 +531,44 @@ TEST(ChannelSegments, WithdrawnReceiveClausesAreUnlinked) {
   chan_destroy(&c);
 }
 
+// A buffered channel's buffer end starts at the capacity; moving its segment
+// pointer must not allocate the segments up to there (regression: the
+// first receive after 32 sends allocated capacity/32 segments).
+TEST(ChannelSegments, LargeCapacityAllocatesOnlyWhatIsUsed) {
+  for (size_t cap : {size_t{1} << 20, size_t{1} << 40}) {
+    long_chan c{};
+    chan_init(&c, cap);
+    for (long i = 0; i < 40; i++) ASSERT_TRUE(chan_send(&c, i));
+    long v = -1;
+    ASSERT_TRUE(chan_recv(&c, &v));
+    EXPECT_EQ(v, 0);
+    EXPECT_LE(channel_linked_segments(&c.core), 4u) << "capacity " << cap;
+    EXPECT_EQ(chan_len(&c), 39u);
+    chan_destroy(&c);
+  }
+}
+
+// Sends on a closed channel take no cell (regression: each still counted,
+// so chan_len showed phantom elements and the next receive walked, and
+// allocated segments for, every one of them).
+TEST(ChannelSegments, FailedSendsAfterCloseLeaveNoTrace) {
+  long_chan c{};
+  chan_init(&c, 4);
+  ASSERT_TRUE(chan_send(&c, 7L));
+  chan_close(&c);
+  for (long i = 0; i < 3; i++) EXPECT_FALSE(chan_send(&c, i));
+  EXPECT_EQ(chan_len(&c), 1u);
+  for (long i = 0; i < 100000; i++) ASSERT_FALSE(chan_send(&c, i));
+  long v = -1;
+  EXPECT_TRUE(chan_recv(&c, &v));
+  EXPECT_EQ(v, 7);
+  EXPECT_EQ(chan_len(&c), 0u);
+  EXPECT_FALSE(chan_recv(&c, &v));
+  EXPECT_FALSE(chan_try_recv(&c, &v));
+  EXPECT_LE(channel_linked_segments(&c.core), 4u);
+  chan_destroy(&c);
+}
+
 // ---- misuse and deadlock (child processes) ------------------------------------
 
 constexpr int kFatal = 2;
@@ -600,6 +640,33 @@ WUC_SCENARIO(chan_use_after_destroy) {
   if (op == "chan_try_recv") chan_try_recv(&c, &v);
   if (op == "chan_close") chan_close(&c);
   if (op == "chan_init") chan_init(&c, 1);
+  if (op == "chan_is_closed") chan_is_closed(&c);
+  if (op == "chan_len") chan_len(&c);
+  if (op == "chan_cap") chan_cap(&c);
+  return Survived();
+}
+
+extern "C" void chan_misuse_receive(void *arg) {
+  long v;
+  chan_recv(static_cast<long_chan *>(arg), &v);
+}
+
+extern "C" void chan_misuse_send(void *arg) { chan_send(static_cast<long_chan *>(arg), 5L); }
+
+// $CHAN_WAITERS threads blocked in the channel (receivers on an empty one,
+// or senders beyond a full one with $CHAN_SENDERS) when it is destroyed.
+WUC_SCENARIO(chan_destroy_with_waiters) {
+  static long_chan c;
+  Fact("chan", &c);
+  bool senders = std::getenv("CHAN_SENDERS") != nullptr;
+  chan_init(&c, senders ? 1 : 0);
+  if (senders) chan_send(&c, 1L);
+  int n = std::atoi(std::getenv("CHAN_WAITERS"));
+  for (int i = 0; i < n; i++) {
+    uthread_t *t = uthread_spawn(senders ? chan_misuse_send : chan_misuse_receive, &c);
+    while (!probe_is_parked(t)) uthread_sleep(microseconds(20));
+  }
+  chan_destroy(&c);
   return Survived();
 }
 
@@ -666,11 +733,19 @@ TEST(ChannelMisuse, DestroyTwice) {
 }
 
 TEST(ChannelMisuse, UseAfterDestroy) {
-  for (const char *op :
-       {"chan_send", "chan_recv", "chan_try_send", "chan_try_recv", "chan_close", "chan_init"}) {
+  for (const char *op : {"chan_send", "chan_recv", "chan_try_send", "chan_try_recv", "chan_close",
+                         "chan_init", "chan_is_closed", "chan_len", "chan_cap"}) {
     auto r = RunScenario("chan_use_after_destroy", {{"WUC_PROCESSORS", "1"}, {"CHAN_OP", op}});
     ExpectFatal(r, std::string(op) + ": channel " + Facts(r)["chan"] + " used after chan_destroy");
   }
+}
+
+TEST(ChannelMisuse, DestroyWithWaiters) {
+  auto r = RunScenario("chan_destroy_with_waiters", {{"WUC_PROCESSORS", "2"}, {"CHAN_WAITERS", "1"}});
+  ExpectFatal(r, "chan_destroy: channel " + Facts(r)["chan"] + " still has 1 operation waiting on it");
+  r = RunScenario("chan_destroy_with_waiters",
+                  {{"WUC_PROCESSORS", "2"}, {"CHAN_WAITERS", "3"}, {"CHAN_SENDERS", "1"}});
+  ExpectFatal(r, "chan_destroy: channel " + Facts(r)["chan"] + " still has 3 operations waiting on it");
 }
 
 TEST(ChannelMisuse, ElementSizeMismatchThroughTheCore) {
@@ -706,6 +781,102 @@ TEST(ChannelReport, DeadlockInSend) {
             "  user thread 1 (main)\n"
             "    waits in chan_send on " + Facts(r)["chan"] + "\n")
       << r.Describe();
+}
+
+}  // namespace
+
+// ---- races that once shrank the buffer (child processes, 2 workers) -------------
+
+namespace {
+
+struct RaceRound {
+  long_chan *c = nullptr;
+  std::atomic<int> go{0};
+  bool a = false, b = false;
+  long va = 0, vb = 0;
+};
+
+void AwaitGo(RaceRound *r) {
+  while (!r->go.load()) __builtin_ia32_pause();
+}
+
+}  // namespace
+
+// A try_send whose pre-check passed but whose cell lies beyond the buffer
+// gives the cell up; it must not become a buffer slot nobody fills
+// (regression: the cell stayed EMPTY and expandBuffer adopted it, so an
+// empty channel of capacity 1 refused try_send).  Each round: an empty
+// cap-1 channel, a send and a try_send at once; after receiving what they
+// sent, the empty channel must take a try_send.
+WUC_SCENARIO(chan_race_send_and_try_send) {
+  for (int round = 0; round < 20000; round++) {
+    long_chan c{};
+    chan_init(&c, 1);
+    RaceRound r;
+    r.c = &c;
+    uthread_t *s = Spawn([&r] {
+      AwaitGo(&r);
+      r.a = chan_send(r.c, 1L);
+    });
+    uthread_t *t = Spawn([&r] {
+      AwaitGo(&r);
+      r.b = chan_try_send(r.c, 2L);
+    });
+    r.go = 1;
+    uthread_join(t);
+    long v;
+    if (r.b) SCENARIO_CHECK(chan_recv(&c, &v), "round %d", round);  // lets the send finish
+    uthread_join(s);
+    SCENARIO_CHECK(chan_recv(&c, &v), "round %d", round);
+    SCENARIO_CHECK(chan_try_send(&c, 3L), "round %d: an empty cap-1 channel refuses try_send",
+                   round);
+    SCENARIO_CHECK(chan_try_recv(&c, &v) && v == 3, "round %d", round);
+    chan_destroy(&c);
+  }
+  return 0;
+}
+
+// A try_recv that loses the element to another receive gives its cell up
+// and must still expand the buffer (regression: each such loss shrank the
+// buffer by one slot for good).  Each round: a cap-1 channel holding one
+// element, two try_recvs at once; then the empty channel must take a
+// try_send.
+WUC_SCENARIO(chan_race_two_try_recvs) {
+  for (int round = 0; round < 20000; round++) {
+    long_chan c{};
+    chan_init(&c, 1);
+    chan_send(&c, 7L);
+    RaceRound r;
+    r.c = &c;
+    uthread_t *s = Spawn([&r] {
+      AwaitGo(&r);
+      r.a = chan_try_recv(r.c, &r.va);
+    });
+    uthread_t *t = Spawn([&r] {
+      AwaitGo(&r);
+      r.b = chan_try_recv(r.c, &r.vb);
+    });
+    r.go = 1;
+    uthread_join(s);
+    uthread_join(t);
+    SCENARIO_CHECK(r.a + r.b == 1, "round %d: %d + %d receives of one element", round, r.a, r.b);
+    SCENARIO_CHECK(chan_try_send(&c, 3L), "round %d: an empty cap-1 channel refuses try_send",
+                   round);
+    chan_destroy(&c);
+  }
+  return 0;
+}
+
+namespace {
+
+TEST(ChannelRace, SendAndTrySendKeepTheBufferSize) {
+  auto r = RunScenario("chan_race_send_and_try_send", {{"WUC_PROCESSORS", "2"}}, 120);
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
+}
+
+TEST(ChannelRace, TwoTryRecvsKeepTheBufferSize) {
+  auto r = RunScenario("chan_race_two_try_recvs", {{"WUC_PROCESSORS", "2"}}, 120);
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
 }
 
 }  // namespace
