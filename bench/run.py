@@ -363,8 +363,14 @@ def machine_summary(go: str) -> str:
         pass
     gov = subprocess.run([go, "version"], capture_output=True, text=True).stdout.strip()
     cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()
-    rev = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+    rev = subprocess.run(["git", "-C", str(ROOT), "describe", "--always"],
                          capture_output=True, text=True).stdout.strip()
+    # "-dirty" if anything but the results differs from the commit.
+    changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no",
+                              "--", ".", ":!bench/results"],
+                             capture_output=True, text=True).stdout.strip()
+    if rev and changed:
+        rev += "-dirty"
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (f"{model or platform.processor()}, {NPROC} CPUs, Linux {platform.release()}; "
             f"{gov}; {cc[0] if cc else 'cc ?'}; wuc {rev or '?'}; load average {load}")
