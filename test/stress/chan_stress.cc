@@ -394,6 +394,33 @@ void CloseRound(Rng &rng, CloseStats &stats) {
   DeleteChan(c);
 }
 
+// Senders with nobody to receive, racing a close: each takes its cell
+// before or after close sets the closed bit, and blocks before or after
+// close walks past that cell; every one must return false (a sender left
+// blocked ends the run in the runtime's deadlock report).
+long CloseRaceRound(Rng &rng) {
+  const size_t cap = rng.Below(2) ? 0 : 1 + rng.Below(4);
+  elem_chan *c = NewChan(cap);
+  for (size_t i = 0; i < cap; i++) CHECK(chan_send(c, MakeElem(0, 1)), "fill");
+  const int senders = 1 + static_cast<int>(rng.Below(8));
+  std::atomic<int> failed{0};
+  std::vector<uthread_t *> threads;
+  for (int k = 0; k < senders; k++)
+    threads.push_back(Spawn([c, &failed] {
+      if (!chan_send(c, MakeElem(0, 2))) failed++;
+    }));
+  for (uint32_t k = rng.Below(6); k > 0; k--) uthread_yield();
+  chan_close(c);
+  JoinAll(threads);
+  CHECK(failed.load() == senders, "%d of %d senders racing close on a full channel succeeded",
+        senders - failed.load(), senders);
+  Elem e;
+  for (size_t i = 0; i < cap; i++) CHECK(chan_recv(c, &e) && e.seq == 1, "buffered element lost");
+  CHECK(!chan_recv(c, &e), "a sender's element got in after close");
+  DeleteChan(c);
+  return senders;
+}
+
 void RunClose() {
   g_phase = "close";
   Rng rng(g_seed);
@@ -403,9 +430,15 @@ void RunClose() {
     g_round = i;
     CloseRound(rng, stats);
   }
+  g_phase = "close-race";
+  long racing = 0;
+  for (long i = 0; i < 3000 * g_scale; i++) {
+    g_round = i;
+    racing += CloseRaceRound(rng);
+  }
   std::printf("close: %ld rounds, %ld elements accepted, %ld producers refused by close, %ld "
-              "rounds closed by a producer too\n",
-              stats.rounds, stats.accepted, stats.refused, stats.producer_closes);
+              "rounds closed by a producer too; %ld senders raced a close on a full channel\n",
+              stats.rounds, stats.accepted, stats.refused, stats.producer_closes, racing);
 }
 
 // ---- churn -----------------------------------------------------------------------
@@ -471,12 +504,28 @@ struct Tally {
   std::atomic<long> total{0};
 };
 
+// With nobody using the channel and nothing in it: the buffer still has its
+// full capacity (a race that loses a slot shows here), and nothing more.
+void CheckCapacity(elem_chan *c, size_t cap) {
+  size_t room = cap == kUnbounded ? 100 : cap;
+  for (size_t i = 0; i < room; i++)
+    CHECK(chan_try_send(c, MakeElem(0, static_cast<uint32_t>(i + 1))),
+          "an idle, empty channel of capacity %s refused try_send %zu", CapName(cap), i + 1);
+  if (cap != kUnbounded)
+    CHECK(!chan_try_send(c, MakeElem(0, 1)), "a full channel of capacity %s took one more",
+          CapName(cap));
+  Elem e;
+  for (size_t i = 0; i < room; i++)
+    CHECK(chan_try_recv(c, &e) && e.seq == i + 1, "capacity probe %zu lost", i + 1);
+  CHECK(!chan_try_recv(c, &e), "the capacity probe left an element");
+}
+
 void ChurnRound(Rng &rng, ChurnStats &stats) {
   const size_t cap = PickCap(rng);
   elem_chan *c = NewChan(cap);
   const uint64_t seed = rng.Next();
   std::vector<uthread_t *> threads;
-  switch (rng.Below(5)) {
+  switch (rng.Below(6)) {
     case 0: {  // try_recv flood: several takers race for each element
       const uint32_t n = 1 + rng.Below(96);
       Tally tally(1, n);
@@ -498,6 +547,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
         }));
       JoinAll(threads);
       tally.ExpectAll(1);
+      CheckCapacity(c, cap);
       break;
     }
     case 1: {  // receive-or-timeout clauses that mostly withdraw
@@ -520,6 +570,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
         }));
       JoinAll(threads);
       tally.ExpectAll(1);
+      CheckCapacity(c, cap);
       break;
     }
     case 2: {  // send-or-timeout clauses that mostly withdraw
@@ -543,11 +594,12 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
       }));
       JoinAll(threads);
       tally.ExpectAll(senders);
+      CheckCapacity(c, cap);
       break;
     }
     case 3: {  // waiters woken by close: receivers on an empty channel, or
                // senders beyond a full buffer
-      const int waiters = 1 + static_cast<int>(rng.Below(6));
+      const int waiters = 1 + static_cast<int>(rng.Below(12));
       const bool senders = cap != kUnbounded && rng.Below(2) == 0;
       for (size_t i = 0; senders && i < cap; i++) CHECK(chan_send(c, MakeElem(0, 1)), "fill");
       std::atomic<int> failed{0};
@@ -558,8 +610,15 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
           if (!ok) failed++;
         }));
       }
-      for (uthread_t *t : threads)
-        for (int k = 0; k < 100000 && !probe_is_parked(t); k++) uthread_yield();
+      // Usually close once all of them block; sometimes at once, racing
+      // them to their cells (one that takes its cell before close but
+      // blocks after close passed it must still be failed).
+      if (rng.Below(2) == 0) {
+        for (uthread_t *t : threads)
+          for (int k = 0; k < 100000 && !probe_is_parked(t); k++) uthread_yield();
+      } else {
+        for (uint32_t k = rng.Below(4); k > 0; k--) uthread_yield();
+      }
       chan_close(c);
       JoinAll(threads);
       CHECK(failed.load() == waiters, "%d of %d blocked %s woken by close returned false",
@@ -568,6 +627,40 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
       for (size_t i = 0; senders && i < cap; i++)
         CHECK(chan_recv(c, &e) && e.seq == 1, "an element buffered before close was lost");
       stats.woken_by_close += waiters;
+      break;
+    }
+    case 4: {  // segments removed under traffic: receive-or-timeout clauses
+               // withdraw (interrupted cells) while try_senders walk the
+               // cells, mostly failing, so whole segments are cleaned and
+               // unlinked while other threads are still passing through them
+      const int receivers = 2 + static_cast<int>(rng.Below(4));
+      const int senders = 1 + static_cast<int>(rng.Below(2));
+      const uint32_t statements = 20 + rng.Below(60);
+      std::atomic<int> receivers_left{receivers};
+      std::atomic<long> sent{0}, got{0};
+      for (int k = 0; k < receivers; k++)
+        threads.push_back(Spawn([=, &receivers_left, &got, &stats] {
+          Rng r(seed * 13 + k);
+          Elem e;
+          for (uint32_t i = 0; i < statements; i++)
+            if (ReceiveOrTimeout(c, &e, microseconds(r.Below(15)), stats)) {
+              CheckIntact(e, 2, 1u << 30);
+              got++;
+            }
+          receivers_left--;
+        }));
+      for (int p = 0; p < senders; p++)
+        threads.push_back(Spawn([=, &receivers_left, &sent] {
+          for (uint32_t s = 1; receivers_left.load() > 0; s++) {
+            if (chan_try_send(c, MakeElem(p, s))) sent++;
+            uthread_yield();
+          }
+        }));
+      JoinAll(threads);
+      Elem e;
+      while (chan_try_recv(c, &e)) got++;  // what went into a buffer
+      CheckCapacity(c, cap);
+      CHECK(sent.load() == got.load(), "%ld elements sent, %ld received", sent.load(), got.load());
       break;
     }
     default: {  // a try_send flood on a channel with receivers coming and going
