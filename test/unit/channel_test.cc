@@ -95,6 +95,34 @@ TEST(Channel, ZeroInitialisedIsARendezvousChannel) {
   chan_destroy(&c);
 }
 
+// The lazy set-up of a zeroed channel, raced by its first users: every
+// element still goes through exactly once.
+TEST(Channel, ZeroInitialisedFirstUsedByManyThreadsAtOnce) {
+  for (int round = 0; round < 200; round++) {
+    long_chan c{};
+    std::atomic<int> go{0};
+    std::atomic<long> sum{0};
+    std::vector<uthread_t *> threads;
+    for (int i = 0; i < 4; i++) {
+      threads.push_back(Spawn([&, i] {
+        while (!go.load()) uthread_yield();
+        ASSERT_TRUE(chan_send(&c, static_cast<long>(i + 1)));
+      }));
+      threads.push_back(Spawn([&] {
+        while (!go.load()) uthread_yield();
+        long v = 0;
+        ASSERT_TRUE(chan_recv(&c, &v));
+        sum += v;
+      }));
+    }
+    go = 1;
+    for (uthread_t *t : threads) uthread_join(t);
+    ASSERT_EQ(sum.load(), 10) << "round " << round;
+    EXPECT_EQ(chan_cap(&c), 0u);
+    chan_destroy(&c);
+  }
+}
+
 CAP_TEST(ChannelLength, size_t{0}, size_t{1}, size_t{64}, kUnbounded);
 
 TEST_P(ChannelLength, FollowsSendsAndReceives) {
