@@ -165,8 +165,10 @@ static void ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
               elem_size);
 }
 
-/* Every operation starts here: lazily sets up a zeroed channel. */
+/* Every operation starts here: lazily sets up a zeroed channel; and no
+ * segment pointer is held yet, so it is a quiescent point (reclaim.h). */
 static inline void ready(wuc_chan *ch, size_t elem_size, const char *call) {
+  wuc_reclaim_op_start();
   if (__builtin_expect(atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY ||
                            ch->elem_size != elem_size,
                        0))
@@ -794,10 +796,12 @@ bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
   wuc_chan *ch = clause->chan;
   ready(ch, clause->elem_size, "waituntil (ch << e)");
   forget_registration(n);
-  uint64_t sc = atomic_load(&ch->senders);
-  if (sc & CLOSED_BIT) send_on_closed(n);
-  if (n->try_only && !buffer_or_rendezvous_send(ch, sc)) return false;
   for (;;) {
+    uint64_t sc = atomic_load(&ch->senders);
+    if (sc & CLOSED_BIT) send_on_closed(n);
+    /* A try pass takes a cell only while there is room or a receiver; it
+     * checks again after every failed cell, or it would burn cells. */
+    if (n->try_only && !buffer_or_rendezvous_send(ch, sc)) return false;
     struct chan_segment *seg = atomic_load(&ch->send_segment);
     sc = atomic_fetch_add(&ch->senders, 1);
     if (sc & CLOSED_BIT) send_on_closed(n);

@@ -38,6 +38,12 @@ typedef struct wuc_retired {
  * user thread or a worker's scheduler. */
 void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *));
 
+/* For operations on reclaimable structures, called at their start (where
+ * the caller holds no pointer into any): a thread that never blocks would
+ * otherwise never let its worker pass a quiescent point.  Cheap: counts,
+ * and announces one every 256 calls. */
+void wuc_reclaim_op_start(void);
+
 /* Scheduler hooks: a quiescent point, going to sleep, waking up. */
 void wuc_reclaim_quiescent(struct worker *w);
 void wuc_reclaim_offline(struct worker *w);

@@ -126,6 +126,7 @@ struct worker {
   struct wuc_retired *retired_head, *retired_tail;
   uint64_t retired_count;
   uint32_t reclaim_tick;
+  uint32_t reclaim_ops; /* operations started since the last announcement */
 
   _Atomic uint64_t threads_run;    /* switches into a user thread */
   _Atomic uint64_t threads_stolen; /* threads taken from other workers */

@@ -83,7 +83,9 @@ static void store_claim_word(wuc_select_node *n, uintptr_t value) {
 bool wuc_select_claim(wuc_select_node *n) {
   uintptr_t was;
   if (!take_claim_word(n, taken_value(n), &was)) return false;
-  if (n->stmt->all_or) atomic_store(&n->status, WUC_CLAUSE_CLAIMED);
+  /* Informational in an all-or statement (the race word decides): the
+   * release store of DONE in wake publishes everything after it. */
+  if (n->stmt->all_or) atomic_store_explicit(&n->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
   return true;
 }
 
@@ -107,8 +109,8 @@ enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_sele
     return second == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
   }
   store_claim_word(first, taken_value(first));
-  if (first->stmt->all_or) atomic_store(&first->status, WUC_CLAUSE_CLAIMED);
-  if (second->stmt->all_or) atomic_store(&second->status, WUC_CLAUSE_CLAIMED);
+  if (first->stmt->all_or) atomic_store_explicit(&first->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
+  if (second->stmt->all_or) atomic_store_explicit(&second->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
   return WUC_PAIR_CLAIMED;
 }
 
