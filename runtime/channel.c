@@ -263,6 +263,16 @@ static void wake_closed(wuc_select_node *n) {
   wuc_select_wake(n);
 }
 
+/* A suspended sender met after close (its cell is busy, held by the caller):
+ * it fails, as close_cell would have failed it — blocked senders never
+ * deliver once the channel is closed, whoever reaches them first. */
+static bool fail_sender_if_closed(wuc_chan *ch, _Atomic uintptr_t *c, uintptr_t state) {
+  if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
+  wake_closed(waiter_node(state));
+  atomic_store(c, CELL_INTERRUPTED_SEND);
+  return true;
+}
+
 /* ---- expandBuffer ------------------------------------------------------------- */
 
 /* Cell b joins the buffer.  False: it cannot hold an element (its sender
@@ -276,6 +286,7 @@ static bool update_cell_expand_buffer(wuc_chan *ch, struct chan_segment *seg, ui
         /* A receiver owns the cell: it resumes the sender and expands for us. */
         if (atomic_compare_exchange_strong(c, &state, state | WAITER_EB)) return true;
       } else if (atomic_compare_exchange_strong(c, &state, CELL_S_RESUMING_BY_EB)) {
+        if (fail_sender_if_closed(ch, c, state)) return false;
         if (try_resume_sender(waiter_node(state))) {
           atomic_store(c, CELL_BUFFERED);
           return true;
@@ -490,6 +501,10 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
     if (is_waiter(state)) { /* a suspended sender: resume it */
       if (!atomic_compare_exchange_strong(c, &state, CELL_S_RESUMING_BY_RCV)) continue;
       bool help_expand = state & WAITER_EB;
+      if (fail_sender_if_closed(ch, c, state)) {
+        if (help_expand) expand_buffer(ch);
+        return RECV_FAILED;
+      }
       if (try_resume_sender(waiter_node(state))) {
         memcpy(out, cell_element(ch, seg, r), ch->elem_size);
         atomic_store(c, CELL_DONE);
@@ -830,6 +845,10 @@ static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_s
     uintptr_t state = atomic_load(c);
     if (is_waiter(state)) { /* a suspended sender */
       if (!atomic_compare_exchange_strong(c, &state, CELL_S_RESUMING_BY_RCV)) continue;
+      if (fail_sender_if_closed(ch, c, state)) {
+        if (state & WAITER_EB) expand_buffer(ch);
+        return CLAUSE_FAILED;
+      }
       wuc_select_node *sender = waiter_node(state);
       switch (wuc_select_claim_pair(n, sender)) {
       case WUC_PAIR_CLAIMED:
