@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "spin.h"
 
 /* cleaned_and_pointers = cleaned + (head pointers << 16) */
 #define POINTER_UNIT (1u << 16)
 #define SELECT_REFS_RETIRED 0x80000000u
 
-static inline void cpu_relax(void) { __builtin_ia32_pause(); }
 
 struct chan_segment *chan_segment_new(uint64_t id, struct chan_segment *prev, size_t elem_size) {
   size_t bytes = sizeof(struct chan_segment) + WUC_SEGMENT_SIZE * elem_size;
@@ -29,20 +29,9 @@ static inline bool removed(struct chan_segment *s) { return chan_segment_removed
 
 /* ---- the maintenance lock: unlinking and retiring ------------------------ */
 
-static void maintenance_lock(wuc_chan *ch) {
-  int unlocked = 0;
-  while (!atomic_compare_exchange_weak(&ch->maintenance_lock, &unlocked, 1)) {
-    unlocked = 0;
-    cpu_relax();
-  }
-}
-
-static bool maintenance_trylock(wuc_chan *ch) {
-  int unlocked = 0;
-  return atomic_compare_exchange_strong(&ch->maintenance_lock, &unlocked, 1);
-}
-
-static void maintenance_unlock(wuc_chan *ch) { atomic_store(&ch->maintenance_lock, 0); }
+static void maintenance_lock(wuc_chan *ch) { wuc_spin_lock(&ch->maintenance_lock); }
+static bool maintenance_trylock(wuc_chan *ch) { return wuc_spin_trylock(&ch->maintenance_lock); }
+static void maintenance_unlock(wuc_chan *ch) { wuc_spin_unlock(&ch->maintenance_lock); }
 
 static void segment_free_after_grace(wuc_retired *r) {
   struct chan_segment *s = (struct chan_segment *)((char *)r - offsetof(struct chan_segment, retired));

@@ -58,6 +58,7 @@
 #include "fatal.h"
 #include "park.h"
 #include "scheduler.h"
+#include "spin.h"
 
 enum cell_state {
   CELL_EMPTY = 0,
@@ -83,7 +84,6 @@ enum cell_state {
 
 enum chan_state { CHAN_FRESH = 0, CHAN_INITIALISING, CHAN_READY, CHAN_DESTROYED };
 
-static inline void cpu_relax(void) { __builtin_ia32_pause(); }
 
 static inline bool is_waiter(uintptr_t state) { return state >= WAITER_MIN; }
 static inline bool is_busy(uintptr_t state) {
@@ -112,7 +112,7 @@ enum { RES_RESULT = 0, RES_SEGMENT = 1, RES_INDEX = 2, RES_CHAN = 3, RES_KIND = 
 static uint64_t close_point(wuc_chan *ch) {
   uint64_t published;
   while ((published = atomic_load_explicit(&ch->close_point, memory_order_acquire)) == 0)
-    __builtin_ia32_pause(); /* close is between two stores */
+    cpu_relax(); /* close is between two stores */
   return published - 1;
 }
 
@@ -996,15 +996,8 @@ bool wuc_chan_send_on_selected(wuc_chan_send_clause *clause, wuc_select_node *n)
  * a list under the watch lock; close, and every receive or failed send after
  * close, looks whether the channel has drained. */
 
-static void watch_lock(wuc_chan *ch) {
-  int unlocked = 0;
-  while (!atomic_compare_exchange_weak(&ch->watch_lock, &unlocked, 1)) {
-    unlocked = 0;
-    cpu_relax();
-  }
-}
-
-static void watch_unlock(wuc_chan *ch) { atomic_store(&ch->watch_lock, 0); }
+static void watch_lock(wuc_chan *ch) { wuc_spin_lock(&ch->watch_lock); }
+static void watch_unlock(wuc_chan *ch) { wuc_spin_unlock(&ch->watch_lock); }
 
 /* Under the watch lock. */
 static bool drained(wuc_chan *ch) {

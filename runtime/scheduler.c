@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "spin.h"
 
 /* How long an idle worker looks for work to steal before it sleeps. */
 #define SPIN_NS 20000
@@ -50,7 +51,6 @@ struct uthread *wuc_current_thread_or_die(const char *call) {
   return w->current;
 }
 
-static inline void cpu_relax(void) { __builtin_ia32_pause(); }
 
 /* Only the owning worker writes its counters: no locked instruction needed. */
 static inline void count(_Atomic uint64_t *counter) {

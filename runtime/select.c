@@ -9,11 +9,11 @@
 #include "fatal.h"
 #include "park.h"
 #include "scheduler.h"
+#include "spin.h"
 
 _Static_assert(WUC_RACE_OPEN == WUC_CLAUSE_WAITING && WUC_RACE_PENDING == WUC_CLAUSE_PENDING,
                "claim words share their open and pending values");
 
-static inline void cpu_relax(void) { __builtin_ia32_pause(); }
 
 static inline _Atomic uintptr_t *race_word(wuc_select_node *n) { return &n->stmt->race; }
 

@@ -4,13 +4,13 @@
 
 #include "fatal.h"
 #include "scheduler.h"
+#include "spin.h"
 #include "timer_heap.h"
 
 #define SLOT_STATE(s) ((s) & 3u)
 #define SLOT_GEN(s) ((s) >> 2)
 #define SLOTS_PER_CHUNK 64
 
-static inline void cpu_relax(void) { __builtin_ia32_pause(); }
 
 static struct timer_slot *slot_alloc(struct timer_heap *h) {
   if (!h->free_slots) {

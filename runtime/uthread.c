@@ -7,6 +7,7 @@
 #include "fatal.h"
 #include "park.h"
 #include "scheduler.h"
+#include "spin.h"
 #include "timer.h"
 
 void wuc_finish_switch(void);
@@ -95,7 +96,7 @@ void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
   if (atomic_compare_exchange_strong(&t->join_word, &expected, (uintptr_t)cur)) {
     for (uintptr_t state; (state = atomic_load(&t->join_word)) != JOIN_DONE;) {
       if (state == JOIN_WAKING)
-        __builtin_ia32_pause(); /* the finisher is inside wuc_unpark(cur) */
+        cpu_relax(); /* the finisher is inside wuc_unpark(cur) */
       else
         wuc_park_at("uthread_join", t, file, line);
     }

@@ -36,6 +36,8 @@
 #include <wuc/lock.h>
 #include <wuc/select.h>
 
+#include "spin.h"
+
 /* Thread waiters: WAITING until granted; WAKING while the waker unparks the
  * thread (it must not return yet: the unpark still reads its handle). */
 enum { WAITER_WAITING = 0, WAITER_WAKING = 1, WAITER_WOKEN = 2 };
@@ -51,25 +53,8 @@ struct wuc_waiter {
 _Static_assert(sizeof(struct wuc_waiter) <= sizeof(((wuc_select_node *)0)->res),
                "a waiter fits in a select node's resource area");
 
-/* One step of a short busy wait; gives the CPU away after a while (the
- * kernel thread we wait for may have been preempted). */
-static inline void wuc_spin_step(uint32_t *spins) {
-  if (++*spins < 256)
-    __builtin_ia32_pause();
-  else
-    sched_yield();
-}
-
-static inline void waitq_lock(wuc_waitq *q) {
-  while (atomic_exchange_explicit(&q->lock, 1, memory_order_acquire)) {
-    uint32_t spins = 0;
-    while (atomic_load_explicit(&q->lock, memory_order_relaxed)) wuc_spin_step(&spins);
-  }
-}
-
-static inline void waitq_unlock(wuc_waitq *q) {
-  atomic_store_explicit(&q->lock, 0, memory_order_release);
-}
+static inline void waitq_lock(wuc_waitq *q) { wuc_spin_lock(&q->lock); }
+static inline void waitq_unlock(wuc_waitq *q) { wuc_spin_unlock(&q->lock); }
 
 /* Under q->lock. */
 static inline bool waitq_is_empty(const wuc_waitq *q) { return q->head == NULL; }
