@@ -1,0 +1,50 @@
+// diag.h — diagnostics in clang's format:
+//
+//   file:line:col: error: message
+//   <the source line>
+//   <spaces, tabs copied from the line>^
+//
+// Every error the compiler reports goes through a DiagEngine, so the format
+// and the exit status (1 on any error) live in one place.  Message texts are
+// in messages.h.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "source.h"
+
+namespace wuc {
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity;
+  unsigned offset; // into the file's text
+  std::string message;
+};
+
+class DiagEngine {
+public:
+  explicit DiagEngine(const SourceFile &file) : file_(file) {}
+
+  void error(unsigned offset, std::string message);
+  void warning(unsigned offset, std::string message);
+  void note(unsigned offset, std::string message);
+
+  bool hasErrors() const { return errors_ > 0; }
+  unsigned errorCount() const { return errors_; }
+  const std::vector<Diagnostic> &all() const { return diags_; }
+
+  // Writes every diagnostic, in the order reported.
+  void print(std::ostream &os) const;
+  static void format(std::ostream &os, const SourceFile &file, const Diagnostic &d);
+
+private:
+  const SourceFile &file_;
+  std::vector<Diagnostic> diags_;
+  unsigned errors_ = 0;
+};
+
+} // namespace wuc

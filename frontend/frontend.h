@@ -1,0 +1,20 @@
+// frontend.h — the Flex scanner and Bison skeleton grammar of extended C.
+//
+// parseSource tokenises the whole file exactly (comments, strings, character
+// constants, preprocessor lines and continuations), parses the statement
+// skeleton of C well enough to find every waituntil statement and the extent
+// of each clause body, and collects the lexical edits.  Errors go to diags
+// (messages.h); the result is meaningful only if none was reported.
+#pragma once
+
+#include "ast.h"
+#include "diag.h"
+
+namespace wuc {
+
+bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out);
+
+// Debugging aid (wucc --dump-ast): one line per statement, clause and edit.
+void dumpFrontend(const SourceFile &file, const FrontendResult &fe, std::ostream &os);
+
+} // namespace wuc

@@ -1,0 +1,65 @@
+// messages.h — the text of every diagnostic wucc reports, in one place
+// (test/lit checks them exactly; docs/language.md lists them).
+//
+// Messages with %s take the named argument(s) through wuc::format.
+#pragma once
+
+#include <string>
+
+namespace wuc::msg {
+
+// ---- lexical -----------------------------------------------------------
+inline constexpr const char *UnterminatedComment = "unterminated /* comment";
+inline constexpr const char *UnterminatedString = "missing terminating '\"' character";
+inline constexpr const char *UnterminatedChar = "missing terminating ' character";
+inline constexpr const char *UnknownDurationUnit =
+    "unknown duration unit '%s' (expected ns, us, ms or s)";
+inline constexpr const char *DurationNeedsNumber = "a duration literal needs a number before '`'";
+inline constexpr const char *EmptyTypeName = "expected a type name in '%s( )'";
+
+// ---- the waituntil statement (LANGUAGE.md §2) ----------------------------
+inline constexpr const char *ElseNotLast = "'else' must be the last clause of a waituntil statement";
+inline constexpr const char *ElseTwice = "a waituntil statement can have only one 'else'";
+inline constexpr const char *ElseInParens = "'else' cannot appear inside parentheses";
+inline constexpr const char *ElseAfterAnd = "'else' must be joined by 'or', not 'and'";
+inline constexpr const char *ElseFirst = "'else' needs a waituntil clause before it";
+inline constexpr const char *WhenOnGroup =
+    "'when' cannot guard a parenthesised group; guard each clause instead";
+inline constexpr const char *EmptyParens = "empty parentheses in a waituntil statement";
+inline constexpr const char *ClauseNoStatement = "waituntil clause has no statement";
+inline constexpr const char *ElseNoStatement = "'else' has no statement";
+inline constexpr const char *EmptyResource = "waituntil clause has no resource";
+inline constexpr const char *EmptyGuard = "'when' needs a condition";
+inline constexpr const char *ExpectedLParenAfter = "expected '(' after '%s'";
+inline constexpr const char *ExpectedClauseAfter =
+    "expected 'waituntil', 'when', '(' or 'else' after '%s'";
+inline constexpr const char *WhenWithoutClause = "expected 'waituntil', '(' or 'else' after 'when (...)'";
+
+// ---- operands (LANGUAGE.md §2.2), from the semantic pass -----------------
+inline constexpr const char *NotSelectable =
+    "operand of type '%s' is not selectable (no WUC_SELECTABLE declaration for it)";
+inline constexpr const char *ShiftWithoutChannel =
+    "neither operand of '<<' is a channel (left '%s', right '%s')";
+inline constexpr const char *RecvIncompatible =
+    "cannot receive an element of type '%s' into '%s'";
+inline constexpr const char *SendIncompatible =
+    "cannot send a value of type '%s' on a channel of '%s'";
+inline constexpr const char *ClosedNeedsChannel = "'closed' needs a channel, not '%s'";
+inline constexpr const char *TimeoutNeedsDuration =
+    "'timeout' needs a duration (an arithmetic value), not '%s'";
+inline constexpr const char *OperandNotLvalue =
+    "operand of type '%s' must be an lvalue or a pointer";
+inline constexpr const char *RecvIntoBitField = "cannot receive into a bit-field";
+inline constexpr const char *ChannelWithoutShift =
+    "a channel is not a resource by itself; use 'x << ch', 'ch << e' or 'closed(ch)'";
+
+// ---- driver ------------------------------------------------------------
+inline constexpr const char *NoInput = "no input files";
+inline constexpr const char *CannotRead = "cannot read '%s': %s";
+
+} // namespace wuc::msg
+
+namespace wuc {
+// printf-style substitution of %s only (arguments in order).
+std::string format(const char *pattern, const std::string &a = {}, const std::string &b = {});
+} // namespace wuc

@@ -1,0 +1,65 @@
+// sema.h — the semantic pass: what each clause's operands are, read from
+// Clang's AST of a probe of the translation unit (implemented with Clang
+// libTooling in sema/; this header does not include Clang).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ast.h"
+#include "diag.h"
+
+namespace wuc {
+
+struct ClauseFacts {
+  enum Kind {
+    Invalid,  // an operand had errors Clang reported; the back end will report them too
+    Recv,     // x << ch
+    Send,     // ch << e
+    Closed,   // closed(ch)
+    Timeout,  // timeout(d)
+    Resource, // a selectable object (WUC_SELECTABLE), future, lock, user type...
+  } kind = Invalid;
+
+  // Recv / Send / Closed: the channel operand is a pointer to a channel
+  // (otherwise an lvalue channel object).
+  bool channelIsPointer = false;
+  // Recv: the target's type is the channel's element type, so the element
+  // is received in place (otherwise into a temporary of the element type,
+  // then assigned: C's assignment conversions).
+  bool recvInPlace = false;
+
+  // Resource: the operand is a pointer (otherwise an lvalue object).
+  bool resourceIsPointer = false;
+  // Resource: member names leading from the operand to the object the trait
+  // is declared for (empty: the operand itself).  A struct whose first
+  // member is selectable is selectable through it.
+  std::vector<std::string> memberPath;
+
+  // The trait (Resource, and the built-in clause types of Recv / Send /
+  // Closed / Timeout): the variable WUC_SELECTABLE declared, and the names
+  // of the three functions it was given.
+  std::string traitVar;   // wuc_selectable_trait_<register function>
+  std::string registerFn, unregisterFn, onSelectedFn;
+
+  // Spelled types, for the emitted C's comments.
+  std::string operandType;
+};
+
+struct SemaFacts {
+  // statements[i][j]: clause j of FrontendResult::statements[i].
+  std::vector<std::vector<ClauseFacts>> statements;
+};
+
+struct SemaOptions {
+  std::vector<std::string> compilerArgs; // the user's -I -D -U -std -include ... flags
+  std::string wucIncludeDir;             // where <wuc.h> is
+  std::string resourceDir;               // Clang's resource directory (builtin headers)
+};
+
+// Reports the errors of LANGUAGE.md §2.2 at each clause's location; returns
+// false if it reported any.
+bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions &opts,
+             DiagEngine &diags, SemaFacts &out);
+
+} // namespace wuc
