@@ -224,16 +224,42 @@ void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned co
 
 /* --- the trait ---------------------------------------------------------- */
 
+/* The three functions with the resource type erased, for code that handles
+ * clauses of any type alike (a statement's cleanup on a jump out of a body,
+ * the blocking paths in <wuc/waituntil.h>). */
+typedef struct wuc_selectable_ops {
+  bool (*register_select)(void *, wuc_select_node *);
+  bool (*unregister_select)(void *, wuc_select_node *);
+  bool (*on_selected)(void *, wuc_select_node *);
+} wuc_selectable_ops;
+
 /* Declares that T is selectable with the three functions.  Expands to a
  * constant that wucc's semantic pass finds (by its annotation) and that
- * type-checks the functions against T. */
+ * type-checks the functions against T, and to the type-erased table
+ * WUC_SELECTABLE_OPS(reg_fn) that the generated code uses off its fast
+ * path. */
 #define WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)                               \
   WUC_SELECTABLE_ANNOTATION_ static const struct {                                     \
     bool (*register_select)(T *, wuc_select_node *);                                   \
     bool (*unregister_select)(T *, wuc_select_node *);                                 \
     bool (*on_selected)(T *, wuc_select_node *);                                       \
-  } WUC_SELECTABLE_NAME_(reg_fn) = {reg_fn, unreg_fn, selected_fn}
+  } WUC_SELECTABLE_NAME_(reg_fn) = {reg_fn, unreg_fn, selected_fn};                     \
+  WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)
 #define WUC_SELECTABLE_NAME_(reg) wuc_selectable_trait_##reg
+#define WUC_SELECTABLE_OPS(reg) wuc_selectable_ops_##reg
+#define WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)                        \
+  static inline bool wuc_selectable_reg_##reg_fn(void *r, wuc_select_node *n) {        \
+    return reg_fn((T *)r, n);                                                          \
+  }                                                                                    \
+  static inline bool wuc_selectable_unreg_##reg_fn(void *r, wuc_select_node *n) {      \
+    return unreg_fn((T *)r, n);                                                        \
+  }                                                                                    \
+  static inline bool wuc_selectable_sel_##reg_fn(void *r, wuc_select_node *n) {        \
+    return selected_fn((T *)r, n);                                                     \
+  }                                                                                    \
+  __attribute__((unused)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = { \
+      wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn,                      \
+      wuc_selectable_sel_##reg_fn}
 #ifdef __clang__
 #define WUC_SELECTABLE_ANNOTATION_ __attribute__((annotate("wuc_selectable"), unused))
 #else

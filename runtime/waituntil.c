@@ -1,0 +1,147 @@
+/* The blocking paths and the cleanup of lowered waituntil statements; see
+ * <wuc/waituntil.h> and docs/select.md.  The fast path is generated inline
+ * by wucc; everything here calls the resources through their type-erased
+ * traits, which costs an indirect call per clause on paths that park. */
+#include <wuc/waituntil.h>
+
+#include "fatal.h"
+
+static bool reg(wuc_wu_clause *c) { return c->ops->register_select(c->res, &c->node); }
+static bool unreg(wuc_wu_clause *c) { return c->ops->unregister_select(c->res, &c->node); }
+static bool selected(wuc_wu_clause *c) { return c->ops->on_selected(c->res, &c->node); }
+
+unsigned wuc_wu_block_all_or(wuc_wu *w) {
+  int winner = -1;
+  /* Step 2: register in source order; a clause that completes at once is
+   * the winner.  Between begin and end registration others cannot claim our
+   * nodes: they drop them on the statement's re-register list instead
+   * (Kotlin's re-register rule; <wuc/select.h>). */
+  wuc_select_begin_registration(&w->s);
+  for (unsigned i = 0; i < w->n && winner < 0; i++) {
+    wuc_wu_clause *c = &w->cl[i];
+    if (!c->enabled) continue;
+    c->node.try_only = false; /* it failed its try */
+    c->live = true;
+    if (reg(c)) winner = (int)i;
+  }
+  /* Register the dropped nodes again until none comes back; after two
+   * rounds give the other side the CPU (two statements registering at once
+   * can keep dropping each other's nodes). */
+  for (unsigned round = 0; winner < 0; round++) {
+    wuc_select_node *again = wuc_select_end_registration(&w->s);
+    if (!again) break;
+    if (round >= 2) uthread_yield();
+    while (again) {
+      wuc_select_node *next = again->rereg_next; /* a new drop rewrites it */
+      wuc_wu_clause *c = (wuc_wu_clause *)((char *)again - offsetof(wuc_wu_clause, node));
+      if (reg(c)) {
+        winner = (int)(c - w->cl);
+        break;
+      }
+      again = next;
+    }
+  }
+  /* Step 3. */
+  if (winner < 0) {
+    wuc_select_node *n = wuc_select_wait_winner(&w->s);
+    winner = (int)((wuc_wu_clause *)((char *)n - offsetof(wuc_wu_clause, node)) - w->cl);
+  }
+  /* Step 5 for the losers: one race word, so none of them can complete. */
+  for (unsigned i = 0; i < w->n; i++) {
+    wuc_wu_clause *c = &w->cl[i];
+    if ((int)i == winner || !c->live) continue;
+    c->live = false;
+    if (unreg(c)) wuc_fatal("waituntil at %s: a losing clause of an all-or statement completed",
+                            c->node.site ? c->node.site : "?");
+  }
+  return (unsigned)winner;
+}
+
+/* Parks until a node may have changed; never while one is CLAIMED (its
+ * claimer's unpark may already have been consumed: wait for DONE). */
+static void wait_for_change(wuc_wu *w) {
+  for (unsigned i = 0; i < w->n; i++) {
+    wuc_wu_clause *c = &w->cl[i];
+    if (c->live && atomic_load(&c->node.status) == WUC_CLAUSE_CLAIMED) {
+      wuc_select_wait_any(&w->s, &c->node, 1);
+      return;
+    }
+  }
+  wuc_select_wait_any(&w->s, NULL, 0);
+}
+
+int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
+  for (;;) {
+    bool any_live = false;
+    /* Step 5 for clauses the tree no longer needs.  One that completed all
+     * the same runs its body if its resource says so (a channel's transfer
+     * happened); a lock's unreg has released it already. */
+    for (unsigned i = 0; i < w->n; i++) {
+      wuc_wu_clause *c = &w->cl[i];
+      if (!c->live) continue;
+      if (c->node.needed) {
+        any_live = true;
+        continue;
+      }
+      c->live = false;
+      if (unreg(c) && selected(c)) c->pending = true;
+    }
+    for (unsigned i = 0; i < w->n; i++) {
+      if (w->cl[i].pending) {
+        w->cl[i].pending = false;
+        return (int)i;
+      }
+    }
+    /* Step 2, on the first calls: register the needed clauses in source
+     * order, and run a body as soon as its clause completes. */
+    while (w->next_reg < w->n) {
+      wuc_wu_clause *c = &w->cl[w->next_reg++];
+      if (!c->enabled || !c->node.needed) continue;
+      c->node.try_only = w->try_only;
+      c->live = true;
+      if (reg(c)) {
+        if (selected(c)) return (int)(c - w->cl);
+        c->live = false;
+        (void)unreg(c);
+        c->ran = true;
+        return WUC_WU_RECOMPUTE;
+      }
+      if (w->try_only) c->live = false; /* a try queues nothing */
+      else any_live = true;
+    }
+    /* Step 3: completed clauses, in source order. */
+    for (unsigned i = 0; i < w->n; i++) {
+      wuc_wu_clause *c = &w->cl[i];
+      if (!c->live || !wuc_select_is_done(&c->node)) continue;
+      if (selected(c)) return (int)i;
+      c->live = false;
+      (void)unreg(c);
+      c->ran = true;
+      return WUC_WU_RECOMPUTE;
+    }
+    if (satisfied && !any_live) return WUC_WU_END;
+    if (w->try_only) return WUC_WU_ELSE; /* nothing is queued: nothing to withdraw */
+    if (!any_live)
+      wuc_fatal("waituntil: internal error: a statement can no longer be satisfied");
+    wait_for_change(w);
+  }
+}
+
+void wuc_wu_mixed_ran(wuc_wu *w, unsigned i) {
+  wuc_wu_clause *c = &w->cl[i];
+  c->ran = true;
+  if (c->live) {
+    c->live = false;
+    (void)unreg(c);
+  }
+}
+
+void wuc_wu_cleanup(wuc_wu *w) {
+  for (unsigned i = 0; i < w->n; i++) {
+    wuc_wu_clause *c = &w->cl[i];
+    if (!c->live) continue;
+    c->live = false;
+    c->node.needed = false;
+    (void)unreg(c);
+  }
+}

@@ -1,0 +1,140 @@
+/* <wuc/waituntil.h> — the support code wucc's lowered statements call.
+ *
+ * Users do not include this: wucc adds it to every file it lowers.  It is
+ * the statement's side of <wuc/select.h> ("The statement's side, in order")
+ * packaged for generated code:
+ *
+ *   - a statement is a wuc_wu in the waiting thread's frame plus an array of
+ *     wuc_wu_clause (one per clause: the node, the resource, its type-erased
+ *     trait, and four flags); nothing is allocated;
+ *   - the fast path (step 1, all-or statements) is generated inline with
+ *     direct calls to each clause's register function;
+ *   - the blocking paths — wuc_wu_block_all_or (steps 2, 3, 5) and
+ *     wuc_wu_mixed_step (statements mixing `and` and `or`) — live in
+ *     runtime/waituntil.c and call the resources through wuc_selectable_ops;
+ *   - wuc_wu_cleanup runs, through __attribute__((cleanup)), whenever control
+ *     leaves the statement, normally or by a jump out of a body: every clause
+ *     still registered is withdrawn (step 5 with bodies skipped), so no
+ *     registration outlives the statement.
+ *
+ * The completion predicate of a mixed statement is generated per statement
+ * (it is the statement's and/or tree); it reports to the runtime through each
+ * node's `needed` flag and the `satisfied` argument of wuc_wu_mixed_step. */
+#ifndef WUC_WAITUNTIL_H
+#define WUC_WAITUNTIL_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include <wuc/select.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wuc_wu_clause {
+  wuc_select_node node;
+  void *res;                      /* the resource the trait is declared for */
+  const wuc_selectable_ops *ops;  /* its trait, type-erased */
+  bool enabled; /* its guard was true (or it has none) */
+  bool live;    /* registered and not yet unregistered */
+  bool ran;     /* its body ran, or it completed and its resource skipped the body */
+  bool pending; /* mixed: completed while being withdrawn; its body is still to run */
+} wuc_wu_clause;
+
+typedef struct wuc_wu {
+  wuc_select_stmt s;
+  wuc_wu_clause *cl;
+  unsigned n;
+  unsigned next_reg; /* mixed: clauses before it have had their turn to register */
+  bool try_only;     /* mixed with an `else`: try each clause once, never park */
+} wuc_wu;
+
+/* Evaluation: clause i of the statement, once its guard (and, if enabled,
+ * its resource) has been evaluated. */
+static inline void wuc_wu_clause_init(wuc_wu *w, unsigned i, bool enabled, void *res,
+                                      const wuc_selectable_ops *ops, void *data,
+                                      const char *site) {
+  wuc_wu_clause *c = &w->cl[i];
+  w->n = i + 1;
+  c->enabled = enabled;
+  c->live = c->ran = c->pending = false;
+  c->res = res;
+  c->ops = ops;
+  c->node.data = data; /* kept here until the node is set up */
+  c->node.site = site;
+}
+
+/* Sets up clause i's node (keeping its data and site). */
+static inline wuc_select_node *wuc_wu_node_setup(wuc_wu *w, unsigned i) {
+  wuc_select_node *n = &w->cl[i].node;
+  void *data = n->data;
+  const char *site = n->site;
+  wuc_select_node_init(n, &w->s, data);
+  n->site = site;
+  return n;
+}
+
+/* n counts the clauses evaluated so far (wuc_wu_clause_init), so the
+ * cleanup never reads a clause a jump out of a guard skipped. */
+static inline void wuc_wu_init(wuc_wu *w, wuc_wu_clause *cl, bool all_or) {
+  wuc_select_stmt_init(&w->s, all_or);
+  w->cl = cl;
+  w->n = 0;
+  w->next_reg = 0;
+  w->try_only = false;
+}
+
+/* Fast path, clause i: the node is set up for a try (try_only: a resource
+ * that cannot complete now queues nothing). */
+static inline wuc_select_node *wuc_wu_try_node(wuc_wu *w, unsigned i) {
+  wuc_select_node *n = wuc_wu_node_setup(w, i);
+  n->try_only = true;
+  return n;
+}
+
+/* The try of clause i won: it completed and must be unregistered after its
+ * body (live).  Nothing else was queued. */
+static inline void wuc_wu_won_try(wuc_wu *w, unsigned i) {
+  w->cl[i].node.try_only = false;
+  w->cl[i].live = true;
+}
+
+/* All-or, after a try pass that found nothing (every enabled node has been
+ * through wuc_wu_try_node and failed): registers every enabled clause, parks until one
+ * wins, withdraws the others.  Returns the winner, still live: the caller
+ * runs on_selected, the body, then unregisters it. */
+unsigned wuc_wu_block_all_or(wuc_wu *w);
+
+/* All-or: the winner's part after its body (a lock is released here). */
+static inline void wuc_wu_end_winner(wuc_wu *w, unsigned i) { w->cl[i].live = false; }
+
+/* Mixed statements.  Each call first withdraws every live clause whose node
+ * is no longer `needed`, then returns the next clause whose body is to run
+ * now (its on_selected said yes), WUC_WU_RECOMPUTE when a clause completed
+ * without a body to run (the predicate must be recomputed), or WUC_WU_END
+ * once `satisfied` and nothing is left to run.  It registers the clauses in
+ * source order on the first calls, and parks only when nothing can run. */
+enum { WUC_WU_END = -1, WUC_WU_RECOMPUTE = -2, WUC_WU_ELSE = -3 };
+/* Mixed statements, after evaluation: sets up every enabled clause's node
+ * (before the predicate first writes the `needed` flags).  With try_only
+ * (an enabled `else`), each clause is tried once without queueing, and
+ * wuc_wu_mixed_step returns WUC_WU_ELSE instead of parking when the tree
+ * is not satisfied after every clause had its try. */
+static inline void wuc_wu_mixed_begin(wuc_wu *w, bool try_only) {
+  w->try_only = try_only;
+  for (unsigned i = 0; i < w->n; i++)
+    if (w->cl[i].enabled) (void)wuc_wu_node_setup(w, i);
+}
+int wuc_wu_mixed_step(wuc_wu *w, bool satisfied);
+/* After body i of a mixed statement: unregisters it (a lock is released
+ * here) and counts it as run. */
+void wuc_wu_mixed_ran(wuc_wu *w, unsigned i);
+
+/* __attribute__((cleanup)): withdraws whatever is still registered. */
+void wuc_wu_cleanup(wuc_wu *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
