@@ -212,6 +212,11 @@ private:
     if (allOr_) out_ += "  " + p_ + "_any |= " + g + ";\n";
     out_ += "  wuc_wu_clause_init(&" + p_ + ", " + std::to_string(i) + ", " + g + ", (void *)" +
             resArg(i) + ", " + ops(f) + ", " + data + ", " + site(c) + ");\n";
+    // Mixed statements can be left by a jump while this clause completes:
+    // the cleanup then converts the element into the target itself.
+    if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace)
+      out_ += "  wuc_wu_clause_converts(&" + p_ + ", " + std::to_string(i) + ", " + var("x", i) +
+              ", WUC_WU_KIND(*" + var("x", i) + "), WUC_WU_KIND(" + ch + "->elem[0]));\n";
   }
 
   void emitElseGuard() {

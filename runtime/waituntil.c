@@ -4,6 +4,9 @@
  * traits, which costs an indirect call per clause on paths that park. */
 #include <wuc/waituntil.h>
 
+#include <stdint.h>
+#include <string.h>
+
 #include "fatal.h"
 
 static bool reg(wuc_wu_clause *c) { return c->ops->register_select(c->res, &c->node); }
@@ -142,6 +145,51 @@ void wuc_wu_cleanup(wuc_wu *w) {
     if (!c->live) continue;
     c->live = false;
     c->node.needed = false;
-    (void)unreg(c);
+    /* A receive that completed keeps its element: into its target. */
+    if (unreg(c) && c->convert_to)
+      wuc_wu_convert(c->convert_to, c->convert_to_kind, c->node.data, c->convert_from_kind);
+  }
+}
+
+/* Loads as the widest type of the kind's family, stores with a C cast: the
+ * same result as the assignment the generated code does on its normal path. */
+#define STORE_(to, to_kind, v)                                                             \
+  switch (to_kind) {                                                                       \
+  case WUC_WU_K_BOOL: *(bool *)(to) = (v) != 0; break;                                     \
+  case WUC_WU_K_I8: *(int8_t *)(to) = (int8_t)(v); break;                                  \
+  case WUC_WU_K_U8: *(uint8_t *)(to) = (uint8_t)(v); break;                                \
+  case WUC_WU_K_I16: *(int16_t *)(to) = (int16_t)(v); break;                               \
+  case WUC_WU_K_U16: *(uint16_t *)(to) = (uint16_t)(v); break;                             \
+  case WUC_WU_K_I32: *(int32_t *)(to) = (int32_t)(v); break;                               \
+  case WUC_WU_K_U32: *(uint32_t *)(to) = (uint32_t)(v); break;                             \
+  case WUC_WU_K_I64: *(int64_t *)(to) = (int64_t)(v); break;                               \
+  case WUC_WU_K_U64: *(uint64_t *)(to) = (uint64_t)(v); break;                             \
+  case WUC_WU_K_F32: *(float *)(to) = (float)(v); break;                                   \
+  case WUC_WU_K_F64: *(double *)(to) = (double)(v); break;                                 \
+  case WUC_WU_K_F80: *(long double *)(to) = (long double)(v); break;                       \
+  default: wuc_fatal("waituntil: cannot convert a received element (kind %d)", to_kind);   \
+  }
+
+void wuc_wu_convert(void *to, int to_kind, const void *from, int from_kind) {
+  switch (from_kind) {
+  case WUC_WU_K_POINTER:
+    if (to_kind == WUC_WU_K_BOOL)
+      *(bool *)to = *(void *const *)from != NULL;
+    else
+      memcpy(to, from, sizeof(void *)); /* pointer conversions keep the representation */
+    return;
+  case WUC_WU_K_F32: STORE_(to, to_kind, *(const float *)from); return;
+  case WUC_WU_K_F64: STORE_(to, to_kind, *(const double *)from); return;
+  case WUC_WU_K_F80: STORE_(to, to_kind, *(const long double *)from); return;
+  case WUC_WU_K_U64: STORE_(to, to_kind, *(const uint64_t *)from); return;
+  case WUC_WU_K_U32: STORE_(to, to_kind, *(const uint32_t *)from); return;
+  case WUC_WU_K_U16: STORE_(to, to_kind, *(const uint16_t *)from); return;
+  case WUC_WU_K_U8: STORE_(to, to_kind, *(const uint8_t *)from); return;
+  case WUC_WU_K_BOOL: STORE_(to, to_kind, *(const bool *)from); return;
+  case WUC_WU_K_I64: STORE_(to, to_kind, *(const int64_t *)from); return;
+  case WUC_WU_K_I32: STORE_(to, to_kind, *(const int32_t *)from); return;
+  case WUC_WU_K_I16: STORE_(to, to_kind, *(const int16_t *)from); return;
+  case WUC_WU_K_I8: STORE_(to, to_kind, *(const int8_t *)from); return;
+  default: wuc_fatal("waituntil: cannot convert a received element (kind %d)", from_kind);
   }
 }

@@ -40,7 +40,29 @@ typedef struct wuc_wu_clause {
   bool live;    /* registered and not yet unregistered */
   bool ran;     /* its body ran, or it completed and its resource skipped the body */
   bool pending; /* mixed: completed while being withdrawn; its body is still to run */
+  /* A receive whose target's type differs from the element type receives
+   * into a temporary; if the statement is left by a jump while such a clause
+   * completes, the cleanup still assigns the element to the target (it is
+   * never lost), converting by these arithmetic kinds (WUC_WU_KIND). */
+  unsigned char convert_to_kind, convert_from_kind;
+  void *convert_to;
 } wuc_wu_clause;
+
+/* The kinds of scalar types a received element may be converted between. */
+enum wuc_wu_kind {
+  WUC_WU_K_NONE, WUC_WU_K_BOOL, WUC_WU_K_I8, WUC_WU_K_U8, WUC_WU_K_I16, WUC_WU_K_U16,
+  WUC_WU_K_I32, WUC_WU_K_U32, WUC_WU_K_I64, WUC_WU_K_U64, WUC_WU_K_F32, WUC_WU_K_F64,
+  WUC_WU_K_F80, WUC_WU_K_POINTER
+};
+#define WUC_WU_KIND(e)                                                                     \
+  _Generic((e), _Bool: WUC_WU_K_BOOL, char: ((char)-1 < 0 ? WUC_WU_K_I8 : WUC_WU_K_U8),   \
+           signed char: WUC_WU_K_I8, unsigned char: WUC_WU_K_U8, short: WUC_WU_K_I16,      \
+           unsigned short: WUC_WU_K_U16, int: WUC_WU_K_I32, unsigned: WUC_WU_K_U32,        \
+           long: WUC_WU_K_I64, unsigned long: WUC_WU_K_U64, long long: WUC_WU_K_I64,       \
+           unsigned long long: WUC_WU_K_U64, float: WUC_WU_K_F32, double: WUC_WU_K_F64,    \
+           long double: WUC_WU_K_F80, default: WUC_WU_K_POINTER)
+/* *to = *from with C's conversion between the two kinds. */
+void wuc_wu_convert(void *to, int to_kind, const void *from, int from_kind);
 
 typedef struct wuc_wu {
   wuc_select_stmt s;
@@ -63,6 +85,15 @@ static inline void wuc_wu_clause_init(wuc_wu *w, unsigned i, bool enabled, void 
   c->ops = ops;
   c->node.data = data; /* kept here until the node is set up */
   c->node.site = site;
+  c->convert_to = NULL;
+}
+
+/* Clause i receives into a temporary, then converts into `to`. */
+static inline void wuc_wu_clause_converts(wuc_wu *w, unsigned i, void *to, int to_kind,
+                                          int from_kind) {
+  w->cl[i].convert_to = to;
+  w->cl[i].convert_to_kind = (unsigned char)to_kind;
+  w->cl[i].convert_from_kind = (unsigned char)from_kind;
 }
 
 /* Sets up clause i's node (keeping its data and site). */
