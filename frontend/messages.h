@@ -52,6 +52,14 @@ inline constexpr const char *OperandNotLvalue =
 inline constexpr const char *RecvIntoBitField = "cannot receive into a bit-field";
 inline constexpr const char *ChannelWithoutShift =
     "a channel is not a resource by itself; use 'x << ch', 'ch << e' or 'closed(ch)'";
+inline constexpr const char *OperandError = "in this clause's operand: %s"; // clang's message
+inline constexpr const char *RecvTargetNotModifiable =
+    "cannot receive into an operand of type '%s': it is not a modifiable lvalue";
+inline constexpr const char *ResourceConst =
+    "operand of type '%s' is const; a waituntil resource must be modifiable";
+inline constexpr const char *NotSelectableYet =
+    "operand of type '%s' is not selectable here (its WUC_SELECTABLE declaration comes after this statement)";
+inline constexpr const char *ProbeFailed = "cannot analyse the waituntil statements: %s";
 
 // ---- driver ------------------------------------------------------------
 inline constexpr const char *NoInput = "no input files";

@@ -44,6 +44,14 @@ struct ClauseFacts {
 
   // Spelled types, for the emitted C's comments.
   std::string operandType;
+
+  // ---- added by the semantic pass ----
+  // Recv / Send / Closed: the channel's element type, spelled (comments).
+  std::string elementType;
+  // Clang never saw this clause (kind is Invalid, no error was reported):
+  // it sits in an inactive #if branch, or in code Clang dropped after an
+  // error elsewhere, which the back end reports on its own.
+  bool unseen = false;
 };
 
 struct SemaFacts {
@@ -55,10 +63,18 @@ struct SemaOptions {
   std::vector<std::string> compilerArgs; // the user's -I -D -U -std -include ... flags
   std::string wucIncludeDir;             // where <wuc.h> is
   std::string resourceDir;               // Clang's resource directory (builtin headers)
+  // Empty wucIncludeDir / resourceDir: the source tree's stdlib/, and the
+  // resource directory of the Clang wuc_sema was built against.
+
+  // Debugging (e.g. a --dump-probe flag): if set, receives the probe, the C
+  // text Clang parses.
+  std::string *probeText = nullptr;
 };
 
 // Reports the errors of LANGUAGE.md §2.2 at each clause's location; returns
-// false if it reported any.
+// false if it reported any.  One Clang parse of the whole file.  Clang's
+// errors outside clause operands are not reported (the back end reports
+// them); an error inside an operand is reported once, as OperandError.
 bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions &opts,
              DiagEngine &diags, SemaFacts &out);
 
