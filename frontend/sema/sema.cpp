@@ -72,7 +72,8 @@ public:
         e.inMain = true;
         e.offset = sm.getFileOffset(loc);
         PresumedLoc p = sm.getPresumedLoc(loc);
-        if (p.isValid()) {
+        // Only where the probe's own #line put it (not a #line of the user's).
+        if (p.isValid() && presumedFile == p.getFilename()) {
           e.line = p.getLine();
           e.col = p.getColumn();
         }
@@ -81,6 +82,7 @@ public:
     errors.push_back(std::move(e));
   }
   std::vector<ClangError> errors;
+  std::string presumedFile; // the name the probe's #line directives give
 };
 
 // ---- what the AST says ---------------------------------------------------
@@ -444,7 +446,7 @@ void Analysis::closed(const Clause &c, const Marker &m, ClauseFacts &f) {
   bool isPtr = false;
   std::optional<QualType> elem = channelElem(t, &isPtr);
   if (!elem) {
-    error(start(c.operand), format(msg::ClosedNeedsChannel, spell(t)));
+    error(start(c.arg), format(msg::ClosedNeedsChannel, spell(t)));
     return;
   }
   if (!isPtr && !m.operand->isLValue()) {
@@ -461,7 +463,7 @@ void Analysis::closed(const Clause &c, const Marker &m, ClauseFacts &f) {
 void Analysis::timeout(const Clause &c, const Marker &m, ClauseFacts &f) {
   QualType t = m.operand->getType();
   if (!t->isArithmeticType()) {
-    error(start(c.operand), format(msg::TimeoutNeedsDuration, spell(t)));
+    error(start(c.arg), format(msg::TimeoutNeedsDuration, spell(t)));
     return;
   }
   f.kind = ClauseFacts::Timeout;
@@ -502,7 +504,8 @@ void Analysis::resource(const Clause &c, const Marker &m, ClauseFacts &f) {
     cur = first->getType();
   }
   if (!trait) {
-    error(at, format(onlyLater ? msg::NotSelectableYet : msg::NotSelectable, spell(t)));
+    // Named as the type that needs the declaration: a pointer's pointee.
+    error(at, format(onlyLater ? msg::NotSelectableYet : msg::NotSelectable, spell(obj)));
     return;
   }
   if (!isPtr && !e->isLValue()) {
@@ -692,6 +695,7 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
   auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), overlay);
 
   ErrorCollector collector;
+  collector.presumedFile = file.path();
   std::unique_ptr<Analysis> analysis;
   std::string refused; // why Clang did not start with the user's full flags
   for (bool core : {false, true}) {
@@ -733,6 +737,10 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
       return false;
     }
   }
+  // In source order: a nested statement's clauses come between its outer
+  // statement's clauses.
+  std::stable_sort(analysis->diags.begin(), analysis->diags.end(),
+                   [](const SemaError &a, const SemaError &b) { return a.offset < b.offset; });
   for (const SemaError &d : analysis->diags) diags.error(d.offset, d.message);
   return analysis->diags.empty();
 }
