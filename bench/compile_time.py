@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""compile_time.py — wucc -c against cc -c on wucc's own lowered output.
+
+Generates a large extended-C file (default 200 waituntil statements in about
+2,000 lines: all-or, mixed and guarded statements over channels, futures,
+locks and timeouts), then times, alternating, `wucc -c file.wc` and
+`cc -c lowered.c` (the C that `wucc --emit-c` wrote for the same file), both
+at -O2.  Prints the medians and the ratio (the goal is at most 2x).
+
+Usage: python3 bench/compile_time.py [--wucc PATH] [--statements N] [--runs N]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SHAPES = [
+    # all-or over two channels, one converted receive
+    """    waituntil (x << a) {{ sum += x; }} or waituntil (y << b) {{ sum += (int)y; }}""",
+    # guarded all-or with a timeout and an else
+    """    when (i > {k}) waituntil (a << i) {{ sum++; }}
+    or waituntil (timeout(10`us)) {{ sum--; }}
+    or else {{ sum += 2; }}""",
+    # mixed: (A or B) and C
+    """    (waituntil (x << a) {{ sum += x; }} or waituntil (f) {{ sum += 3; }})
+    and waituntil (l) {{ sum += 4; }}""",
+    # a lock, a semaphore, a latch and closed()
+    """    waituntil (l) {{ sum++; }} or waituntil (s) {{ sum++; }} or waituntil (e) {{ sum++; }}
+    or waituntil (closed(a)) {{ sum = 0; }}""",
+]
+
+
+def generate(statements: int) -> str:
+    out = ["#include <wuc.h>", "", "static channel(int) a;", "static channel(long) b;",
+           "static future(int) f;", "static owner_lock l;", "static semaphore s;", "static latch e;",
+           ""]
+    per_fn = 10
+    for fn in range(0, statements, per_fn):
+        out.append(f"int step{fn}(int i) {{")
+        out.append("  int x = 0, sum = 0;")
+        out.append("  long y = 0;")
+        for k in range(fn, min(fn + per_fn, statements)):
+            out.append(f"  /* statement {k} */")
+            out.append(f"  x = i + {k};")
+            out.append("  y = (long)x * 2;")
+            out.append("  sum ^= (int)(y >> 3);")
+            out.append("  if (sum < 0) sum = -sum;")
+            out.append(f"  if (i % 7 == {k % 7}) {{")
+            out.append(SHAPES[k % len(SHAPES)].format(k=k))
+            out.append("  }")
+        out.append("  return sum;")
+        out.append("}")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def timed(cmd: list[str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--wucc", default=str(ROOT / "build" / "bin" / "wucc"))
+    ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--statements", type=int, default=200)
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="wuc-compile-") as d:
+        src = Path(d) / "big.wc"
+        src.write_text(generate(args.statements))
+        lowered = Path(d) / "big.c"
+        subprocess.run([args.wucc, "--emit-c", str(src), "-o", str(lowered)], check=True)
+        lines = src.read_text().count("\n")
+        include = ROOT / "stdlib"
+        wucc_cmd = [args.wucc, f"--cc={args.cc}", "-O2", "-c", str(src), "-o", str(Path(d) / "a.o")]
+        cc_cmd = [args.cc, "-std=gnu11", "-O2", f"-I{include}", "-c", str(lowered), "-o",
+                  str(Path(d) / "b.o")]
+        wucc_t, cc_t = [], []
+        for _ in range(args.runs):
+            wucc_t.append(timed(wucc_cmd))
+            cc_t.append(timed(cc_cmd))
+        w, c = statistics.median(wucc_t), statistics.median(cc_t)
+        print(f"source: {lines} lines, {args.statements} waituntil statements")
+        print(f"wucc -c: median {w * 1000:.0f} ms  (runs: {', '.join(f'{t*1000:.0f}' for t in wucc_t)})")
+        print(f"cc -c lowered: median {c * 1000:.0f} ms  (runs: {', '.join(f'{t*1000:.0f}' for t in cc_t)})")
+        print(f"ratio wucc/cc: {w / c:.2f} (goal <= 2)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
