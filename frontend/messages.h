@@ -35,6 +35,17 @@ inline constexpr const char *ExpectedClauseAfter =
     "expected 'waituntil', 'when', '(' or 'else' after '%s'";
 inline constexpr const char *WhenWithoutClause = "expected 'waituntil', '(' or 'else' after 'when (...)'";
 
+// ---- syntax (the statement skeleton of C; added by the frontend) -----------
+inline constexpr const char *ExpectedBefore = "expected %s before '%s'";
+inline constexpr const char *ExpectedAtEnd = "expected %s at end of input";
+inline constexpr const char *UnexpectedToken = "unexpected '%s'";
+inline constexpr const char *UnexpectedEnd = "unexpected end of input";
+inline constexpr const char *UnmatchedClose = "'%s' without a matching opening bracket";
+inline constexpr const char *ElseWithoutIf = "'else' without a previous 'if'";
+inline constexpr const char *KeywordNotStatement =
+    "a waituntil statement cannot appear here ('%s' can only begin a statement)";
+inline constexpr const char *NestingTooDeep = "brackets nested too deeply (more than %s levels)";
+
 // ---- operands (LANGUAGE.md §2.2), from the semantic pass -----------------
 inline constexpr const char *NotSelectable =
     "operand of type '%s' is not selectable (no WUC_SELECTABLE declaration for it)";

@@ -1,0 +1,174 @@
+// The lexical extensions: channel(T), future(T), duration literals.
+#include <gtest/gtest.h>
+
+#include "frontend_test_util.h"
+
+namespace wuc::test {
+namespace {
+
+// The replacement text of the edit covering `what` (first occurrence).
+std::string replacement(const Parsed &p, const std::string &what) {
+  for (const Edit &e : p.fe.edits)
+    if (!e.range.empty() && p.text(e.range) == what) return e.text;
+  return "<no edit>";
+}
+
+std::string mangledTag(const std::string &type) {
+  Parsed p = parse(type + " v;\n");
+  EXPECT_TRUE(p.ok) << p.diags;
+  for (const Edit &e : p.fe.edits)
+    if (e.kind == Edit::ChannelType || e.kind == Edit::FutureType) {
+      size_t at = e.text.rfind("struct ");
+      return e.text.substr(at + 7);
+    }
+  return "<none>";
+}
+
+TEST(Edits, Mangling) {
+  EXPECT_EQ(mangledTag("channel(int)"), "wuc_channel_int");
+  EXPECT_EQ(mangledTag("future(double)"), "wuc_future_double");
+  EXPECT_EQ(mangledTag("channel(struct msg *)"), "wuc_channel_struct_msg_P");
+  EXPECT_EQ(mangledTag("channel(unsigned long long)"), "wuc_channel_unsigned_long_long");
+  EXPECT_EQ(mangledTag("channel(int[4])"), "wuc_channel_int_A4");
+  EXPECT_EQ(mangledTag("channel(char *[16][2])"), "wuc_channel_char_P_A16_A2");
+  EXPECT_EQ(mangledTag("channel(const char * const *)"), "wuc_channel_const_char_P_const_P");
+  EXPECT_EQ(mangledTag("channel(int (*)(int, long))"), "wuc_channel_int_lp_P_rp_lp_int_comma_long_rp");
+  EXPECT_EQ(mangledTag("channel(__typeof__(x + 1))"), "wuc_channel___typeof___lp_x_plus_1_rp");
+  EXPECT_EQ(mangledTag("channel(int[N + 1])"), "wuc_channel_int_AN_plus_1");
+  // Whitespace, comments and continuations do not matter.
+  EXPECT_EQ(mangledTag("channel( struct /* c */ msg\n*\t)"), "wuc_channel_struct_msg_P");
+  EXPECT_EQ(mangledTag("channel(uns\\\nigned)"), "wuc_channel_unsigned");
+}
+
+TEST(Edits, ReplacementAndDefinition) {
+  Parsed p = parse("#include <wuc.h>\nstatic channel(int) c;\nint x;\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.edits.size(), 2u);
+  // The definition at the start of the declaration holding the first use.
+  EXPECT_EQ(p.fe.edits[0].kind, Edit::TypeDefinition);
+  EXPECT_EQ(p.pos(p.fe.edits[0].range.begin), "2:1");
+  EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n");
+  const Edit &e = p.fe.edits[1];
+  EXPECT_EQ(e.kind, Edit::ChannelType);
+  EXPECT_EQ(p.text(e.range), "channel(int)");
+  EXPECT_EQ(e.text, "struct wuc_channel_int");
+  EXPECT_EQ(p.render(), "#include <wuc.h>\nWUC_CHANNEL_STRUCT(wuc_channel_int, int);\n"
+                        "static struct wuc_channel_int c;\nint x;\n");
+}
+
+TEST(Edits, DefinitionBeforeTheDeclarationOfFirstUse) {
+  Parsed p = parse("int a;\nstatic channel(int) c, d;\n"
+                   "void f(void) {\n  future(long) g;\n  channel(int) e;\n  waituntil (x << c) ;\n}\n"
+                   "future(long) h;\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.edits.size(), 6u);
+  EXPECT_EQ(p.fe.edits[0].kind, Edit::TypeDefinition);
+  EXPECT_EQ(p.pos(p.fe.edits[0].range.begin), "2:1");
+  EXPECT_TRUE(p.fe.edits[0].range.empty());
+  EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n");
+  EXPECT_EQ(p.fe.edits[1].kind, Edit::ChannelType);
+  EXPECT_EQ(p.fe.edits[2].kind, Edit::TypeDefinition);
+  EXPECT_EQ(p.pos(p.fe.edits[2].range.begin), "3:1");
+  EXPECT_EQ(p.fe.edits[2].text, "WUC_FUTURE_STRUCT(wuc_future_long, long);\n");
+  EXPECT_EQ(p.fe.edits[3].text, "struct wuc_future_long");
+  EXPECT_EQ(p.fe.edits[4].text, "struct wuc_channel_int");
+  EXPECT_EQ(p.fe.edits[5].text, "struct wuc_future_long");
+  EXPECT_EQ(p.render(),
+            "int a;\nWUC_CHANNEL_STRUCT(wuc_channel_int, int);\nstatic struct wuc_channel_int c, d;\n"
+            "WUC_FUTURE_STRUCT(wuc_future_long, long);\nvoid f(void) {\n  struct wuc_future_long g;\n"
+            "  struct wuc_channel_int e;\n  waituntil (x << c) ;\n}\nstruct wuc_future_long h;\n");
+  for (size_t i = 1; i < p.fe.edits.size(); i++)
+    EXPECT_LT(p.fe.edits[i - 1].range.begin, p.fe.edits[i].range.begin);
+}
+
+TEST(Edits, InsertionAtAReplacementIsMergedIntoIt) {
+  // ast.h: an insertion and a replacement never share a begin.
+  Parsed p = parse("channel(int) c;\nfuture(char) f;\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.edits.size(), 2u);
+  EXPECT_EQ(p.fe.edits[0].kind, Edit::ChannelType);
+  EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\nstruct wuc_channel_int");
+  EXPECT_EQ(p.render(), "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\nstruct wuc_channel_int c;\n"
+                        "WUC_FUTURE_STRUCT(wuc_future_char, char);\nstruct wuc_future_char f;\n");
+}
+
+TEST(Edits, NestedTypes) {
+  Parsed p = parse("struct req { int n; channel(channel(int) *) reply; };\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.edits.size(), 2u);
+  EXPECT_EQ(p.fe.edits[0].kind, Edit::TypeDefinition);
+  EXPECT_EQ(p.fe.edits[0].text,
+            "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n"
+            "WUC_CHANNEL_STRUCT(wuc_channel_struct_wuc_channel_int_P, struct wuc_channel_int *);\n");
+  EXPECT_EQ(p.text(p.fe.edits[1].range), "channel(channel(int) *)");
+  EXPECT_EQ(p.fe.edits[1].text, "struct wuc_channel_struct_wuc_channel_int_P");
+  // The same type written either way is the same type.
+  Parsed q = parse("channel(channel(int)) a;\nchannel(struct wuc_channel_int) b;\nfuture(channel(int)) c;\n");
+  ASSERT_TRUE(q.ok) << q.diags;
+  EXPECT_EQ(replacement(q, "channel(struct wuc_channel_int)"), "struct wuc_channel_struct_wuc_channel_int");
+  EXPECT_NE(q.render().find("WUC_FUTURE_STRUCT(wuc_future_struct_wuc_channel_int, struct wuc_channel_int);\n"
+                            "struct wuc_future_struct_wuc_channel_int c;"),
+            std::string::npos)
+      << q.render();
+}
+
+TEST(Edits, OneDefinitionPerType) {
+  Parsed p = parse("channel(int) a;\nchannel( int ) b;\nvoid f(channel(int) *p) { channel(int) q; }\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  size_t definitions = 0;
+  for (const Edit &e : p.fe.edits) definitions += e.text.find("WUC_CHANNEL_STRUCT") != std::string::npos;
+  EXPECT_EQ(definitions, 1u);
+}
+
+TEST(Edits, NotATypeUnlessFollowedByParen) {
+  Parsed p = parse("int channel, future;\nvoid f(void) { channel = future; channel /* c */ (1); }\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.edits.size(), 2u); // the call is rewritten: `channel (` is the type
+  EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_1, 1);\n");
+  EXPECT_EQ(p.text(p.fe.edits[1].range), "channel /* c */ (1)");
+}
+
+TEST(Edits, PaddingKeepsTokensApart) {
+  Parsed p = parse("int x = sizeof(channel(int))+1;\nvoid f(void) { return(channel(int)*)0; }\n"
+                   "typedef channel(int)chan_t;\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  std::string out = p.render();
+  EXPECT_NE(out.find("sizeof(struct wuc_channel_int)+1"), std::string::npos) << out;
+  EXPECT_NE(out.find("typedef struct wuc_channel_int chan_t;"), std::string::npos) << out;
+}
+
+TEST(Edits, Durations) {
+  Parsed p = parse("long a = 10`ms, b = 1.5`us, c = 1`s, d = 0x10`ns, e = 2e3`us, f = 7ull`s, g = 0x1p4`ms;\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  EXPECT_EQ(replacement(p, "10`ms"), "((duration_t)(10 * 1000000LL))");
+  EXPECT_EQ(replacement(p, "1.5`us"), "((duration_t)(1.5 * 1000.0))");
+  EXPECT_EQ(replacement(p, "1`s"), "((duration_t)(1 * 1000000000LL))");
+  EXPECT_EQ(replacement(p, "0x10`ns"), "((duration_t)(0x10 * 1LL))");
+  EXPECT_EQ(replacement(p, "2e3`us"), "((duration_t)(2e3 * 1000.0))");
+  EXPECT_EQ(replacement(p, "7ull`s"), "((duration_t)(7ull * 1000000000LL))");
+  EXPECT_EQ(replacement(p, "0x1p4`ms"), "((duration_t)(0x1p4 * 1000000.0))");
+  for (const Edit &e : p.fe.edits) EXPECT_EQ(e.kind, Edit::Duration);
+}
+
+TEST(Edits, DurationsInStatements) {
+  Parsed p = parse("void f(void) { waituntil (timeout(5`ms)) { sleep(1 `s); } }\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.edits.size(), 2u);
+  // Inside a statement, edits apply when its parts are rendered.
+  const Clause &c = p.clause(0, 0);
+  Renderer r(*p.file, p.fe, [](const WaitUntil &, std::string &) {});
+  std::string operand, body;
+  r.render(c.operand, operand);
+  r.render(c.body, body);
+  EXPECT_EQ(operand, "timeout(((duration_t)(5 * 1000000LL)))");
+  EXPECT_EQ(body, "{ sleep(((duration_t)(1 * 1000000000LL))); }");
+}
+
+TEST(Edits, NothingInPreprocessorLinesOrLiterals) {
+  Parsed p = parse("#define CH channel(int)\nconst char *s = \"channel(int) 10`ms\";\n// channel(int)\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  EXPECT_TRUE(p.fe.edits.empty());
+}
+
+} // namespace
+} // namespace wuc::test
