@@ -77,6 +77,9 @@ public:
     LineCol lc = f.lineCol(w_.range.begin);
     bool allOr = isAllOr(w_.tree);
     unsigned k = unsigned(w_.clauses.size());
+    // A directive must start a line, also when this statement is the first
+    // thing in a body or an expression being rendered on its own.
+    if (out_.empty()) out_ += '\n';
     r_.lineDirective(w_.range.begin, out_);
     out_ += "{ /* waituntil statement " + std::to_string(w_.id) + " at " + f.path() + ":" +
             std::to_string(lc.line) + ":" + std::to_string(lc.col) + ": " +

@@ -100,6 +100,11 @@ bool writeFile(const std::string &path, const std::string &text) {
   return bool(out.flush());
 }
 
+std::string dirName(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
 std::string baseName(const std::string &path) {
   size_t slash = path.find_last_of('/');
   std::string b = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -207,10 +212,14 @@ private:
     return true;
   }
 
-  std::vector<std::string> compileCommand(const std::string &cfile, const std::string &obj,
-                                          bool syntaxOnly) {
+  std::vector<std::string> compileCommand(const std::string &source, const std::string &cfile,
+                                          const std::string &obj, bool syntaxOnly) {
     std::vector<std::string> cmd{a_.cc, "-x", "c", "-std=gnu11"};
     cmd.insert(cmd.end(), a_.compileFlags.begin(), a_.compileFlags.end());
+    // The lowered file lives in a temporary directory: #include "x.h" must
+    // still find x.h beside the source.
+    cmd.push_back("-iquote");
+    cmd.push_back(dirName(source));
     cmd.push_back("-I" + layout_.includeDir);
     if (syntaxOnly) {
       cmd.push_back("-fsyntax-only");
@@ -256,7 +265,7 @@ private:
       }
       std::string obj = compileOnly ? (a_.output.empty() ? baseName(src) + ".o" : a_.output)
                                     : tmp_.path() + "/" + std::to_string(i) + ".o";
-      if (run(compileCommand(cfile, obj, syntaxOnly), a_.verbose) != 0) {
+      if (run(compileCommand(src, cfile, obj, syntaxOnly), a_.verbose) != 0) {
         status = 1;
         continue;
       }
