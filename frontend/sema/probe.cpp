@@ -10,10 +10,11 @@ namespace {
 
 class Builder {
 public:
-  Builder(const SourceFile &file, const FrontendResult &fe, Probe &probe)
+  // probe.fe must be filled before: the renderer keeps a reference to it.
+  Builder(const SourceFile &file, Probe &probe)
       : file_(file), probe_(probe),
-        renderer_(file, fe, [this](const WaitUntil &w, std::string &out) { statement(w, out); }) {
-    probe_.statements.assign(fe.statements.size(), {0, 0});
+        renderer_(file, probe.fe, [this](const WaitUntil &w, std::string &out) { statement(w, out); }) {
+    probe_.statements.assign(probe.fe.statements.size(), {0, 0});
   }
 
   void build() {
@@ -110,12 +111,21 @@ private:
 
 Probe buildProbe(const SourceFile &file, const FrontendResult &fe) {
   Probe probe;
-  Builder(file, fe, probe).build();
+  probe.fe = fe;
+  Renderer plain(file, fe, nullptr);
+  for (Edit &e : probe.fe.edits) {
+    if (e.kind != Edit::TypeDefinition) continue;
+    std::string text = "\n" + e.text;
+    plain.lineDirective(e.range.begin, text);
+    text.append(file.lineCol(e.range.begin).col - 1, ' ');
+    e.text = std::move(text);
+  }
+  Builder(file, probe).build();
   return probe;
 }
 
-unsigned mapToOriginal(const Probe &probe, const FrontendResult &fe, const ProbePiece &p,
-                       unsigned probeOffset) {
+unsigned mapToOriginal(const Probe &probe, const ProbePiece &p, unsigned probeOffset) {
+  const FrontendResult &fe = probe.fe;
   // Replays Renderer::render over p.orig: verbatim runs between the edits
   // and statements it substituted.
   unsigned orig = p.orig.begin, at = p.begin;

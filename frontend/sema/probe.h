@@ -47,6 +47,9 @@ struct ProbePiece {
 };
 
 struct Probe {
+  // The frontend's result as rendered: a TypeDefinition insertion is
+  // followed by a #line, so the lines after it keep their numbers.
+  FrontendResult fe;
   std::string text;
   unsigned userBegin = 0; // where the rendered file starts (after the prelude)
   std::vector<ProbePiece> pieces;
@@ -61,8 +64,7 @@ Probe buildProbe(const SourceFile &file, const FrontendResult &fe);
 // Maps an offset inside piece `p` of the probe back to the original source:
 // exact inside text copied verbatim, the edit's start inside an edit's text.
 // A statement nested in the piece maps to its first byte.
-unsigned mapToOriginal(const Probe &probe, const FrontendResult &fe, const ProbePiece &p,
-                       unsigned probeOffset);
+unsigned mapToOriginal(const Probe &probe, const ProbePiece &p, unsigned probeOffset);
 
 // The innermost piece holding `probeOffset`, or nullptr.
 const ProbePiece *pieceAt(const Probe &probe, unsigned probeOffset);

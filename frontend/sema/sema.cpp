@@ -575,7 +575,7 @@ void Analysis::run(ASTContext &ctx, Sema &sema) {
       auto err = operandError.find({w.id, c.index});
       if (err != operandError.end()) {
         const sema::ProbePiece &p = *operandPiece[err->first];
-        unsigned at = sema::mapToOriginal(probe_, fe_, p, err->second->offset);
+        unsigned at = sema::mapToOriginal(probe_, p, err->second->offset);
         error(at, format(msg::OperandError, err->second->message));
         continue;
       }

@@ -501,6 +501,20 @@ TEST(ClangErrors, MissingWucHeaderIsReported) {
   EXPECT_TRUE(facts.statements[0][0].unseen);
 }
 
+TEST(ClangErrors, FatalErrorAtItsLineAfterInsertedTypeDefinitions) {
+  // The channel(T) definitions the frontend inserts add lines to the probe;
+  // a #line after each keeps the source's numbering for what follows.
+  Outcome r = analyseSource("#include <wuc.h>\n"
+                            "static channel(int) a;\n"
+                            "static channel(long) b;\n"
+                            "#include \"no_such_header.h\"\n"
+                            "void f(void) { int x; waituntil (x << a) {} }\n");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.errors, err(4, 10, format(msg::ProbeFailed, "'no_such_header.h' file not found")));
+  EXPECT_NE(r.probe.find("#line 3 \"test.wc\"\nstatic struct wuc_channel_long b;"), std::string::npos)
+      << r.probe;
+}
+
 // ---- scopes: nested statements, flags --------------------------------------
 
 TEST(Scope, NestedStatementUsesTheBodysDeclarations) {
