@@ -232,6 +232,15 @@ struct Collector {
 void collectEdits(ParseContext &ctx) {
   Collector c{ctx, {}, {}, {}};
   c.run();
+  // A statement inside a type name (in a statement expression) would lie
+  // inside the type's edit: refuse it rather than lose it.
+  const auto &stmts = ctx.out.statements; // sorted by begin
+  for (const Edit &e : c.replacements) {
+    auto w = std::lower_bound(stmts.begin(), stmts.end(), e.range.begin,
+                              [](const WaitUntil &x, unsigned b) { return x.range.begin < b; });
+    if (w != stmts.end() && w->range.begin < e.range.end)
+      ctx.error(w->range.begin, format(msg::KeywordNotStatement, "waituntil"));
+  }
   ctx.out.edits = c.finish();
 }
 

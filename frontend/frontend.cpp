@@ -288,11 +288,11 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
     if (ours) failed = true;
     else ctx.diags.resize(diagsBefore);
   }
-  if (!failed) fe::collectEdits(ctx);
-
+  // Nested statements finish first: order them by their first token.
   std::stable_sort(out.statements.begin(), out.statements.end(),
                    [](const WaitUntil &a, const WaitUntil &b) { return a.range.begin < b.range.begin; });
   for (size_t i = 0; i < out.statements.size(); i++) out.statements[i].id = unsigned(i);
+  if (!failed) fe::collectEdits(ctx);
 
   std::stable_sort(ctx.diags.begin(), ctx.diags.end(),
                    [](const fe::PendingDiag &a, const fe::PendingDiag &b) { return a.offset < b.offset; });

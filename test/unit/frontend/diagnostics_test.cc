@@ -98,6 +98,8 @@ const DiagCase kCases[] = {
     {"DurationAfterIdentifier", "d = n`ms;", "2:6: a duration literal needs a number before '`'\n"},
     {"EmptyChannelType", "channel() c;", "2:1: expected a type name in 'channel( )'\n"},
     {"EmptyFutureType", "x = sizeof(future( /* none */ ));", "2:12: expected a type name in 'future( )'\n"},
+    {"StatementInsideTypeName", "x = sizeof(channel(__typeof__(({ waituntil (a) ; 1; }))));",
+     "2:34: a waituntil statement cannot appear here ('waituntil' can only begin a statement)\n"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Frontend, Diagnostics, ::testing::ValuesIn(kCases),
