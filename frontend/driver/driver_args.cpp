@@ -46,8 +46,12 @@ DriverArgs parseDriverArgs(const std::vector<std::string> &argv, const char *env
       d.mode = DriverArgs::Mode::Version;
     } else if (a == "--help" || a == "-h") {
       d.mode = DriverArgs::Mode::Help;
-    } else if (a == "-c") {
-      if (d.mode == DriverArgs::Mode::Link) d.mode = DriverArgs::Mode::CompileOnly;
+    } else if (a == "-c" || a == "-S" || a == "-E") {
+      if (d.mode == DriverArgs::Mode::Link || d.mode == DriverArgs::Mode::CompileOnly) {
+        d.mode = DriverArgs::Mode::CompileOnly;
+        // -E wins over -S, -S over -c, as with cc.
+        if (a == "-E" || (a == "-S" && d.compileStep == "-c")) d.compileStep = a;
+      }
     } else if (a == "--emit-c") {
       d.mode = DriverArgs::Mode::EmitC;
     } else if (a == "-fsyntax-only") {

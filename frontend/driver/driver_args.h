@@ -9,6 +9,9 @@ namespace wuc {
 
 struct DriverArgs {
   enum class Mode { Link, CompileOnly, EmitC, SyntaxOnly, Version, Help } mode = Mode::Link;
+  // With CompileOnly: the back end's step flag, -c (object), -S (assembly)
+  // or -E (the lowered C, preprocessed).
+  std::string compileStep = "-c";
   std::vector<std::string> sources;   // extended C (.wc, .c): translated
   std::vector<std::string> passInputs; // objects, archives, other languages: to the back end
   std::string output;                 // -o, empty if not given

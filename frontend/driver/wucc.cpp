@@ -43,6 +43,7 @@ const char *const kUsage =
     "\n"
     "  -o FILE            write the output to FILE\n"
     "  -c                 compile to an object file, do not link\n"
+    "  -S, -E             compile to assembly; preprocess the lowered C\n"
     "  --emit-c           write the lowered C (to stdout without -o)\n"
     "  -fsyntax-only      check the program, write nothing\n"
     "  --cc=PATH          the back-end C compiler (default: $CC, else cc)\n"
@@ -224,9 +225,11 @@ private:
     if (syntaxOnly) {
       cmd.push_back("-fsyntax-only");
     } else {
-      cmd.push_back("-c");
-      cmd.push_back("-o");
-      cmd.push_back(obj);
+      cmd.push_back(a_.compileStep);
+      if (!obj.empty()) {
+        cmd.push_back("-o");
+        cmd.push_back(obj);
+      }
     }
     cmd.push_back(cfile);
     return cmd;
@@ -263,7 +266,11 @@ private:
         tmp_.keep();
         std::cerr << "wucc: lowered " << src << " -> " << cfile << '\n';
       }
-      std::string obj = compileOnly ? (a_.output.empty() ? baseName(src) + ".o" : a_.output)
+      // cc's default outputs: a.o for -c, a.s for -S, stdout for -E.
+      std::string defaultOut = a_.compileStep == "-E"   ? std::string()
+                               : a_.compileStep == "-S" ? baseName(src) + ".s"
+                                                        : baseName(src) + ".o";
+      std::string obj = compileOnly ? (a_.output.empty() ? defaultOut : a_.output)
                                     : tmp_.path() + "/" + std::to_string(i) + ".o";
       if (run(compileCommand(src, cfile, obj, syntaxOnly), a_.verbose) != 0) {
         status = 1;
@@ -278,7 +285,7 @@ private:
         std::vector<std::string> cmd{a_.cc};
         cmd.insert(cmd.end(), a_.compileFlags.begin(), a_.compileFlags.end());
         cmd.push_back("-I" + layout_.includeDir);
-        cmd.push_back("-c");
+        cmd.push_back(a_.compileStep);
         if (!a_.output.empty()) {
           cmd.push_back("-o");
           cmd.push_back(a_.output);

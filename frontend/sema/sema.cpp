@@ -453,6 +453,11 @@ void Analysis::closed(const Clause &c, const Marker &m, ClauseFacts &f) {
     error(start(c.arg), format(msg::OperandNotLvalue, spell(t)));
     return;
   }
+  QualType obj = isPtr ? t->getAs<PointerType>()->getPointeeType() : t;
+  if (obj.isConstQualified()) {
+    error(start(c.arg), format(msg::ResourceConst, spell(t)));
+    return;
+  }
   f.kind = ClauseFacts::Closed;
   f.channelIsPointer = isPtr;
   f.operandType = spell(t);

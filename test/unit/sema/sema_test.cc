@@ -230,9 +230,11 @@ TEST(Channel, RvalueChannelOperand) {
 }
 
 TEST(Channel, ConstChannel) {
-  Outcome r = analyseSource(inMain("const channel(int) *cp;", "int x;\nwaituntil (x << cp) {}"));
+  Outcome r = analyseSource(inMain("const channel(int) *cp;", "int x;\nwaituntil (x << cp) {}\n"
+                                                              "waituntil (closed(cp)) {}"));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.errors, err(5, 17, format(msg::ResourceConst, "const channel(int) *")));
+  EXPECT_EQ(r.errors, err(5, 17, format(msg::ResourceConst, "const channel(int) *")) +
+                          err(6, 19, format(msg::ResourceConst, "const channel(int) *")));
 }
 
 TEST(Channel, ChannelAloneIsNotAResource) {
