@@ -97,8 +97,21 @@ static bool claims_before(const wuc_select_node *a, const wuc_select_node *b) {
 }
 
 enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_select_node *theirs) {
-  /* One race word cannot be won twice: an all-or statement cannot meet itself. */
-  if (mine->stmt == theirs->stmt && mine->stmt->all_or) return WUC_PAIR_THEIRS_LOST;
+  /* One race word cannot be won twice: an all-or statement that meets its
+   * own clause (a send and a receive on one channel) drops that clause as a
+   * claimer from outside would: onto the re-register list, so it is
+   * registered again further on instead of being lost.  Only the statement's
+   * own thread, while registering, can get here. */
+  if (mine->stmt == theirs->stmt && mine->stmt->all_or) {
+    for (;;) {
+      uintptr_t race = atomic_load(race_word(theirs));
+      if (!is_registering(race)) return WUC_PAIR_THEIRS_LOST;
+      theirs->rereg_next = (wuc_select_node *)(race & ~(uintptr_t)7);
+      if (atomic_compare_exchange_weak(race_word(theirs), &race,
+                                       (uintptr_t)theirs | WUC_RACE_REGISTERING))
+        return WUC_PAIR_THEIRS_LOST;
+    }
+  }
   wuc_select_node *first = claims_before(mine, theirs) ? mine : theirs;
   wuc_select_node *second = first == mine ? theirs : mine;
   uintptr_t first_was, second_was;
