@@ -149,29 +149,31 @@ private:
     unsigned i = c.index;
     const ClauseFacts &f = facts(i);
     std::string g = var("g", i), ch = var("ch", i), r = var("r", i);
+    r_.lineDirective(c.keywordOffset, out_);
     out_ += "  /* clause " + std::to_string(i) + ": " +
             commentText(r_.file().slice(c.operand)) + " */\n";
-    if (c.hasGuard) {
-      r_.lineDirective(c.guard.begin, out_);
-      out_ += "  _Bool " + g + " = (" + text(c.guard) + ") != 0;\n";
-    } else {
+    if (c.hasGuard)
+      userLine(c.guard, "  _Bool " + g + " = (" + text(c.guard) + ") != 0;");
+    else
       out_ += "  _Bool " + g + " = 1;\n";
-    }
-    r_.lineDirective(c.operand.begin, out_);
+    // The channel operand's address (or the pointer itself).
     auto channelAt = [&](Range operand) {
       return f.channelIsPointer ? "(" + text(operand) + ")" : "&(" + text(operand) + ")";
     };
+    // The element type without qualifiers (a comma expression drops them),
+    // for temporaries that are assigned.
+    std::string elemType = "__typeof__(((void)0, " + ch + "->elem[0]))";
     std::string data = "0";
     switch (f.kind) {
     case ClauseFacts::Recv: {
       std::string x = var("x", i);
-      out_ += "  __auto_type " + x + " = " + g + " ? &(" + text(c.lhs) + ") : 0;\n";
-      out_ += "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.rhs) + " : 0;\n";
+      userLine(c.lhs, "  __auto_type " + x + " = " + g + " ? &(" + text(c.lhs) + ") : 0;");
+      userLine(c.rhs, "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.rhs) + " : 0;");
       if (f.recvInPlace) {
         data = x;
       } else {
         std::string t = var("t", i);
-        out_ += "  __typeof__(" + ch + "->elem[0]) " + t + "; /* received, then assigned */\n";
+        out_ += "  " + elemType + " " + t + "; /* received, then assigned */\n";
         out_ += "  memset(&" + t + ", 0, sizeof " + t + ");\n";
         data = "&" + t;
       }
@@ -181,33 +183,34 @@ private:
     }
     case ClauseFacts::Send: {
       std::string v = var("v", i);
-      out_ += "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.lhs) + " : 0;\n";
-      out_ += "  __typeof__(" + ch + "->elem[0]) " + v + "; /* the value sent */\n";
+      userLine(c.lhs, "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.lhs) + " : 0;");
+      out_ += "  " + elemType + " " + v + "; /* the value sent */\n";
       out_ += "  memset(&" + v + ", 0, sizeof " + v + ");\n";
-      out_ += "  if (" + g + ") " + v + " = (" + text(c.rhs) + ");\n";
+      userLine(c.rhs, "  if (" + g + ") " + v + " = (" + text(c.rhs) + ");");
       out_ += "  wuc_chan_send_clause " + r + " = " + g + " ? chan_send_clause(" + ch +
               ") : (wuc_chan_send_clause){0};\n";
       data = "&" + v;
       break;
     }
     case ClauseFacts::Closed:
-      out_ += "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.arg) + " : 0;\n";
+      userLine(c.arg, "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.arg) + " : 0;");
       out_ += "  wuc_chan_closed_clause " + r + " = " + g + " ? chan_closed_clause(" + ch +
               ") : (wuc_chan_closed_clause){0};\n";
       break;
     case ClauseFacts::Timeout:
-      out_ += "  wuc_timeout " + r + " = " + g + " ? wuc_timeout_make(" + text(c.arg) +
-              ") : (wuc_timeout){0};\n";
+      userLine(c.arg, "  wuc_timeout " + r + " = " + g + " ? wuc_timeout_make(" + text(c.arg) +
+                          ") : (wuc_timeout){0};");
       break;
     case ClauseFacts::Resource:
     case ClauseFacts::Invalid: {
       std::string path;
-      for (const std::string &m : f.memberPath) path += (path.empty() && f.resourceIsPointer ? "->" : ".") + m;
+      for (const std::string &m : f.memberPath)
+        path += (path.empty() && f.resourceIsPointer ? "->" : ".") + m;
       std::string operand = text(c.operand);
       std::string addr = f.resourceIsPointer
                              ? (path.empty() ? "(" + operand + ")" : "&(" + operand + ")" + path)
                              : "&(" + operand + ")" + path;
-      out_ += "  __auto_type " + r + " = " + g + " ? " + addr + " : 0;\n";
+      userLine(c.operand, "  __auto_type " + r + " = " + g + " ? " + addr + " : 0;");
       break;
     }
     }
@@ -222,12 +225,18 @@ private:
               ", WUC_WU_KIND(*" + var("x", i) + "), WUC_WU_KIND(" + ch + "->elem[0]));\n";
   }
 
+  // A line of generated code holding the user's text `r`: a #line directive
+  // first, so the back end's messages about it point at the source.
+  void userLine(Range r, const std::string &line) {
+    r_.lineDirective(r.begin, out_);
+    out_ += line + '\n';
+  }
+
   void emitElseGuard() {
     const ElseBranch &e = w_.elseBranch;
     if (!e.present) return;
     if (e.hasGuard) {
-      r_.lineDirective(e.guard.begin, out_);
-      out_ += "  _Bool " + p_ + "_ge = (" + text(e.guard) + ") != 0; /* the else guard, last */\n";
+      userLine(e.guard, "  _Bool " + p_ + "_ge = (" + text(e.guard) + ") != 0; /* the else guard, last */");
       r_.lineDirective(w_.range.begin, out_);
     } else {
       out_ += "  _Bool " + p_ + "_ge = 1;\n";
