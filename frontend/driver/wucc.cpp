@@ -84,6 +84,11 @@ Layout findLayout() {
 }
 
 bool readFile(const std::string &path, std::string &text, std::string &err) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    err = std::strerror(EISDIR); // an ifstream would read a directory as empty
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     err = std::strerror(errno);
