@@ -693,11 +693,26 @@ static unsigned count_waiters(wuc_chan *ch) {
 size_t wuc_chan_len(wuc_chan *ch) {
   not_destroyed(ch, "chan_len");
   if (atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY) return 0;
-  uint64_t s = receivable(ch);
+  if (ch->capacity == 0) return 0; /* a rendezvous channel holds nothing */
   uint64_t r = atomic_load(&ch->receivers);
-  if (s <= r) return 0;
-  uint64_t n = s - r;
-  return ch->capacity == CHAN_UNBOUNDED || n < ch->capacity ? (size_t)n : (size_t)ch->capacity;
+  uint64_t s = receivable(ch);
+  /* S - R counts sends begun, interrupted ones too (a failed try, a
+   * withdrawn clause): count the cells in between that hold an element.
+   * The caller is not quiescent, so no segment it reaches is freed under
+   * it; a removed segment held only interrupted cells. */
+  size_t n = 0;
+  struct chan_segment *seg = atomic_load(&ch->receive_segment);
+  for (uint64_t i = r; i < s && seg; i++) {
+    uint64_t id = i / WUC_SEGMENT_SIZE;
+    while (seg && seg->id < id) seg = atomic_load(&seg->next);
+    if (!seg) break;
+    if (seg->id > id) {
+      i = seg->id * WUC_SEGMENT_SIZE - 1; /* cells before it were taken or removed */
+      continue;
+    }
+    if (atomic_load(cell(seg, i)) == CELL_BUFFERED) n++;
+  }
+  return n;
 }
 
 size_t wuc_chan_cap(wuc_chan *ch) {
