@@ -369,3 +369,111 @@ int main(void) {
 \treturn 0;
 }
 ''', prologue=CH)
+
+# ---- plain-C syntax errors in a declaration that holds a waituntil statement
+# (elsewhere the back-end compiler is the judge of plain C) ----
+gen('else_without_if', "Syntax: an 'else' after a waituntil statement that is not joined by 'or' is C's, and has no 'if'.",
+    "'else' without a previous 'if'",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) {}
+  @@else {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('unmatched_close', "Syntax: a closing bracket without its opening one, in a function with a waituntil statement.",
+    "')' without a matching opening bracket",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) {}
+  x = (1 + 2)@@);
+  return 0;
+}
+''', prologue=CH)
+
+gen('expected_before', "Syntax: what the skeleton grammar of C expected, in a body.",
+    "expected '(' before 'x'",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) { if @@x) {} }
+  return 0;
+}
+''', prologue=CH)
+
+gen('expected_before_statement', "Syntax: a statement expected, in a body.",
+    "expected a statement before ':'",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) { @@: }
+  return 0;
+}
+''', prologue=CH)
+
+gen('unexpected_token', "Syntax: a token that nothing can precede, in a body.",
+    "unexpected ';'",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) { goto @@; }
+  return 0;
+}
+''', prologue=CH)
+
+gen('keyword_not_statement', "Syntax: 'waituntil' where an expression is expected.",
+    "a waituntil statement cannot appear here ('waituntil' can only begin a statement)",
+    '''
+int main(void) {
+  int x = 0;
+  x = @@waituntil (x << c) {};
+  return x;
+}
+''', prologue=CH)
+
+gen('keyword_not_statement_file_scope', "Syntax: a waituntil statement at file scope.",
+    "a waituntil statement cannot appear here ('waituntil' can only begin a statement)",
+    '''
+int x;
+@@waituntil (x << c) {}
+''', prologue=CH)
+
+# ---- more operand errors ----
+gen('recv_target_not_modifiable', "Operands: receiving into a const object (reported at the '<<').",
+    "cannot receive into an operand of type 'const int': it is not a modifiable lvalue",
+    '''
+int main(void) {
+  const int k = 0;
+  waituntil (k @@<< c) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('resource_const', "Operands: a const resource (reported at the operand).",
+    "operand of type 'const owner_lock' is const; a waituntil resource must be modifiable",
+    '''
+static const owner_lock cl;
+
+int main(void) {
+  waituntil (@@cl) {}
+  return 0;
+}
+''')
+
+gen('not_selectable_yet', "Operands: a type whose WUC_SELECTABLE declaration comes after the statement (reported at the operand).",
+    "operand of type 'struct g' is not selectable here (its WUC_SELECTABLE declaration comes after this statement)",
+    '''
+struct g { int v; };
+
+int main(void) {
+  struct g x = { 0 };
+  waituntil (@@x) {}
+  return 0;
+}
+
+static bool g_op(struct g *a, wuc_select_node *n) { (void)a; (void)n; return false; }
+WUC_SELECTABLE(struct g, g_op, g_op, g_op);
+''')
