@@ -4,6 +4,7 @@
 //                              start of the external declaration of its first use
 //   10`ms                   -> ((duration_t)(10 * 1000000LL))
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <set>
@@ -58,6 +59,8 @@ std::string punctName(const char *p) {
     if (std::strcmp(e.first, p) == 0) return e.second;
   return identifierSafe(p);
 }
+
+constexpr size_t kMaxMangled = 120;
 
 struct Collector {
   ParseContext &ctx;
@@ -164,6 +167,16 @@ struct Collector {
     }
     std::string mangled;
     for (size_t k = 0; k < parts.size(); k++) mangled += (k ? "_" : "") + parts[k];
+    // A long name keeps its start and ends in a hash of the rest, so names
+    // of nested types grow by a constant per level.
+    if (mangled.size() > kMaxMangled) {
+      std::uint64_t h = 14695981039346656037ull; // FNV-1a
+      for (unsigned char ch : mangled) h = (h ^ ch) * 1099511628211ull;
+      static const char kHex[] = "0123456789abcdef";
+      mangled.resize(kMaxMangled - 18);
+      mangled += "_h";
+      for (int b = 60; b >= 0; b -= 4) mangled += kHex[(h >> b) & 15];
+    }
     std::string tag = (chan ? "wuc_channel_" : "wuc_future_") + mangled;
     if (defined.insert(tag).second)
       insertBefore(i, std::string(chan ? "WUC_CHANNEL_STRUCT(" : "WUC_FUTURE_STRUCT(") + tag + ", " +

@@ -112,6 +112,20 @@ TEST(Edits, NestedTypes) {
       << q.render();
 }
 
+TEST(Edits, LongNamesEndInAHash) {
+  std::string t = "int";
+  for (int i = 0; i < 2000; i++) t = "channel(" + t + ")";
+  Parsed p = parse(t + " deep;\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.edits.size(), 1u);
+  size_t total = p.fe.edits[0].text.size();
+  EXPECT_LT(total, 2000u * 400u); // linear in the depth
+  std::string tag = mangledTag("channel(" + std::string(200, 'x') + ")");
+  EXPECT_EQ(tag.size(), std::string("wuc_channel_").size() + 120);
+  EXPECT_EQ(tag, mangledTag("channel( " + std::string(200, 'x') + " )"));
+  EXPECT_NE(tag, mangledTag("channel(" + std::string(201, 'x') + ")"));
+}
+
 TEST(Edits, OneDefinitionPerType) {
   Parsed p = parse("channel(int) a;\nchannel( int ) b;\nvoid f(channel(int) *p) { channel(int) q; }\n");
   ASSERT_TRUE(p.ok) << p.diags;

@@ -48,6 +48,17 @@ TEST(RoundTrip, PlainFileIsCopiedByteForByte) {
   EXPECT_EQ(p.render(), kPlainC);
 }
 
+TEST(RoundTrip, CrLfLineEnds) {
+  std::string src;
+  for (const char *c = kPlainC; *c; c++) src += *c == '\n' ? std::string("\r\n") : std::string(1, *c);
+  src += "void g(void) {\r\n  waituntil (a) x(); // c \\\r\n still\r\n  or waituntil (b) ;\r\n}\r\n";
+  Parsed p = parse(src);
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.statements.size(), 1u);
+  EXPECT_EQ(p.tree(0), "(or 0 1)");
+  EXPECT_EQ(p.render(), src);
+}
+
 TEST(RoundTrip, StatementsCopiedByTheEmitterGiveTheFileBack) {
   std::string src = std::string(kPlainC) +
                     "void g(int x) { waituntil (x << c) { waituntil (y) ; } or when (x) waituntil (z) x++;\n"
