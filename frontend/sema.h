@@ -28,6 +28,9 @@ struct ClauseFacts {
   // is received in place (otherwise into a temporary of the element type,
   // then assigned: C's assignment conversions).
   bool recvInPlace = false;
+  // Recv: the target is a `register` variable (no address): assigned by
+  // name from the temporary.
+  bool recvTargetIsRegister = false;
 
   // Resource: the operand is a pointer (otherwise an lvalue object).
   bool resourceIsPointer = false;

@@ -167,7 +167,8 @@ private:
     switch (f.kind) {
     case ClauseFacts::Recv: {
       std::string x = var("x", i);
-      userLine(c.lhs, "  __auto_type " + x + " = " + g + " ? &(" + text(c.lhs) + ") : 0;");
+      if (!f.recvTargetIsRegister)
+        userLine(c.lhs, "  __auto_type " + x + " = " + g + " ? &(" + text(c.lhs) + ") : 0;");
       userLine(c.rhs, "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.rhs) + " : 0;");
       if (f.recvInPlace) {
         data = x;
@@ -217,11 +218,11 @@ private:
     r_.lineDirective(c.keywordOffset, out_);
     if (allOr_) out_ += "  " + p_ + "_any |= " + g + ";\n";
     out_ += "  wuc_wu_clause_init(&" + p_ + ", " + std::to_string(i) + ", " + g + ", (void *)" +
-            resArg(i) + ", " + ops(f) + ", " + data + ", " + site(c) + ");\n";
+            resArg(i) + ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");\n";
     // Mixed statements can be left by a jump while this clause completes:
     // the cleanup then converts the element into the target itself.
-    if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace)
-      out_ += "  wuc_wu_clause_converts(&" + p_ + ", " + std::to_string(i) + ", " + var("x", i) +
+    if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace && !f.recvTargetIsRegister)
+      out_ += "  wuc_wu_clause_converts(&" + p_ + ", " + std::to_string(i) + ", (void *)" + var("x", i) +
               ", WUC_WU_KIND(*" + var("x", i) + "), WUC_WU_KIND(" + ch + "->elem[0]));\n";
   }
 
@@ -349,7 +350,9 @@ private:
       unsigned i = c.index;
       const ClauseFacts &f = facts(i);
       out_ += var("sel", i) + ":\n";
-      if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
+      if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
+        userLine(c.lhs, "  " + text(c.lhs) + " = " + var("t", i) + "; /* the element, converted */");
+      else if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
         out_ += "  *" + var("x", i) + " = " + var("t", i) + "; /* the element, converted */\n";
       if (allOr) out_ += "  if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + "))\n";
       emitBody(c.body);

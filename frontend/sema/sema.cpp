@@ -173,8 +173,9 @@ std::string Analysis::spell(QualType t) const {
     if (auto value = futureValue(t)) return quals + "future(" + spell(*value) + ")";
   } else if (const auto *pt = dyn_cast<PointerType>(ty)) {
     QualType pointee = pt->getPointeeType();
-    if (channelObjectElem(pointee) || futureValue(pointee)) {
-      std::string s = spell(pointee) + " *";
+    std::string spelledPointee = spell(pointee); // channel(T) at any depth of pointers
+    if (spelledPointee != pointee.getAsString(*policy_)) {
+      std::string s = spelledPointee + (spelledPointee.back() == '*' ? "*" : " *");
       std::string quals = t.getLocalQualifiers().getAsString();
       return quals.empty() ? s : s + quals;
     }
@@ -421,7 +422,17 @@ void Analysis::shift(const Clause &c, const Marker &lhs, const Marker &rhs, Clau
   f.elementType = spell(elem);
   setTrait(f, builtinTrait(recv ? "wuc_chan_recv_clause" : "wuc_chan_send_clause"));
   if (recv) {
-    f.recvInPlace = ctx_->hasSameUnqualifiedType(ta, elem);
+    // In place only into a plain object of the element type: the runtime
+    // copies bytes, which a volatile target must not see.
+    f.recvInPlace = ctx_->hasSameUnqualifiedType(ta, elem) && !ta.isVolatileQualified();
+    // A register variable has no address: received into a temporary, then
+    // assigned by name.
+    if (const auto *ref = dyn_cast<DeclRefExpr>(a->IgnoreParens()))
+      if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
+        if (var->getStorageClass() == SC_Register) {
+          f.recvTargetIsRegister = true;
+          f.recvInPlace = false;
+        }
     if (a->getSourceBitField()) {
       error(start(c.lhs), msg::RecvIntoBitField);
       f.kind = ClauseFacts::Invalid;
