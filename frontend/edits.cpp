@@ -3,6 +3,7 @@
 //                              plus one WUC_*_STRUCT definition per M at the
 //                              start of the external declaration of its first use
 //   10`ms                   -> ((duration_t)(10 * 1000000LL))
+// in the code and in the replacement lists of #define directives.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -62,36 +63,55 @@ std::string punctName(const char *p) {
 
 constexpr size_t kMaxMangled = 120;
 
+// The tokens edits are looked for in: the parser's, or those of one #define's
+// replacement list.
+struct View {
+  const Splice &splice;
+  const LexOutput &lex;
+  const std::vector<Tok> &toks;
+  int size() const { return int(toks.size()); }
+  const RawTok &raw(int i) const { return lex.toks[toks[unsigned(i)].raw]; }
+  std::string_view spelling(int i) const { return spellingOf(splice, raw(i)); }
+  unsigned begin(int i) const { return raw(i).begin; }
+  unsigned end(int i) const { return raw(i).end; }
+  int match(int i) const { return toks[unsigned(i)].match; }
+};
+
 struct Collector {
   ParseContext &ctx;
+  const View *v = nullptr;
+  bool inDirective = false;
+  std::set<std::string_view> params; // of the function-like macro being scanned
+  unsigned fixedInsertion = 0; // in a directive: where its type definitions go
   std::vector<Edit> replacements;
   std::vector<std::pair<unsigned, std::string>> insertions; // in registration order
   std::set<std::string> defined;
 
+  explicit Collector(ParseContext &c) : ctx(c) {}
+
   bool isTypeWord(int i) const {
-    if (ctx.raw(i).kind != RawKind::Ident) return false;
-    std::string_view s = ctx.spelling(i);
+    if (v->raw(i).kind != RawKind::Ident) return false;
+    std::string_view s = v->spelling(i);
     if (s != "channel" && s != "future") return false;
-    size_t n = ctx.toks.size();
-    return size_t(i) + 1 < n && punctIs(ctx.raw(i + 1), "(") && ctx.toks[unsigned(i + 1)].match > i + 1;
+    return i + 1 < v->size() && punctIs(v->raw(i + 1), "(") && v->match(i + 1) > i + 1;
   }
 
   // `10`ms` starting at token i: its replacement, or an error.
   bool duration(int i, std::string &text) {
     static const std::pair<const char *, const char *> kUnits[] = {
         {"ns", "1"}, {"us", "1000"}, {"ms", "1000000"}, {"s", "1000000000"}};
-    const int n = int(ctx.toks.size());
+    const int n = v->size();
     int unit = i + 2;
-    std::string_view u = unit < n && ctx.raw(unit).kind == RawKind::Ident ? ctx.spelling(unit) : "";
+    std::string_view u = unit < n && v->raw(unit).kind == RawKind::Ident ? v->spelling(unit) : "";
     const char *factor = nullptr;
     for (auto &e : kUnits)
       if (u == e.first) factor = e.second;
     if (!factor) {
-      std::string shown = unit < n ? std::string(ctx.spelling(unit).substr(0, 40)) : std::string();
-      ctx.error(ctx.begin(i), format(msg::UnknownDurationUnit, shown));
+      std::string shown = unit < n ? std::string(v->spelling(unit).substr(0, 40)) : std::string();
+      ctx.error(v->begin(i), format(msg::UnknownDurationUnit, shown));
       return false;
     }
-    std::string num(ctx.spelling(i));
+    std::string num(v->spelling(i));
     bool hex = num.size() > 1 && num[0] == '0' && (num[1] == 'x' || num[1] == 'X');
     bool floating = hex ? num.find_first_of("pP") != std::string::npos
                         : num.find_first_of(".eE") != std::string::npos;
@@ -100,19 +120,15 @@ struct Collector {
     return true;
   }
 
-  // Adds `text` at the start of the external declaration holding token i.
-  void insertBefore(int i, std::string text) {
-    auto &decls = ctx.externalDecls;
-    auto it = std::upper_bound(decls.begin(), decls.end(), i);
-    int first = it == decls.begin() ? i : *(it - 1);
-    insertions.push_back({ctx.begin(first), std::move(text)});
-  }
+  // Where a type first used at token i is defined: the start of the
+  // external declaration holding it (for a directive, the one after it).
+  unsigned insertionPoint(int i) const { return inDirective ? fixedInsertion : insertionPointInMain(i); }
 
   // channel(T) / future(T) at token i: the struct's tag (registering its
   // definition, inner types first).
   std::string typeName(int i) {
-    const bool chan = ctx.spelling(i) == "channel";
-    const int open = i + 1, close = ctx.toks[unsigned(open)].match;
+    const bool chan = v->spelling(i) == "channel";
+    const int open = i + 1, close = v->match(open);
     std::vector<std::string> parts;
     bool glue = false; // the next part joins the previous one (after `[`)
     std::string rendered;
@@ -128,31 +144,31 @@ struct Collector {
       if (!rendered.empty()) rendered += ' ';
       rendered += s;
     };
-    if (close == open + 1) ctx.error(ctx.begin(i), format(msg::EmptyTypeName, chan ? "channel" : "future"));
+    if (close == open + 1) ctx.error(v->begin(i), format(msg::EmptyTypeName, chan ? "channel" : "future"));
     for (int j = open + 1; j < close; j++) {
-      const RawTok &t = ctx.raw(j);
+      const RawTok &t = v->raw(j);
       if (isTypeWord(j)) {
         std::string inner = typeName(j);
         part("struct");
         part(inner);
         render("struct " + inner);
-        j = ctx.toks[unsigned(j + 1)].match;
+        j = v->match(j + 1);
         continue;
       }
       std::string dur;
-      if (t.kind == RawKind::Number && j + 1 < close && ctx.raw(j + 1).kind == RawKind::Backtick &&
+      if (t.kind == RawKind::Number && j + 1 < close && v->raw(j + 1).kind == RawKind::Backtick &&
           duration(j, dur)) {
-        part(identifierSafe(ctx.spelling(j)) + "_bt_" + identifierSafe(ctx.spelling(j + 2)));
+        part(identifierSafe(v->spelling(j)) + "_bt_" + identifierSafe(v->spelling(j + 2)));
         render(dur);
         j += 2;
         continue;
       }
-      render(ctx.spelling(j));
+      render(v->spelling(j));
       if (t.kind == RawKind::Ident) {
-        part(identifierSafe(ctx.spelling(j)));
+        part(identifierSafe(v->spelling(j)));
       } else if (t.kind == RawKind::Number) {
         std::string num;
-        for (char c : ctx.spelling(j)) num += c == '.' ? 'd' : c == '+' ? 'p' : c == '-' ? 'm' : c == '\'' ? 'q' : c;
+        for (char c : v->spelling(j)) num += c == '.' ? 'd' : c == '+' ? 'p' : c == '-' ? 'm' : c == '\'' ? 'q' : c;
         part(identifierSafe(num));
       } else if (punctIs(t, "*")) {
         part("P");
@@ -162,7 +178,7 @@ struct Collector {
       } else if (t.kind == RawKind::Punct) {
         part(punctName(t.punct));
       } else {
-        part(identifierSafe(ctx.spelling(j)));
+        part(identifierSafe(v->spelling(j)));
       }
     }
     std::string mangled;
@@ -179,13 +195,13 @@ struct Collector {
     }
     std::string tag = (chan ? "wuc_channel_" : "wuc_future_") + mangled;
     if (defined.insert(tag).second)
-      insertBefore(i, std::string(chan ? "WUC_CHANNEL_STRUCT(" : "WUC_FUTURE_STRUCT(") + tag + ", " +
-                          rendered + ");\n");
+      insertions.push_back({insertionPoint(i), std::string(chan ? "WUC_CHANNEL_STRUCT(" : "WUC_FUTURE_STRUCT(") +
+                                                   tag + ", " + rendered + ");\n"});
     return tag;
   }
 
   void replace(Edit::Kind kind, int first, int last, std::string text) {
-    Edit e{kind, {ctx.begin(first), ctx.end(last)}, std::move(text)};
+    Edit e{kind, {v->begin(first), v->end(last)}, std::move(text)};
     // Keep the text from merging with a neighbouring identifier or number.
     const std::string &src = ctx.file.text();
     if (e.range.begin > 0 && identChar((unsigned char)src[e.range.begin - 1])) e.text.insert(0, " ");
@@ -193,18 +209,28 @@ struct Collector {
     replacements.push_back(std::move(e));
   }
 
-  void run() {
-    const int n = int(ctx.toks.size());
-    for (int i = 0; i < n; i++) {
-      const RawTok &t = ctx.raw(i);
+  bool mentionsParameter(int from, int to) const {
+    for (int j = from; j < to; j++)
+      if (v->raw(j).kind == RawKind::Ident && params.count(v->spelling(j))) return true;
+    return false;
+  }
+
+  // Edits in tokens [from, to) of the current view.
+  void scan(int from, int to) {
+    for (int i = from; i < to; i++) {
+      const RawTok &t = v->raw(i);
       if (isTypeWord(i)) {
-        const bool chan = ctx.spelling(i) == "channel";
+        const bool chan = v->spelling(i) == "channel";
+        int close = v->match(i + 1);
+        if (inDirective && mentionsParameter(i + 2, close)) {
+          i = close; // T is known only once the macro is expanded
+          continue;
+        }
         std::string tag = typeName(i);
-        int close = ctx.toks[unsigned(i + 1)].match;
         replace(chan ? Edit::ChannelType : Edit::FutureType, i, close, "struct " + tag);
         i = close;
       } else if (t.kind == RawKind::Backtick) {
-        if (i == 0 || ctx.raw(i - 1).kind != RawKind::Number) {
+        if (i == from || v->raw(i - 1).kind != RawKind::Number) {
           ctx.error(t.begin, msg::DurationNeedsNumber);
           continue;
         }
@@ -217,12 +243,95 @@ struct Collector {
     }
   }
 
+  // The replacement list of a #define: its tokens after the macro's name
+  // (and parameters), brackets paired among themselves.
+  void directive(const Directive &d) {
+    LexOutput lex;
+    // Past the `#` (or `%:`).
+    unsigned from = d.cbegin + (ctx.splice.clean()[d.cbegin] == '#' ? 1 : 2);
+    if (!scanRange(ctx.splice, from, d.cend, lex) || lex.toks.size() < 3) return;
+    if (spellingOf(ctx.splice, lex.toks[0]) != "define" || lex.toks[1].kind != RawKind::Ident) return;
+    size_t body = 2;
+    params.clear();
+    if (lex.toks[2].cbegin == lex.toks[1].cend && punctIs(lex.toks[2], "(")) { // function-like
+      while (body < lex.toks.size() && !punctIs(lex.toks[body], ")")) {
+        if (lex.toks[body].kind == RawKind::Ident) params.insert(spellingOf(ctx.splice, lex.toks[body]));
+        body++;
+      }
+      body++;
+    }
+    std::vector<Tok> toks;
+    std::vector<int> open;
+    for (size_t k = body; k < lex.toks.size(); k++) {
+      Tok t;
+      t.raw = unsigned(k);
+      const RawTok &r = lex.toks[k];
+      int me = int(toks.size());
+      if (punctIs(r, "(") || punctIs(r, "[") || punctIs(r, "{")) {
+        open.push_back(me);
+      } else if ((punctIs(r, ")") || punctIs(r, "]") || punctIs(r, "}")) && !open.empty()) {
+        const char pair = r.punct[0] == ')' ? '(' : r.punct[0] == ']' ? '[' : '{';
+        if (lex.toks[toks[unsigned(open.back())].raw].punct[0] == pair) {
+          t.match = open.back();
+          toks[unsigned(open.back())].match = me;
+          open.pop_back();
+        }
+      }
+      toks.push_back(t);
+    }
+    if (toks.empty()) return;
+    // Definitions go before the first declaration after the directive (at
+    // file scope, and before any use of the macro).
+    auto next = std::lower_bound(ctx.toks.begin(), ctx.toks.end(), ctx.splice.orig(d.cend),
+                                 [&](const Tok &t, unsigned off) { return ctx.lex.toks[t.raw].begin < off; });
+    if (next != ctx.toks.end()) {
+      fixedInsertion = insertionPointInMain(int(next - ctx.toks.begin()));
+    } else {
+      fixedInsertion = ctx.splice.orig(d.cbegin); // nothing after it: before it
+    }
+    View dv{ctx.splice, lex, toks};
+    const View *saved = v;
+    v = &dv;
+    inDirective = true;
+    scan(0, int(toks.size()));
+    inDirective = false;
+    v = saved;
+  }
+
+  unsigned insertionPointInMain(int i) const {
+    auto &decls = ctx.externalDecls;
+    auto it = std::upper_bound(decls.begin(), decls.end(), i);
+    int first = it == decls.begin() ? i : *(it - 1);
+    return ctx.begin(first);
+  }
+
+  void run() {
+    View main{ctx.splice, ctx.lex, ctx.toks};
+    v = &main;
+    // In source order, so that a type's definition goes with its first use.
+    const auto &dirs = ctx.lex.directives;
+    size_t d = 0;
+    const int n = main.size();
+    int from = 0;
+    for (;;) {
+      unsigned upTo = d < dirs.size() ? ctx.splice.orig(dirs[d].cbegin) : ~0u;
+      int to = from;
+      while (to < n && main.begin(to) < upTo) to++;
+      scan(from, to);
+      from = to;
+      if (d == dirs.size()) break;
+      directive(dirs[d++]);
+    }
+  }
+
   // Sorted by begin; insertions at one offset are merged into one edit, and
   // into the replacement that starts there if any (ast.h: an insertion and
   // a replacement never share a begin).
   std::vector<Edit> finish() {
     std::map<unsigned, std::string> at;
     for (auto &ins : insertions) at[ins.first] += ins.second;
+    std::sort(replacements.begin(), replacements.end(),
+              [](const Edit &a, const Edit &b) { return a.range.begin < b.range.begin; });
     std::vector<Edit> out;
     out.reserve(replacements.size() + at.size());
     size_t r = 0;
@@ -243,7 +352,7 @@ struct Collector {
 } // namespace
 
 void collectEdits(ParseContext &ctx) {
-  Collector c{ctx, {}, {}, {}};
+  Collector c(ctx);
   c.run();
   // A statement inside a type name (in a statement expression) would lie
   // inside the type's edit: refuse it rather than lose it.

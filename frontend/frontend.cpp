@@ -237,6 +237,28 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   return true;
 }
 
+// A directive between the clauses of a statement (or in a guard or an
+// operand) would make the clauses depend on the preprocessor, which runs
+// after wucc: refused at the directive.  Inside a body it is copied with it.
+void checkDirectives(ParseContext &ctx) {
+  const auto &dirs = ctx.lex.directives;
+  if (dirs.empty()) return;
+  for (const WaitUntil &w : ctx.out.statements) {
+    auto d = std::lower_bound(dirs.begin(), dirs.end(), w.range.begin,
+                              [&](const Directive &x, unsigned b) { return ctx.splice.orig(x.cbegin) < b; });
+    for (; d != dirs.end() && ctx.splice.orig(d->cbegin) < w.range.end; ++d) {
+      unsigned at = ctx.splice.orig(d->cbegin);
+      auto inBody = [&](Range body) { return body.begin <= at && at < body.end; };
+      bool ok = w.elseBranch.present && inBody(w.elseBranch.body);
+      // Bodies are in source order: the last one starting at or before `at`.
+      auto c = std::upper_bound(w.clauses.begin(), w.clauses.end(), at,
+                                [](unsigned off, const Clause &cl) { return off < cl.body.begin; });
+      if (c != w.clauses.begin() && inBody((c - 1)->body)) ok = true;
+      if (!ok) ctx.error(at, msg::DirectiveInStatement);
+    }
+  }
+}
+
 } // namespace fe
 
 bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out) {
@@ -292,6 +314,7 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
   std::stable_sort(out.statements.begin(), out.statements.end(),
                    [](const WaitUntil &a, const WaitUntil &b) { return a.range.begin < b.range.begin; });
   for (size_t i = 0; i < out.statements.size(); i++) out.statements[i].id = unsigned(i);
+  fe::checkDirectives(ctx);
   if (!failed) fe::collectEdits(ctx);
 
   std::stable_sort(ctx.diags.begin(), ctx.diags.end(),

@@ -18,6 +18,9 @@ std::string_view spellingOf(const Splice &splice, const RawTok &t);
 bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<PendingDiag> &diags,
                     std::vector<Tok> &out, std::vector<int> &externalDecls);
 
+// Reports directives inside a statement but outside its bodies.
+void checkDirectives(ParseContext &ctx);
+
 // channel(T), future(T) and duration literals (edits.cpp), after a
 // successful parse: needs the external declarations.
 void collectEdits(ParseContext &ctx);

@@ -47,9 +47,21 @@ struct RawTok {
   unsigned cbegin = 0, cend = 0; // spliced text
 };
 
+// A preprocessor directive: from its `#` to the end of its line (spliced
+// offsets; the newline excluded).
+struct Directive {
+  unsigned cbegin = 0, cend = 0;
+};
+
 struct LexOutput {
   std::vector<RawTok> toks;
+  std::vector<Directive> directives;
 };
+
+// Scans the spliced text [cbegin, cend) (a directive's insides) as ordinary
+// tokens, appending them to out.toks; false if it holds an unterminated
+// comment or literal (nothing is reported).
+bool scanRange(const Splice &splice, unsigned cbegin, unsigned cend, LexOutput &out);
 
 // Scans `file`; reports unterminated comments, strings and character
 // constants (and stops there).  Returns false on error.

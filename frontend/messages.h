@@ -45,6 +45,9 @@ inline constexpr const char *ElseWithoutIf = "'else' without a previous 'if'";
 inline constexpr const char *KeywordNotStatement =
     "a waituntil statement cannot appear here ('%s' can only begin a statement)";
 inline constexpr const char *NestingTooDeep = "brackets nested too deeply (more than %s levels)";
+inline constexpr const char *EmptyClauseArgument = "'%s( )' needs an argument";
+inline constexpr const char *DirectiveInStatement =
+    "a preprocessor directive can appear in a waituntil statement only inside a clause's body";
 
 // ---- operands (LANGUAGE.md §2.2), from the semantic pass -----------------
 inline constexpr const char *NotSelectable =

@@ -2,6 +2,7 @@
 // statement's own messages where the tokens around the error identify the
 // misuse (LANGUAGE.md §2), else "expected X before 'y'".
 #include <algorithm>
+#include <cctype>
 
 #include "frontend_internal.h"
 #include "messages.h"
@@ -64,7 +65,12 @@ std::string ParseContext::tokenName(int kind) const {
   case S::S_AND_PAREN: return "'and'";
   case S::S_WAITUNTIL: return "'waituntil'";
   case S::S_WHEN: return "'when'";
-  default: return std::string("'") + Parser::symbol_name(Parser::symbol_kind_type(kind)) + "'";
+  default: {
+    // The keywords: named as C spells them (the grammar's names are upper case).
+    std::string name = Parser::symbol_name(Parser::symbol_kind_type(kind));
+    for (char &c : name) c = char(std::tolower((unsigned char)c));
+    return "'" + name + "'";
+  }
   }
 }
 

@@ -233,6 +233,7 @@ TreeNode ParseContext::convert(int n, WaitUntil &w) {
       punctIs(raw(a + 1), "(") && toks[unsigned(a + 1)].match == b) {
     c.form = word == "closed" ? ClauseForm::Closed : ClauseForm::Timeout;
     c.arg = span(a + 2, b - 1, end(a + 1));
+    if (c.arg.empty()) error(begin(b), format(msg::EmptyClauseArgument, std::string(word)));
   } else {
     // x << y: the last shift operator outside brackets, if it is `<<` and
     // nothing of lower precedence is outside brackets too.

@@ -67,6 +67,13 @@ const DiagCase kCases[] = {
     {"ClauseNoStatementBeforeElse", "if (k) waituntil (a) else ;",
      "2:22: waituntil clause has no statement\n"},
     {"EmptyResource", "waituntil () ;", "2:12: waituntil clause has no resource\n"},
+    {"EmptyTimeout", "waituntil (timeout()) ;", "2:20: 'timeout( )' needs an argument\n"},
+    {"EmptyClosed", "waituntil (closed( /* c */ )) ;", "2:28: 'closed( )' needs an argument\n"},
+    {"DirectiveBetweenClauses", "waituntil (a) ;\n#ifdef X\n or waituntil (b) ;\n#else\n or else ;\n#endif\nx();",
+     "3:1: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n"
+     "5:1: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n"},
+    {"DirectiveInOperand", "waituntil (x <<\n  #pragma nothing\n c) ;",
+     "3:3: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n"},
     {"ExpectedLParenAfterWaituntil", "waituntil x << c ;", "2:11: expected '(' after 'waituntil'\n"},
     {"ExpectedClauseAfterOr", "waituntil (a) ; or (x);",
      "2:20: expected 'waituntil', 'when', '(' or 'else' after 'or'\n"},
@@ -88,6 +95,7 @@ const DiagCase kCases[] = {
     {"KeywordInExpression", "x = waituntil (a) ;", "2:5: a waituntil statement cannot appear here "
                                                     "('waituntil' can only begin a statement)\n"},
     {"MissingCloseBrace", "waituntil (a) { x();", "4:1: expected '}' at end of input\n"},
+    {"KeywordsSpelledAsInC", "waituntil (x << c) { do x++; }", "2:30: expected 'while' before '}'\n"},
     // Lexical.
     {"UnterminatedComment", "waituntil (a) ; /* x\n\n", "2:17: unterminated /* comment\n"},
     {"UnterminatedString", "waituntil (a) puts(\"x);", "2:20: missing terminating '\"' character\n"},
@@ -122,6 +130,15 @@ TEST(DiagnosticsFormat, PlainCErrorsOutsideWaituntilAreNotOurs) {
   // `when` is a keyword, but a file that never writes `when (` nor
   // `waituntil` may still use it as a name.
   EXPECT_TRUE(parse("struct utimbuf when; void f(void) { when.actime = 0; utime(\"f\", &when); }\n").ok);
+}
+
+TEST(DiagnosticsFormat, DirectivesInsideBodiesAreFine) {
+  Parsed p = parseBody("waituntil (a) {\n#if X\n  x();\n#endif\n} or waituntil (b) y(\n#pragma once\n  );\n"
+                       "or else {\n# line 3\n}");
+  EXPECT_TRUE(p.ok) << p.diags;
+  // ... but a body's directive that is the body's first thing is before it.
+  Parsed q = parseBody("waituntil (a)\n#pragma x\n  y();");
+  EXPECT_EQ(q.errors, "3:1: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n");
 }
 
 TEST(DiagnosticsFormat, NestingLimit) {

@@ -178,10 +178,45 @@ TEST(Edits, DurationsInStatements) {
   EXPECT_EQ(body, "{ sleep(((duration_t)(1 * 1000000000LL))); }");
 }
 
-TEST(Edits, NothingInPreprocessorLinesOrLiterals) {
-  Parsed p = parse("#define CH channel(int)\nconst char *s = \"channel(int) 10`ms\";\n// channel(int)\n");
+TEST(Edits, NothingInLiteralsOrComments) {
+  Parsed p = parse("const char *s = \"channel(int) 10`ms\";\n// channel(int)\n/* 1`s */ char c = '`';\n");
   ASSERT_TRUE(p.ok) << p.diags;
   EXPECT_TRUE(p.fe.edits.empty());
+}
+
+TEST(Edits, InDefineReplacementLists) {
+  const std::string src =
+      "#include <wuc.h>\n"
+      "#define TICK 10`ms\n"
+      "#define INTCHAN channel(int)\n"
+      "# define PAIR(a, b) { future(long) x; channel(a) y; a`ms; }\n"
+      "#define channel(T) foo(T)\n"
+      "#error 10`ms channel(int)\n"
+      "#if 0\n#endif\n"
+      "static INTCHAN c;\n"
+      "void f(void) {\n#define LOCAL future(char)\n  LOCAL g;\n}\n";
+  Parsed p = parse(src);
+  EXPECT_EQ(p.errors, "4:54: a duration literal needs a number before '`'\n");
+  Parsed q = parse(std::string(src).replace(src.find("a`ms"), 4, "1`s"));
+  ASSERT_TRUE(q.ok) << q.diags;
+  EXPECT_EQ(q.render(),
+            "#include <wuc.h>\n"
+            "#define TICK ((duration_t)(10 * 1000000LL))\n"
+            "#define INTCHAN struct wuc_channel_int\n"
+            "# define PAIR(a, b) { struct wuc_future_long x; channel(a) y; ((duration_t)(1 * 1000000000LL)); }\n"
+            "#define channel(T) foo(T)\n"
+            "#error 10`ms channel(int)\n"
+            "#if 0\n#endif\n"
+            "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n"
+            "WUC_FUTURE_STRUCT(wuc_future_long, long);\n"
+            "static INTCHAN c;\n"
+            "WUC_FUTURE_STRUCT(wuc_future_char, char);\n"
+            "void f(void) {\n#define LOCAL struct wuc_future_char\n  LOCAL g;\n}\n");
+  // A directive with nothing after it (here not even a newline): the
+  // definition goes before it.
+  Parsed r = parse("int a;\n  #define C channel(short)");
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_EQ(r.render(), "int a;\n  WUC_CHANNEL_STRUCT(wuc_channel_short, short);\n#define C struct wuc_channel_short");
 }
 
 } // namespace
