@@ -12,6 +12,7 @@
 #   %not           LLVM 14's `not` (succeeds when the command fails, not on a crash)
 #   %expect_exit N cmd...   succeeds only if cmd exits with status exactly N
 #   %wuc_inc       the directory of <wuc.h>
+#   %wuc_src       the project's source directory (for examples/)
 #   %wuc_lib       the directory of libwuc (for linking emitted C by hand)
 #   %python        the Python that runs lit
 #
@@ -47,6 +48,7 @@ config.substitutions.append(('%not', config.wuc_not))
 config.substitutions.append(('%expect_exit',
                              config.wuc_python + ' ' + os.path.join(utils, 'expect_exit.py')))
 config.substitutions.append(('%wuc_inc', config.wuc_include_dir))
+config.substitutions.append(('%wuc_src', config.wuc_source_dir))
 config.substitutions.append(('%wuc_lib', config.wuc_lib_dir))
 config.substitutions.append(('%python', config.wuc_python))
 
