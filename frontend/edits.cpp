@@ -215,9 +215,11 @@ struct Collector {
     return false;
   }
 
-  // Edits in tokens [from, to) of the current view.
-  void scan(int from, int to) {
-    for (int i = from; i < to; i++) {
+  // Edits in tokens [from, to) of the current view; returns where the next
+  // scan starts (past `to` when a type's parentheses run past it).
+  int scan(int from, int to) {
+    int i = from;
+    for (; i < to; i++) {
       const RawTok &t = v->raw(i);
       if (isTypeWord(i)) {
         const bool chan = v->spelling(i) == "channel";
@@ -241,11 +243,14 @@ struct Collector {
         }
       }
     }
+    return i;
   }
 
   // The replacement list of a #define: its tokens after the macro's name
   // (and parameters), brackets paired among themselves.
   void directive(const Directive &d) {
+    // Inside the parentheses of a type already replaced: part of that edit.
+    if (!replacements.empty() && ctx.splice.orig(d.cbegin) < replacements.back().range.end) return;
     LexOutput lex;
     // Past the `#` (or `%:`).
     unsigned from = d.cbegin + (ctx.splice.clean()[d.cbegin] == '#' ? 1 : 2);
@@ -317,8 +322,7 @@ struct Collector {
       unsigned upTo = d < dirs.size() ? ctx.splice.orig(dirs[d].cbegin) : ~0u;
       int to = from;
       while (to < n && main.begin(to) < upTo) to++;
-      scan(from, to);
-      from = to;
+      from = std::max(to, scan(from, to));
       if (d == dirs.size()) break;
       directive(dirs[d++]);
     }

@@ -212,6 +212,12 @@ TEST(Edits, InDefineReplacementLists) {
             "static INTCHAN c;\n"
             "WUC_FUTURE_STRUCT(wuc_future_char, char);\n"
             "void f(void) {\n#define LOCAL struct wuc_future_char\n  LOCAL g;\n}\n");
+  // A type whose parentheses hold a directive (found by the fuzzer): one edit.
+  Parsed t = parse("channel(int\n#define Y channel(char) 1`s\n) c;\nlong d = 2`s;\n");
+  ASSERT_TRUE(t.ok) << t.diags;
+  ASSERT_EQ(t.fe.edits.size(), 2u);
+  EXPECT_EQ(t.text(t.fe.edits[0].range), "channel(int\n#define Y channel(char) 1`s\n)");
+  EXPECT_EQ(t.fe.edits[1].kind, Edit::Duration);
   // A directive with nothing after it (here not even a newline): the
   // definition goes before it.
   Parsed r = parse("int a;\n  #define C channel(short)");
