@@ -477,3 +477,67 @@ int main(void) {
 static bool g_op(struct g *a, wuc_select_node *n) { (void)a; (void)n; return false; }
 WUC_SELECTABLE(struct g, g_op, g_op, g_op);
 ''')
+
+gen('expected_before_keyword', "Syntax: a keyword the grammar expected is named as C spells it: a `do` body without its `while`.",
+    "expected 'while' before '}'",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) { do x++; @@}
+  return 0;
+}
+''', prologue=CH)
+
+gen('empty_clause_argument_timeout', "Syntax: 'timeout()' with nothing inside (reported at the ')').",
+    "'timeout( )' needs an argument",
+    '''
+int main(void) {
+  waituntil (timeout(@@)) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('empty_clause_argument_closed', "Syntax: 'closed()' with nothing inside (reported at the ')').",
+    "'closed( )' needs an argument",
+    '''
+int main(void) {
+  waituntil (closed(@@)) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('directive_in_statement', "Syntax: a preprocessor directive between the clauses of a statement (C allows one between any two tokens; wucc does not, and says so at the directive).",
+    "a preprocessor directive can appear in a waituntil statement only inside a clause's body",
+    '''
+static latch e;
+
+int main(void) {
+  int x = 0;
+  waituntil (x << c) {}
+@@#define BETWEEN_CLAUSES 1
+  or waituntil (e) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('recv_incompatible_pointer', "Operands: C's assignment conversions decide: an int element cannot be received into a pointer (reported at the '<<').",
+    "cannot receive an element of type 'int' into 'int *'",
+    '''
+int main(void) {
+  int *p = 0;
+  waituntil (p @@<< c) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('send_incompatible_pointer', "Operands: a long * cannot be sent on a channel of int * (reported at the '<<').",
+    "cannot send a value of type 'long *' on a channel of 'int *'",
+    '''
+static channel(int *) cp;
+
+int main(void) {
+  long l = 0;
+  waituntil (cp @@<< &l) {}
+  return 0;
+}
+''')
