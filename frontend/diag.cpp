@@ -16,7 +16,18 @@ void DiagEngine::note(unsigned offset, std::string message) {
 }
 
 void DiagEngine::print(std::ostream &os) const {
-  for (const Diagnostic &d : diags_) format(os, file_, d);
+  // Like clang's -ferror-limit=20: a broken file should not bury the first
+  // message under thousands.
+  constexpr unsigned kErrorLimit = 20;
+  unsigned errors = 0;
+  for (const Diagnostic &d : diags_) {
+    if (d.severity == Severity::Error && ++errors > kErrorLimit) {
+      os << file_.path() << ": fatal error: too many errors emitted (" << errors_
+         << " in all), stopping now\n";
+      return;
+    }
+    format(os, file_, d);
+  }
 }
 
 void DiagEngine::format(std::ostream &os, const SourceFile &file, const Diagnostic &d) {
