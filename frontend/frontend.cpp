@@ -72,6 +72,13 @@ int baseKind(const RawTok &t, std::string_view s) {
   }
 }
 
+// Keywords that can only start a statement (or continue an if).
+bool startsStatement(int k) {
+  return k == K::IF || k == K::ELSE || k == K::WHILE || k == K::DO || k == K::FOR || k == K::SWITCH ||
+         k == K::CASE || k == K::DEFAULT || k == K::GOTO || k == K::BREAK || k == K::CONTINUE ||
+         k == K::RETURN || k == K::WAITUNTIL || k == K::WHEN;
+}
+
 bool isOpen(int k) {
   return k == K::LPAREN || k == K::LBRACK || k == K::LBRACE;
 }
@@ -188,6 +195,9 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
       if (!tagAttributes) k = K::FUNC_LBRACE;
     }
     if (k == K::LBRACE && block[i]) k = K::BLOCK_LBRACE;
+    if (k == K::RBRACE && match[i] >= 0 && all[size_t(match[i])].kind == K::BLOCK_LBRACE &&
+        startsStatement(next))
+      k = K::BLOCK_RBRACE;
     all[i].kind = k;
     all[i].raw = unsigned(i);
 

@@ -8,6 +8,9 @@
  *   BLOCK_LBRACE a `{` whose insides have a `;` outside brackets: a block
  *                (or a struct body, which parses as one) even inside
  *                soup, as in `FOREACH (x) { ... }` behind a macro
+ *   BLOCK_RBRACE its `}` when a keyword that starts a statement follows:
+ *                no expression goes on after it, so it ends the statement
+ *                (`FOREACH (x) { ... } return 0;`)
  *   IDENT_COLON  an identifier followed by `:` (a label at statement start)
  *   OR_OP        `or` followed by waituntil, when, else or a group: always
  *                the operator; OR_PAREN: `or` followed by another `(`, the
@@ -69,7 +72,7 @@ Sem cover(const Sem &a, const Sem &b) {
 }
 
 %token IDENT IDENT_COLON OTHER
-%token LPAREN RPAREN LBRACK RBRACK LBRACE RBRACE FUNC_LBRACE BLOCK_LBRACE SE_LPAREN WU_LPAREN
+%token LPAREN RPAREN LBRACK RBRACK LBRACE RBRACE FUNC_LBRACE BLOCK_LBRACE BLOCK_RBRACE SE_LPAREN WU_LPAREN
 %token SEMI COLON QUESTION OROR ANDAND
 %token OR_OP AND_OP OR_PAREN AND_PAREN
 %token IF ELSE WHILE DO FOR SWITCH CASE DEFAULT GOTO BREAK CONTINUE RETURN ASM
@@ -135,8 +138,11 @@ block_body
   | block_items stmt_soup                       { $$ = cover($1, $2); }
   ;
 
+rbrace: RBRACE | BLOCK_RBRACE ;
+
 statement
-  : lbrace block_body RBRACE                    { $$ = cover($1, $3); }
+  : lbrace block_body rbrace                    { $$ = cover($1, $3); }
+  | stmt_soup BLOCK_LBRACE block_body BLOCK_RBRACE { $$ = cover($1, $4); }
   | IF paren_group statement                    { $$ = cover($1, $3); }
   | IF paren_group statement ELSE statement     { $$ = cover($1, $5); }
   | WHILE paren_group statement                 { $$ = cover($1, $3); }

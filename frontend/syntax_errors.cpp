@@ -52,8 +52,10 @@ std::string ParseContext::tokenName(int kind) const {
   case S::S_LBRACK: return "'['";
   case S::S_RBRACK: return "']'";
   case S::S_LBRACE:
+  case S::S_BLOCK_LBRACE:
   case S::S_FUNC_LBRACE: return "'{'";
-  case S::S_RBRACE: return "'}'";
+  case S::S_RBRACE:
+  case S::S_BLOCK_RBRACE: return "'}'";
   case S::S_SEMI: return "';'";
   case S::S_COLON: return "':'";
   case S::S_QUESTION: return "'?'";

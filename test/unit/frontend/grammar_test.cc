@@ -357,6 +357,13 @@ TEST(Skeleton, MacroBlocks) {
   Parsed p = parseBody("LIST_FOREACH (it, &head) { waituntil (a) ; x(); }\n{ y(); UNUSED(z) }");
   EXPECT_PARSES(p);
   ASSERT_EQ(p.fe.statements.size(), 1u);
+  // Such a block followed by a statement keyword ends its statement.
+  Parsed q = parseBody("FOREACH (x) { waituntil (a) ; } return;\nif (k) FOREACH (y) { z(); } else waituntil (b) ;\n"
+                       "int inner(int v) { return v; } waituntil (c) ;\n"
+                       "if (k) { a(); } else { b(); } while (0) { c(); } do { d(); } while (0);");
+  EXPECT_PARSES(q);
+  ASSERT_EQ(q.fe.statements.size(), 3u);
+  EXPECT_EQ(q.text(q.fe.statements[2].range), "waituntil (c) ;");
 }
 
 TEST(Skeleton, LinkageSpecification) {
