@@ -328,9 +328,10 @@ struct Collector {
     }
   }
 
-  // Sorted by begin; insertions at one offset are merged into one edit, and
-  // into the replacement that starts there if any (ast.h: an insertion and
-  // a replacement never share a begin).
+  // Sorted by begin; the insertions at one offset are one edit.  An
+  // insertion at the start of a replacement comes first, and stays an edit
+  // of its own: the lowering and the semantic pass re-number the lines after
+  // each TypeDefinition (the Renderer takes both in this order).
   std::vector<Edit> finish() {
     std::map<unsigned, std::string> at;
     for (auto &ins : insertions) at[ins.first] += ins.second;
@@ -341,12 +342,7 @@ struct Collector {
     size_t r = 0;
     for (auto &[offset, text] : at) {
       while (r < replacements.size() && replacements[r].range.begin < offset) out.push_back(replacements[r++]);
-      if (r < replacements.size() && replacements[r].range.begin == offset) {
-        replacements[r].text.insert(0, text);
-        out.push_back(replacements[r++]);
-      } else {
-        out.push_back(Edit{Edit::TypeDefinition, {offset, offset}, text});
-      }
+      out.push_back(Edit{Edit::TypeDefinition, {offset, offset}, text});
     }
     while (r < replacements.size()) out.push_back(replacements[r++]);
     return out;

@@ -34,7 +34,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (size_t i = 0; i < fe.edits.size(); i++) {
     const wuc::Edit &e = fe.edits[i];
     check(e.range.begin <= e.range.end && e.range.end <= n);
-    if (i > 0) check(fe.edits[i - 1].range.end <= e.range.begin && fe.edits[i - 1].range.begin < e.range.begin);
+    if (i > 0) {
+      const wuc::Edit &p = fe.edits[i - 1];
+      // Sorted, disjoint; only an insertion shares its offset, with the
+      // replacement after it.
+      check(p.range.end <= e.range.begin);
+      if (p.range.begin == e.range.begin) check(p.range.empty() && !e.range.empty());
+    }
   }
   for (size_t i = 0; i < fe.statements.size(); i++) {
     const wuc::WaitUntil &w = fe.statements[i];

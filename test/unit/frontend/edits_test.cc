@@ -81,13 +81,18 @@ TEST(Edits, DefinitionBeforeTheDeclarationOfFirstUse) {
     EXPECT_LT(p.fe.edits[i - 1].range.begin, p.fe.edits[i].range.begin);
 }
 
-TEST(Edits, InsertionAtAReplacementIsMergedIntoIt) {
-  // ast.h: an insertion and a replacement never share a begin.
+TEST(Edits, InsertionAtAReplacementComesFirst) {
+  // The definition stays an edit of its own (the lowering re-numbers the
+  // lines after each TypeDefinition), before the replacement at its offset.
   Parsed p = parse("channel(int) c;\nfuture(char) f;\n");
   ASSERT_TRUE(p.ok) << p.diags;
-  ASSERT_EQ(p.fe.edits.size(), 2u);
-  EXPECT_EQ(p.fe.edits[0].kind, Edit::ChannelType);
-  EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\nstruct wuc_channel_int");
+  ASSERT_EQ(p.fe.edits.size(), 4u);
+  EXPECT_EQ(p.fe.edits[0].kind, Edit::TypeDefinition);
+  EXPECT_TRUE(p.fe.edits[0].range.empty());
+  EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n");
+  EXPECT_EQ(p.fe.edits[1].kind, Edit::ChannelType);
+  EXPECT_EQ(p.fe.edits[1].range.begin, 0u);
+  EXPECT_EQ(p.fe.edits[1].text, "struct wuc_channel_int");
   EXPECT_EQ(p.render(), "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\nstruct wuc_channel_int c;\n"
                         "WUC_FUTURE_STRUCT(wuc_future_char, char);\nstruct wuc_future_char f;\n");
 }
@@ -117,8 +122,8 @@ TEST(Edits, LongNamesEndInAHash) {
   for (int i = 0; i < 2000; i++) t = "channel(" + t + ")";
   Parsed p = parse(t + " deep;\n");
   ASSERT_TRUE(p.ok) << p.diags;
-  ASSERT_EQ(p.fe.edits.size(), 1u);
-  size_t total = p.fe.edits[0].text.size();
+  ASSERT_EQ(p.fe.edits.size(), 2u);
+  size_t total = p.fe.edits[0].text.size() + p.fe.edits[1].text.size();
   EXPECT_LT(total, 2000u * 400u); // linear in the depth
   std::string tag = mangledTag("channel(" + std::string(200, 'x') + ")");
   EXPECT_EQ(tag.size(), std::string("wuc_channel_").size() + 120);
@@ -215,9 +220,10 @@ TEST(Edits, InDefineReplacementLists) {
   // A type whose parentheses hold a directive (found by the fuzzer): one edit.
   Parsed t = parse("channel(int\n#define Y channel(char) 1`s\n) c;\nlong d = 2`s;\n");
   ASSERT_TRUE(t.ok) << t.diags;
-  ASSERT_EQ(t.fe.edits.size(), 2u);
-  EXPECT_EQ(t.text(t.fe.edits[0].range), "channel(int\n#define Y channel(char) 1`s\n)");
-  EXPECT_EQ(t.fe.edits[1].kind, Edit::Duration);
+  ASSERT_EQ(t.fe.edits.size(), 3u);
+  EXPECT_EQ(t.fe.edits[0].kind, Edit::TypeDefinition);
+  EXPECT_EQ(t.text(t.fe.edits[1].range), "channel(int\n#define Y channel(char) 1`s\n)");
+  EXPECT_EQ(t.fe.edits[2].kind, Edit::Duration);
   // A directive with nothing after it (here not even a newline): the
   // definition goes before it.
   Parsed r = parse("int a;\n  #define C channel(short)");
