@@ -49,6 +49,10 @@ inline constexpr const char *EmptyClauseArgument = "'%s( )' needs an argument";
 inline constexpr const char *DirectiveInStatement =
     "a preprocessor directive can appear in a waituntil statement only inside a clause's body";
 
+inline constexpr const char *ComputedGotoInBody =
+    "a computed goto cannot leave a waituntil clause body (its statement's clauses would stay "
+    "registered); jump to a named label instead";
+
 // ---- operands (LANGUAGE.md §2.2), from the semantic pass -----------------
 inline constexpr const char *NotSelectable =
     "operand of type '%s' is not selectable (no WUC_SELECTABLE declaration for it)";

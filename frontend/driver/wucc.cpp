@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "clause_bodies.h"
 #include "diag.h"
 #include "driver_args.h"
 #include "frontend.h"
@@ -203,6 +204,7 @@ private:
     wuc::DiagEngine diags(file);
     wuc::FrontendResult fe;
     bool ok = wuc::parseSource(file, diags, fe);
+    if (ok) wuc::checkClauseBodies(file, fe, diags);
     if (ok && a_.dumpAst) wuc::dumpFrontend(file, fe, std::cerr);
     wuc::SemaFacts facts;
     if (ok && !diags.hasErrors()) {

@@ -1,0 +1,12 @@
+// clause_bodies.h — checks on clause bodies beyond the grammar (see the .cpp).
+#pragma once
+
+#include "ast.h"
+#include "diag.h"
+
+namespace wuc {
+
+// Reports, for each computed goto inside a clause body, ComputedGotoInBody.
+void checkClauseBodies(const SourceFile &file, const FrontendResult &fe, DiagEngine &diags);
+
+} // namespace wuc
