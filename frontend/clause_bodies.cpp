@@ -1,6 +1,12 @@
 // clause_bodies.cpp — rules about what a clause body may contain that the
 // grammar does not express.
 //
+// Statements may nest (a body holding another statement) up to
+// kMaxStatementDepth levels: the lowering and the semantic pass emit a
+// nested statement inside its parent's text, so depth costs them more than
+// linear time, and each level adds three levels of braces to the lowered C,
+// which clang as a back end accepts up to 256 deep by default.
+//
 // A computed goto (`goto *p`, GNU labels as values) in a clause body is an
 // error: neither compiler runs __attribute__((cleanup)) for it (gcc skips
 // it silently, clang rejects the jump), so leaving the statement that way
@@ -14,7 +20,22 @@
 
 namespace wuc {
 
+static void checkNesting(const FrontendResult &fe, DiagEngine &diags) {
+  constexpr size_t kMaxStatementDepth = 64;
+  std::vector<unsigned> open; // ends of the statements enclosing the current one
+  for (const WaitUntil &w : fe.statements) { // ordered by begin: parents first
+    while (!open.empty() && open.back() <= w.range.begin) open.pop_back();
+    if (open.size() == kMaxStatementDepth) {
+      diags.error(w.range.begin,
+                  format(msg::StatementsNestedTooDeeply, std::to_string(kMaxStatementDepth)));
+      return;
+    }
+    open.push_back(w.range.end);
+  }
+}
+
 void checkClauseBodies(const SourceFile &file, const FrontendResult &fe, DiagEngine &diags) {
+  checkNesting(fe, diags);
   std::vector<Range> bodies;
   for (const WaitUntil &w : fe.statements)
     for (const Clause &c : w.clauses) bodies.push_back(c.body);

@@ -6,7 +6,8 @@
 
 namespace wuc {
 
-// Reports, for each computed goto inside a clause body, ComputedGotoInBody.
+// Reports statements nested more than 64 deep (StatementsNestedTooDeeply)
+// and each computed goto inside a clause body (ComputedGotoInBody).
 void checkClauseBodies(const SourceFile &file, const FrontendResult &fe, DiagEngine &diags);
 
 } // namespace wuc

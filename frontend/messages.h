@@ -49,6 +49,8 @@ inline constexpr const char *EmptyClauseArgument = "'%s( )' needs an argument";
 inline constexpr const char *DirectiveInStatement =
     "a preprocessor directive can appear in a waituntil statement only inside a clause's body";
 
+inline constexpr const char *StatementsNestedTooDeeply =
+    "waituntil statements nested too deeply (more than %s levels)";
 inline constexpr const char *ComputedGotoInBody =
     "a computed goto cannot leave a waituntil clause body (its statement's clauses would stay "
     "registered); jump to a named label instead";

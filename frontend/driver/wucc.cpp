@@ -205,6 +205,7 @@ private:
     wuc::FrontendResult fe;
     bool ok = wuc::parseSource(file, diags, fe);
     if (ok) wuc::checkClauseBodies(file, fe, diags);
+    ok = ok && !diags.hasErrors();
     if (ok && a_.dumpAst) wuc::dumpFrontend(file, fe, std::cerr);
     wuc::SemaFacts facts;
     if (ok && !diags.hasErrors()) {

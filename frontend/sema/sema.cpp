@@ -700,7 +700,10 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
     if (!include.empty()) cmd.insert(cmd.end(), {"-I", include});
     if (!resources.empty()) cmd.insert(cmd.end(), {"-resource-dir", resources});
     // No caret display: it is also what prints "N errors generated".
-    cmd.insert(cmd.end(), {"-ferror-limit=0", "-w", "-fno-caret-diagnostics", "-fsyntax-only", path});
+    // The probe nests a block per nested statement: lift clang's default
+    // bracket limit (256) well above what the frontend allows.
+    cmd.insert(cmd.end(), {"-ferror-limit=0", "-w", "-fno-caret-diagnostics", "-fbracket-depth=2048",
+                           "-fsyntax-only", path});
     return cmd;
   };
 
