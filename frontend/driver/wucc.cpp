@@ -268,7 +268,11 @@ private:
           return fail("wucc: error: cannot write '" + a_.output + "'");
         continue;
       }
-      std::string cfile = tmp_.path() + "/" + std::to_string(i) + "-" + baseName(src) + ".c";
+      // One directory per input, so the lowered file and its object carry the
+      // source's name in back-end and linker messages (hello.c, hello.o).
+      std::string dir = tmp_.path() + "/" + std::to_string(i);
+      if (mkdir(dir.c_str(), 0700) != 0) return fail("wucc: error: cannot create '" + dir + "'");
+      std::string cfile = dir + "/" + baseName(src) + ".c";
       if (!writeFile(cfile, c)) return fail("wucc: error: cannot write '" + cfile + "'");
       if (a_.keepTemps) {
         tmp_.keep();
@@ -279,7 +283,7 @@ private:
                                : a_.compileStep == "-S" ? baseName(src) + ".s"
                                                         : baseName(src) + ".o";
       std::string obj = compileOnly ? (a_.output.empty() ? defaultOut : a_.output)
-                                    : tmp_.path() + "/" + std::to_string(i) + ".o";
+                                    : dir + "/" + baseName(src) + ".o";
       if (run(compileCommand(src, cfile, obj, syntaxOnly), a_.verbose) != 0) {
         status = 1;
         continue;
