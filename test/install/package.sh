@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs the build into a scratch prefix, moves the prefix elsewhere, and
+# uses it from outside as another project would:
+#   package.sh <build> <source> cmake      find_package(wuc) + wuc_add_executable()
+#                                          in test/install/external (Ninja), run
+#   package.sh <build> <source> pkgconfig  cc $(pkg-config --cflags --libs wuc)
+#                                          on a plain C program, run; exits 77
+#                                          (skipped) without pkg-config
+set -euo pipefail
+build_dir=$1
+source_dir=$2
+mode=$3
+if [ "$mode" = pkgconfig ] && ! command -v pkg-config >/dev/null 2>&1; then
+  echo "pkg-config not installed: skipped"
+  exit 77
+fi
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cmake --install "$build_dir" --prefix "$scratch/first" >/dev/null
+mv "$scratch/first" "$scratch/moved"
+prefix=$scratch/moved
+
+case "$mode" in
+cmake)
+  cmake -S "$source_dir/test/install/external" -B "$scratch/external" -G Ninja \
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  ninja -C "$scratch/external" >/dev/null
+  # The compile used the moved wucc, and the program exports its symbols.
+  grep -q -- "$prefix/bin/wucc" "$scratch/external/build.ninja"
+  grep -q -- "-rdynamic" "$scratch/external/build.ninja"
+  "$scratch/external/external"
+  ;;
+pkgconfig)
+  export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+  flags=$(pkg-config --cflags --libs wuc)
+  case "$flags" in *"-I$prefix/"*) ;; *) echo "bad flags: $flags"; exit 1 ;; esac
+  cat >"$scratch/pc.c" <<'C'
+#include <stdio.h>
+#include <wuc.h>
+static WUC_CHANNEL(int) numbers;
+static void produce(void *arg) {
+  (void)arg;
+  for (int i = 1; i <= 10; i++) chan_send(&numbers, i);
+  chan_close(&numbers);
+}
+int main(void) {
+  chan_init(&numbers, 2);
+  uthread_t *t = uthread_spawn(produce, NULL);
+  int n, sum = 0;
+  while (chan_recv(&numbers, &n)) sum += n;
+  uthread_join(t);
+  printf("pkg-config: sum 1..10 = %d\n", sum);
+  return 0;
+}
+C
+  # shellcheck disable=SC2086  # the flags are words
+  cc -std=gnu11 "$scratch/pc.c" -o "$scratch/pc" $flags
+  LD_LIBRARY_PATH=$prefix/lib "$scratch/pc"
+  ;;
+*)
+  echo "unknown mode $mode"; exit 2 ;;
+esac
