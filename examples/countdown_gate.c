@@ -1,96 +1,14 @@
-/* countdown_gate.c — a selectable resource written by a user, on nothing but
- * the documented protocol of <wuc/select.h>, and waituntil statements over it.
- *
- * A countdown gate opens after N arrivals and stays open.  As a waituntil
- * clause it is ready once open; the clause does nothing to the gate.
- *
- * Until wucc exists, the statements are lowered by hand, following
- * <wuc/select.h>'s steps; each is commented with the source it implements.
- * docs/resources.md ("Writing your own selectable resource") walks through
- * this file. */
+/* countdown_gate.c — waituntil statements over a user-written selectable
+ * resource (the countdown gate of countdown_gate.h), lowered by hand in
+ * plain C, following <wuc/select.h>'s steps; each is commented with the
+ * source it implements (test/lit/examples/countdown_gate.wc writes the same
+ * statements in the dialect).  docs/resources.md ("Writing your own
+ * selectable resource") walks through both files. */
 #include <stdio.h>
 
 #include <wuc.h>
 
-/* ---- the resource ---------------------------------------------------------- */
-
-struct gate {
-  owner_lock lock;               /* guards the fields below; held for a few lines */
-  long remaining;                /* arrivals still expected; 0: open, for good */
-  wuc_select_node *first, *last; /* clauses waiting for it, in arrival order */
-};
-
-/* A waiting clause's links live in its node's resource area (zeroed by
- * wuc_select_node_init, so a node never queued reads "not queued"). */
-#define NEXT(n) ((n)->res.ptr[0])
-#define PREV(n) ((n)->res.ptr[1])
-#define QUEUED(n) ((n)->res.word[2])
-
-static void unlink_node(struct gate *g, wuc_select_node *n) {
-  wuc_select_node *next = NEXT(n), *prev = PREV(n);
-  if (prev) NEXT(prev) = next; else g->first = next;
-  if (next) PREV(next) = prev; else g->last = prev;
-  QUEUED(n) = 0;
-}
-
-void gate_init(struct gate *g, long arrivals) { g->remaining = arrivals; }
-
-/* The N-th arrival opens the gate: every waiting clause whose claim we win
- * completes.  Claims are made under the lock while the node is still queued
- * (its statement cannot leave meanwhile: unregister needs the lock); a node
- * whose claim is lost is unlinked and never touched again.  The won nodes
- * are woken after the lock is released. */
-void gate_arrive(struct gate *g) {
-  wuc_select_node *won = NULL, *won_last = NULL;
-  lock_acquire(&g->lock);
-  if (g->remaining > 0 && --g->remaining == 0) {
-    while (g->first) {
-      wuc_select_node *n = g->first;
-      bool claimed = wuc_select_claim(n);
-      unlink_node(g, n);
-      if (!claimed) continue; /* withdrawn, or its statement is won or registering */
-      NEXT(n) = NULL;         /* n is ours until woken: chain it */
-      if (won_last) NEXT(won_last) = n; else won = n;
-      won_last = n;
-    }
-  }
-  lock_release(&g->lock);
-  while (won) {
-    wuc_select_node *next = NEXT(won); /* before the wake: then the node may vanish */
-    wuc_select_wake(won);
-    won = next;
-  }
-}
-
-bool gate_register(struct gate *g, wuc_select_node *n) {
-  lock_acquire(&g->lock);
-  bool open = g->remaining == 0;
-  if (!open && !n->try_only) { /* queue n; an arrival will claim it */
-    NEXT(n) = NULL;
-    PREV(n) = g->last;
-    if (g->last) NEXT(g->last) = n; else g->first = n;
-    g->last = n;
-    QUEUED(n) = 1;
-  }
-  lock_release(&g->lock);
-  if (!open || !wuc_select_claim(n)) return false; /* queued, or claim lost */
-  wuc_select_done(n); /* completed for our own statement: no wake needed */
-  return true;
-}
-
-bool gate_unregister(struct gate *g, wuc_select_node *n) {
-  lock_acquire(&g->lock);
-  if (QUEUED(n)) unlink_node(g, n);
-  lock_release(&g->lock);
-  return wuc_select_withdraw(n); /* true: an arrival completed n first */
-}
-
-bool gate_on_selected(struct gate *g, wuc_select_node *n) {
-  (void)g;
-  return n->needed;
-}
-
-WUC_SELECTABLE(struct gate, gate_register, gate_unregister, gate_on_selected);
+#include "countdown_gate.h"
 
 /* ---- the program ----------------------------------------------------------- */
 
