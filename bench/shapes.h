@@ -1,8 +1,8 @@
 /* shapes.h — what the mirrors of bench/SHAPES.md (the channel, select,
  * future and timeout benchmarks) share with each other and with their Go
  * peers (bench/peers/go/common.go): the flags, the start barrier and timing
- * ("Timing: from the start barrier to the last thread's end"), the checksum,
- * the channel of long, and the chan-pc work loop.  Everything is static, so
+ * ("Timing: from the start barrier to the last thread's end"), the checksum
+ * and the chan-pc work loop.  Everything is static, so
  * each benchmark stays one program. */
 #ifndef WUC_BENCH_SHAPES_H
 #define WUC_BENCH_SHAPES_H
@@ -18,9 +18,7 @@
 
 #include "bench.h"
 
-/* channel(long): the element type of every benchmark (Go int64; LP64). */
-WUC_CHANNEL_STRUCT(chan_long, long);
-typedef struct chan_long chan_long;
+/* The element type of every benchmark is long, in channel(long): Go's int64. */
 _Static_assert(sizeof(long) == 8, "long is Go's int64 (LP64)");
 
 /* Channels have cache-line-aligned counters: allocate them aligned. */
