@@ -2,8 +2,8 @@
  * resource (the countdown gate of countdown_gate.h), lowered by hand in
  * plain C, following <wuc/select.h>'s steps; each is commented with the
  * source it implements (test/lit/examples/countdown_gate.wc writes the same
- * statements in the dialect).  docs/resources.md ("Writing your own
- * selectable resource") walks through both files. */
+ * statements in the dialect).  docs/protocol.md walks through the resource,
+ * docs/resources.md through these lowered statements. */
 #include <stdio.h>
 
 #include <wuc.h>

@@ -4,8 +4,8 @@
  * is ready once open; the clause does nothing to the gate.
  *
  * Used by examples/countdown_gate.c (statements lowered by hand) and by the
- * lit tests that write the statements in the dialect; docs/resources.md
- * ("Writing your own selectable resource") walks through it. */
+ * lit tests that write the statements in the dialect; docs/protocol.md walks
+ * through it. */
 #ifndef WUC_EXAMPLE_COUNTDOWN_GATE_H
 #define WUC_EXAMPLE_COUNTDOWN_GATE_H
 
