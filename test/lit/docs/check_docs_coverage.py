@@ -7,13 +7,16 @@
   be named (as a whole word) in docs/library.md;
 - every message of frontend/messages.h must appear in docs/language.md,
   exactly, with each %s standing for any text on the same line (a
-  placeholder such as <type> or an example such as 'int').
+  placeholder such as <type> or an example such as 'int');
+- every test that docs/language.md cites (`semantics/or_priority.wc`,
+  `semantics/jumps_*.wc`) must exist under test/lit.
 
 Not public, so not checked: <wuc/waituntil.h> (the support code of the
 lowered statements, included by wucc, not by users), names ending in `_`
 (helpers of other macros), include guards, and the wuc_selectable_* names
 that WUC_SELECTABLE generates.
 """
+import glob
 import os
 import re
 import sys
@@ -73,10 +76,15 @@ def main(src):
         pattern = '.+?'.join(re.escape(p) for p in msg.split('%s'))
         if not re.search(pattern, language):
             errors.append(f'docs/language.md lacks the message {name}: "{msg}"')
+    cited = sorted(set(re.findall(r'(?<![\w/])[a-z_]+/[\w*]+\.wc', language)))
+    for test in cited:
+        if not glob.glob(os.path.join(src, 'test', 'lit', test)):
+            errors.append(f'docs/language.md cites test/lit/{test}, which does not exist')
     for e in errors:
         print(e)
-    print(f'{checked} names, {len(msgs)} messages checked; {len(errors)} missing')
-    return 1 if errors or checked < 50 or len(msgs) < 40 else 0
+    print(f'{checked} names, {len(msgs)} messages, {len(cited)} cited tests checked; '
+          f'{len(errors)} missing')
+    return 1 if errors or checked < 50 or len(msgs) < 40 or len(cited) < 20 else 0
 
 
 if __name__ == '__main__':
