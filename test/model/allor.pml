@@ -1,0 +1,464 @@
+/* allor.pml — two all-or waituntil statements meeting each other in
+ * rendezvous channels (the two-sided race), with Kotlin's re-register rule.
+ *
+ *   S0 (thread 0):  waituntil (x << A) or waituntil (x << B) [or waituntil (timeout(..))]
+ *   S1 (thread 1):  waituntil (B << i) or waituntil (A << i)
+ *
+ * the adversarial case of docs/select.md (opposite orders, capacity 0).
+ * A statement is runtime/waituntil.c wuc_wu_block_all_or: begin
+ * registration, reg each clause in order, end registration and register
+ * the dropped nodes again until none comes back, wuc_select_wait_winner,
+ * unreg the losers.  The protocol is runtime/select.c: the race word
+ * (OPEN, PENDING, CLOSED, REGISTERING + list of dropped nodes, or the
+ * winner), take_claim_word, wuc_select_claim_pair in the global order
+ * (statement, then node), wake (unpark, then DONE), wuc_select_close.
+ * A clause's reg is runtime/channel.c wuc_chan_{send,recv}_register over
+ * Kotlin cells: take the next cell index; an empty cell gets the node as
+ * waiter; a cell with the other side's waiter is taken (RESUMING) and both
+ * nodes are claimed with wuc_select_claim_pair: CLAIMED -> transfer, wake
+ * the other, DONE; THEIRS_LOST -> the cell is interrupted, take the next.
+ * unreg is clause_unregister: wuc_select_withdraw, then the node leaves its
+ * cell (or the party holding the cell is waited out).
+ *
+ * Abstractions: the index FAA and the first CAS on the cell are one step
+ * (with one party per side and channel nothing else can touch that cell in
+ * between); cells both parties have passed are recycled (indices shifted
+ * down), so the state space is finite but endless re-registration is a
+ * cycle that the non-progress check can see.  No try pass (its meeting a
+ * waiter is the same claim_pair as during registration, from OPEN).
+ *
+ * Variants (-D...): the protocol as in the code by default; each BUG_* puts
+ * back a mistake the model must find:
+ *   BUG_NO_REGISTERING      no REGISTERING word: a registering statement
+ *                           can be won by others (the Cforall pending race)
+ *   BUG_PAIR_UNORDERED      claim_pair takes its own word first (no global order)
+ *   BUG_PAIR_RESTORES_OPEN  a failed pair claim gives the first word back as
+ *                           OPEN instead of as it was (loses REGISTERING + list)
+ *   BUG_END_REG_SPLIT       end_registration reads the list and clears it in
+ *                           two steps (a drop in between is lost)
+ * WITH_TIMEOUT: S0 has a third clause, a timeout whose timer fires at any
+ * moment (from a timer callback: never the owner, so it drops the node
+ * while S0 registers, and S0 registers it again: expired, it wins at once).
+ *
+ * Checked: every claim happens at most once and both halves of a transfer
+ * together; each statement has exactly one winner, and the winners of S0
+ * and S1 are the two halves of one transfer (or S0 timed out and S1 is
+ * still waiting with an open race and no node claimed); nothing waits
+ * forever otherwise (a `timeout` monitor); no claimer touches a statement
+ * that has left.  Non-progress cycles: see run.sh. */
+#define NTHREADS 2
+#include "park.pml"
+
+#define NSTMT 2
+#ifdef WITH_TIMEOUT
+#define NN 5
+#else
+#define NN 4
+#endif
+#define NCHAN 2
+#define K 3            /* live cells per channel (more is a model error) */
+#define NONE 255
+
+/* race word */
+#define OPEN      0
+#define PENDING   1
+#define CLOSED    2
+#define REG       3
+#define WON(n)    (4 + (n))
+#define WINNER(r) ((r) - 4)
+
+/* node status (informational in all-or statements, except DONE) */
+#define WAITING 0
+#define CLAIMED 2
+#define DONE    3
+
+/* cells */
+#define C_EMPTY       0
+#define C_BUSY        1 /* a party took the waiter out (RESUMING) */
+#define C_DONE        2
+#define C_INTERRUPTED 3
+#define C_WAITER(n)   (4 + (n))
+#define IS_WAITER(x)  ((x) >= 4)
+#define CELL_NODE(x)  ((x) - 4)
+
+#define A 0
+#define B 1
+#define RECV 0
+#define SEND 1
+#define TIMER 2
+
+/* Node table: statement, kind, channel.  S0: 0 = x << A, 1 = x << B,
+ * [2 = timeout]; S1: S1_LO = B << i, S1_LO + 1 = A << i. */
+#ifdef WITH_TIMEOUT
+#define S0_HI 2
+#else
+#define S0_HI 1
+#endif
+#define S1_LO (S0_HI + 1)
+byte stmt_of[NN], kind_of[NN], chan_of[NN];
+
+byte race[NSTMT];
+byte relist[NSTMT];       /* REGISTERING's list of dropped nodes (a bit set) */
+byte status[NN];
+byte regcell[NN];         /* cell index the node was left in (res.word[RES_INDEX]) */
+byte cell[NCHAN * K];
+byte snd[NCHAN], rcv[NCHAN];
+byte claims[NN];          /* claims taken for node n */
+byte partner[NN];         /* the other half of n's transfer */
+byte winner_of[NSTMT];
+bool left[NSTMT];         /* the statement has returned: its frame is gone */
+bool timer_armed;
+
+#define CELL(c, j) cell[(c) * K + (j)]
+
+/* Cells both parties have passed and that are settled are never touched
+ * again: shift them out so that indices stay small. */
+inline recycle(c) {
+  d_step {
+    do
+    :: (CELL(c, 0) == C_DONE || CELL(c, 0) == C_INTERRUPTED) && snd[c] > 0 && rcv[c] > 0 ->
+       j = 0;
+       do
+       :: j < K - 1 -> CELL(c, j) = CELL(c, j + 1); j++
+       :: else -> break
+       od;
+       CELL(c, K - 1) = C_EMPTY;
+       snd[c]--; rcv[c]--;
+       j = 0;
+       do
+       :: j < NN ->
+          if
+          :: chan_of[j] == c && regcell[j] != NONE ->
+             if
+             :: regcell[j] == 0 -> regcell[j] = NONE
+             :: else -> regcell[j]--
+             fi
+          :: else
+          fi;
+          j++
+       :: else -> break
+       od
+    :: else -> break
+    od;
+    j = 0
+  }
+}
+
+/* take_claim_word (select.c) for an all-or node: OPEN (or REGISTERING,
+ * for the statement's own thread) -> `to`; REGISTERING for anyone else:
+ * drop n onto the list; PENDING: wait. */
+inline take_word(n, to, owner, ok, was) {
+  atomic {
+    race[stmt_of[n]] != PENDING;
+    if
+#ifdef BUG_NO_REGISTERING
+    :: race[stmt_of[n]] == OPEN ->
+#else
+    :: race[stmt_of[n]] == OPEN || (race[stmt_of[n]] == REG && owner) ->
+#endif
+       was = race[stmt_of[n]];
+       race[stmt_of[n]] = to;
+       ok = true
+    :: race[stmt_of[n]] == REG && !owner ->
+       relist[stmt_of[n]] = relist[stmt_of[n]] | (1 << n);
+       ok = false
+    :: else -> ok = false
+    fi
+  }
+}
+
+#define MINE_LOST   0
+#define THEIRS_LOST 1
+#define PAIR_OK     2
+
+#ifdef BUG_PAIR_UNORDERED
+#define CLAIMS_BEFORE(a, b) true
+#else
+#define CLAIMS_BEFORE(a, b) (stmt_of[a] < stmt_of[b] || (stmt_of[a] == stmt_of[b] && (a) < (b)))
+#endif
+
+/* wuc_select_claim_pair(mine, theirs), called by statement `me`. */
+inline claim_pair(mine, theirs, result) {
+  if
+  :: CLAIMS_BEFORE(mine, theirs) -> first = mine; second = theirs
+  :: else -> first = theirs; second = mine
+  fi;
+  take_word(first, PENDING, stmt_of[first] == me, ok, was);
+  if
+  :: !ok -> result = (first == mine -> MINE_LOST : THEIRS_LOST)
+  :: else ->
+     take_word(second, WON(second), stmt_of[second] == me, ok, was2);
+     if
+     :: !ok ->
+#ifdef BUG_PAIR_RESTORES_OPEN
+        race[stmt_of[first]] = OPEN;
+#else
+        race[stmt_of[first]] = was;
+#endif
+        result = (second == mine -> MINE_LOST : THEIRS_LOST)
+     :: else ->
+        race[stmt_of[first]] = WON(first);
+        claims[first]++; claims[second]++;
+        result = PAIR_OK
+     fi
+  fi
+}
+
+/* wuc_select_wake: unpark the node's thread, then DONE. */
+inline wake(n) {
+  assert(!left[stmt_of[n]]);
+  unpark(stmt_of[n]);
+  status[n] = DONE
+}
+
+/* Channel clause registration (channel.c clause_update_cell_{send,recv}).
+ * done: the clause completed (it won its statement). */
+inline reg_chan(n, done) {
+  c = chan_of[n];
+  regcell[n] = NONE; /* forget_registration */
+  do
+  :: atomic {
+       if
+       :: kind_of[n] == SEND -> k = snd[c]; snd[c]++
+       :: else -> k = rcv[c]; rcv[c]++
+       fi;
+       assert(k < K); /* the model's cell bound */
+       if
+       :: CELL(c, k) == C_EMPTY -> CELL(c, k) = C_WAITER(n); regcell[n] = k; m = NONE
+       :: IS_WAITER(CELL(c, k)) -> m = CELL_NODE(CELL(c, k)); CELL(c, k) = C_BUSY
+       :: else -> m = NN /* interrupted: next cell */
+       fi
+     };
+     if
+     :: m == NONE -> done = false; break
+     :: m == NN -> skip
+     :: else ->
+        assert(kind_of[m] != kind_of[n]);
+        claim_pair(n, m, pr);
+        if
+        :: pr == PAIR_OK ->
+           partner[n] = m; partner[m] = n;
+           wake(m);
+           status[n] = DONE; /* wuc_select_done */
+           CELL(c, k) = C_DONE;
+           recycle(c);
+           done = true;
+           break
+        :: pr == THEIRS_LOST ->
+           CELL(c, k) = C_INTERRUPTED;
+           recycle(c)
+        :: pr == MINE_LOST ->
+           assert(false) /* claim_own: "completed after its statement was won elsewhere" */
+        fi
+     fi
+  od
+}
+
+/* wuc_timeout_register: an expired deadline completes at once (claimed by
+ * the owner); otherwise the timer is armed. */
+inline reg_timer(n, done) {
+  if
+  :: take_word(n, WON(n), true, ok, was);
+     assert(ok);
+     claims[n]++;
+     status[n] = DONE;
+     done = true
+  :: timer_armed = true; done = false
+  fi
+}
+
+inline reg(n, done) {
+  if
+  :: kind_of[n] == TIMER -> reg_timer(n, done)
+  :: else -> reg_chan(n, done)
+  fi
+}
+
+/* wuc_select_close: the winner (waiting for its DONE), or none after
+ * closing an open race. */
+inline close_race(s, w) {
+  atomic {
+    race[s] != PENDING;
+    if
+    :: race[s] == OPEN || race[s] == REG -> race[s] = CLOSED; w = NONE
+    :: race[s] == CLOSED -> w = NONE
+    :: else -> w = WINNER(race[s])
+    fi
+  };
+  if
+  :: w != NONE -> status[w] == DONE
+  :: else
+  fi
+}
+
+/* unreg: wuc_select_withdraw (close: is n the winner?), then a channel
+ * node leaves its cell, waiting out a party holding the cell; a timer is
+ * cancelled (wuc_timer_cancel waits for a running fire). */
+inline unreg(n, done) {
+  close_race(stmt_of[n], w);
+  done = (w == n);
+  if
+  :: kind_of[n] == TIMER -> timer_armed = false
+  :: kind_of[n] != TIMER && !done ->
+     /* (a settled cell may have been recycled: regcell is NONE then) */
+     c = chan_of[n];
+     if
+     :: atomic { regcell[n] != NONE && CELL(c, regcell[n]) == C_WAITER(n) ->
+                 CELL(c, regcell[n]) = C_INTERRUPTED }
+     :: atomic { regcell[n] == NONE ||
+                 (CELL(c, regcell[n]) != C_WAITER(n) && CELL(c, regcell[n]) != C_BUSY) -> skip }
+     fi;
+     recycle(c)
+  :: else
+  fi
+}
+
+proctype Stmt(byte me; byte lo; byte hi) {
+  byte n, winner = NONE, again, c, k, m, pr, first, second, was, was2, w, j, i;
+  bool ok, done, live[NN];
+  /* wuc_wu_block_all_or */
+  race[me] = REG; /* wuc_select_begin_registration */
+  n = lo;
+  do
+  :: n <= hi && winner == NONE ->
+     live[n] = true;
+     reg(n, done);
+     if
+     :: done -> winner = n
+     :: else
+     fi;
+     n++
+  :: else -> break
+  od;
+  do
+  :: winner != NONE -> break
+  :: else ->
+#ifdef BUG_END_REG_SPLIT
+     atomic { race[me] == REG -> again = relist[me] };
+     atomic { relist[me] = 0; if :: again == 0 -> race[me] = OPEN :: else fi };
+#else
+     atomic { /* wuc_select_end_registration: one CAS */
+       assert(race[me] == REG);
+       again = relist[me];
+       relist[me] = 0;
+       if
+       :: again == 0 -> race[me] = OPEN
+       :: else
+       fi
+     };
+#endif
+     if
+     :: again == 0 ->
+#ifdef PROGRESS_AT_WAIT
+progress_waiting: /* registered, nothing dropped: the statement waits (OPEN) */
+#endif
+        break
+     :: else
+     fi;
+     /* a drop: register again what came back */
+     do /* in any order: the list is LIFO */
+     :: again == 0 || winner != NONE -> break
+     :: else ->
+        if
+        :: again & (1 << lo)       -> n = lo
+        :: again & (1 << (lo + 1)) -> n = lo + 1
+        :: hi > lo + 1 && (again & (1 << hi)) -> n = hi
+        fi;
+        again = again & ~(1 << n);
+        reg(n, done);
+        if
+        :: done -> winner = n
+        :: else
+        fi
+     od
+  od;
+  do /* wuc_select_wait_winner */
+  :: winner != NONE -> break
+  :: race[me] >= WON(0) -> winner = WINNER(race[me]); status[winner] == DONE; break
+  :: race[me] == OPEN || race[me] == PENDING -> park(me)
+  :: race[me] == REG || race[me] == CLOSED -> assert(false)
+  od;
+  /* the losers */
+  n = lo;
+  do
+  :: n <= hi ->
+     if
+     :: n != winner && live[n] -> unreg(n, done); assert(!done)
+     :: else
+     fi;
+     n++
+  :: else -> break
+  od;
+  winner_of[me] = winner;
+  left[me] = true
+}
+
+/* The timeout's timer: fires once, at any moment after it is armed, from
+ * a timer callback (not the owner). */
+proctype Timer(byte n) {
+  bool ok;
+  byte was;
+end_idle:
+  atomic { timer_armed -> timer_armed = false };
+  take_word(n, WON(n), false, ok, was);
+  if
+  :: ok -> claims[n]++; wake(n)
+  :: else
+  fi
+}
+
+#ifdef LIVENESS
+/* Livelock: the only endless executions are the lock-step ones, where both
+ * statements stay inside their registration windows (docs/select.md): if
+ * infinitely often one of them is outside, S0 completes. */
+#define REGISTERING(s) (race[s] == REG || race[s] == PENDING)
+ltl only_lockstep_livelock { ([]<> !(REGISTERING(0) && REGISTERING(1))) -> <> left[0] }
+#endif
+
+/* When nothing can move any more: who is still waiting must be waiting
+ * legitimately, and the winners must agree. */
+proctype Check() {
+  byte i;
+  timeout;
+  i = 0;
+  do
+  :: i < NN -> assert(claims[i] <= 1); i++
+  :: else -> break
+  od;
+  assert(left[0]); /* S0 always completes: by a transfer with S1 or its timeout */
+  if
+  :: kind_of[winner_of[0]] == TIMER ->
+     /* S1 has no other party: it is parked, open, nothing of it claimed */
+     assert(!left[1] && park_state[1] == P_PARKED && race[1] == OPEN);
+     assert(claims[S1_LO] + claims[S1_LO + 1] == 0)
+  :: else ->
+     assert(left[1] && partner[winner_of[0]] == winner_of[1] && partner[winner_of[1]] == winner_of[0])
+  fi
+}
+
+init {
+  byte i;
+  d_step {
+    stmt_of[0] = 0; kind_of[0] = RECV; chan_of[0] = A;
+    stmt_of[1] = 0; kind_of[1] = RECV; chan_of[1] = B;
+#ifdef WITH_TIMEOUT
+    stmt_of[2] = 0; kind_of[2] = TIMER; chan_of[2] = NONE;
+#endif
+    stmt_of[S1_LO] = 1; kind_of[S1_LO] = SEND; chan_of[S1_LO] = B;
+    stmt_of[S1_LO + 1] = 1; kind_of[S1_LO + 1] = SEND; chan_of[S1_LO + 1] = A;
+    i = 0;
+    do
+    :: i < NN -> partner[i] = NONE; regcell[i] = NONE; i++
+    :: else -> break
+    od;
+    winner_of[0] = NONE; winner_of[1] = NONE
+  };
+  atomic {
+    run Stmt(0, 0, S0_HI);
+#ifdef WITH_TIMEOUT
+    run Timer(2);
+#endif
+    run Stmt(1, S1_LO, S1_LO + 1);
+    run Check()
+  }
+}
