@@ -108,6 +108,8 @@ byte partner[NN];         /* the other half of n's transfer */
 byte winner_of[NSTMT];
 bool left[NSTMT];         /* the statement has returned: its frame is gone */
 bool timer_armed;
+bool won_elsewhere_while_registering; /* set just before failing on it */
+bool waiting_while_registering_or_closed;
 
 #define CELL(c, j) cell[(c) * K + (j)]
 
@@ -247,8 +249,9 @@ inline reg_chan(n, done) {
         :: pr == THEIRS_LOST ->
            CELL(c, k) = C_INTERRUPTED;
            recycle(c)
-        :: pr == MINE_LOST ->
-           assert(false) /* claim_own: "completed after its statement was won elsewhere" */
+        :: pr == MINE_LOST -> /* claim_own's fatal error */
+           won_elsewhere_while_registering = true;
+           assert(!won_elsewhere_while_registering)
         fi
      fi
   od
@@ -376,7 +379,9 @@ progress_waiting: /* registered, nothing dropped: the statement waits (OPEN) */
   :: winner != NONE -> break
   :: race[me] >= WON(0) -> winner = WINNER(race[me]); status[winner] == DONE; break
   :: race[me] == OPEN || race[me] == PENDING -> park(me)
-  :: race[me] == REG || race[me] == CLOSED -> assert(false)
+  :: race[me] == REG || race[me] == CLOSED -> /* wuc_fatal in wait_winner */
+     waiting_while_registering_or_closed = true;
+     assert(!waiting_while_registering_or_closed)
   od;
   /* the losers */
   n = lo;

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Model-checks the select protocol with spin (docs/reliability.md, "Model
+# check of the select races").  Each check builds a verifier from one model
+# variant and runs it exhaustively; a check passes when the verifier's
+# verdict is the expected one:
+#   pass  the protocol as the runtime implements it must have no error;
+#   bug   a variant with a seeded mistake (BUG_*): the model must find it,
+#         which shows the properties can fail.
+# Usage: test/model/run.sh [--full] [--keep DIR]
+#   --full   also the long checks (liveness with a timeout clause, ~35 s more)
+#   --keep   work in DIR and keep it (trails, pan sources)
+# Exit status: 0 all as expected, 1 some check not, 77 spin or cc missing.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+full=0 keep=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --full) full=1 ;;
+    --keep) keep=$2; shift ;;
+    *) echo "usage: $0 [--full] [--keep DIR]" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+for tool in spin cc; do
+  if ! command -v $tool >/dev/null 2>&1; then
+    echo "SKIP: $tool is not installed (scripts/setup.sh installs spin)"
+    exit 77
+  fi
+done
+
+if [ -n "$keep" ]; then
+  work=$keep
+  mkdir -p "$work"
+else
+  work=$(mktemp -d /tmp/wuc-model.XXXXXX)
+  trap 'rm -rf "$work"' EXIT
+fi
+cp "$here"/*.pml "$work"/
+
+# check NAME EXPECT MODEL MODE DEFINES...
+#   MODE safety: assertions and invalid end states (pan -DSAFETY)
+#        safety-E: assertions only (the model checks end states itself)
+#        np: non-progress cycles under weak fairness (pan -DNP -l -f)
+#        ltl: the model's LTL claim under weak fairness (pan -a -f)
+failed=0
+check() {
+  local name=$1 expect=$2 model=$3 mode=$4
+  shift 4
+  local dir="$work/$name" cflags="" runflags="-m400000"
+  mkdir -p "$dir"
+  cp "$work"/*.pml "$dir"/
+  case $mode in
+    safety) cflags="-DSAFETY" ;;
+    safety-E) cflags="-DSAFETY"; runflags="$runflags -E" ;;
+    np) cflags="-DNP"; runflags="$runflags -l -f" ;;
+    ltl) runflags="$runflags -a -f" ;;
+  esac
+  local start=$SECONDS verdict
+  (cd "$dir" && spin "$@" -a "$model" >spin.log 2>&1 &&
+    cc -w -O0 $cflags -o pan pan.c >cc.log 2>&1 &&
+    ./pan $runflags >pan.log 2>&1) || true
+  if [ ! -f "$dir/pan.log" ]; then
+    echo "ERROR $name: could not build the verifier"; cat "$dir/spin.log" "$dir/cc.log" 2>/dev/null | head -20
+    failed=1; return
+  fi
+  if grep -q "errors: 0" "$dir/pan.log"; then verdict=pass; else verdict=bug; fi
+  if grep -q "search not completed\|max search depth too small" "$dir/pan.log"; then verdict=incomplete; fi
+  local states error
+  states=$(grep -o '[0-9.e+]* states, stored' "$dir/pan.log" | head -1 | cut -d' ' -f1)
+  error=$(grep -m1 '^pan:1: ' "$dir/pan.log" | sed -E 's/ \(at depth [0-9]+\)//; s/^pan:1: //' || true)
+  if [ "$verdict" = "$expect" ]; then
+    printf 'ok    %-40s %-4s %10s states %3ds  %s\n' "$name" "$expect" "$states" $((SECONDS - start)) "$error"
+  else
+    printf 'FAIL  %-40s expected %s, got %s (%s states)\n' "$name" "$expect" "$verdict" "$states"
+    grep -E 'error|violated|cycle|depth' "$dir/pan.log" | head -5
+    if [ -f "$dir/$model.trail" ]; then
+      echo "  trail (spin -t -p $* $model, in $dir):"
+      (cd "$dir" && spin -t -p "$@" "$model" 2>&1 | grep -E '^ *[0-9]+:' | tail -40 | cut -c1-150)
+    fi
+    failed=1
+  fi
+}
+
+# The mixed (`and`) statement loop: lost wake-ups, double completion, and
+# wake-then-DONE.  mixed.code_b4ae2c6 is the loop as it was (and_of_sends).
+check mixed.and3 pass mixed.pml safety
+check mixed.and3.bodies_never_park pass mixed.pml safety -DBODIES_NEVER_PARK
+check mixed.or_tree pass mixed.pml safety -DTREE_OR
+check mixed.code_b4ae2c6 bug mixed.pml safety -DBUG_WAIT_SEES_CLAIMED_ONLY -DBODIES_NEVER_PARK
+check mixed.bug.done_before_wake bug mixed.pml safety -DBUG_DONE_BEFORE_WAKE
+check mixed.bug.withdraw_skips_claimed bug mixed.pml safety -DTREE_OR -DBUG_WITHDRAW_SKIPS_CLAIMED
+
+# Two all-or statements in the two-sided race.
+check allor.cross pass allor.pml safety-E
+check allor.cross.timeout pass allor.pml safety-E -DWITH_TIMEOUT
+check allor.cross.lockstep_livelock_exists bug allor.pml np -DPROGRESS_AT_WAIT
+check allor.cross.liveness pass allor.pml ltl -DLIVENESS
+check allor.bug.no_registering bug allor.pml safety-E -DBUG_NO_REGISTERING
+check allor.bug.pair_unordered bug allor.pml safety-E -DBUG_PAIR_UNORDERED
+check allor.bug.pair_restores_open bug allor.pml safety-E -DBUG_PAIR_RESTORES_OPEN
+check allor.bug.end_registration_split bug allor.pml safety-E -DBUG_END_REG_SPLIT
+if [ $full -eq 1 ]; then
+  check allor.cross.timeout.liveness pass allor.pml ltl -DLIVENESS -DWITH_TIMEOUT
+  check allor.bug.end_registration_split.timeout bug allor.pml safety-E -DWITH_TIMEOUT -DBUG_END_REG_SPLIT
+fi
+
+if [ $failed -ne 0 ]; then
+  echo "model check: some verdicts are not the expected ones (see above)"
+  exit 1
+fi
+echo "model check: all verdicts as expected"
