@@ -11,6 +11,8 @@ prints.
         every `from` block of PAGE is an excerpt of its file under BASE
   check_doc_blocks.py output PAGE PROGRAM ACTUAL
         ACTUAL (the program's stdout) is exactly PAGE's output block for PROGRAM
+  check_doc_blocks.py first-c PAGE
+        prints PAGE's first ```c block (to compile the README's example)
   check_doc_blocks.py programs PAGE DIR TEST_DIR
         every DIR/*.wc is shown in PAGE (a `from` and an `output` block) and
         has a lit test of the same name in TEST_DIR
@@ -91,9 +93,18 @@ def check_programs(page, program_dir, test_dir):
     return errors
 
 
+def print_first_c(page):
+    with open(page) as f:
+        m = re.search(r'^```c\n(.*?)^```$', f.read(), re.M | re.S)
+    if not m:
+        return [f'{page}: no ```c block']
+    sys.stdout.write(m.group(1))
+    return []
+
+
 def main(argv):
     modes = {'excerpts': (check_excerpts, 2), 'output': (check_output, 3),
-             'programs': (check_programs, 3)}
+             'programs': (check_programs, 3), 'first-c': (print_first_c, 1)}
     if len(argv) < 2 or argv[1] not in modes or len(argv) != 2 + modes[argv[1]][1]:
         print(__doc__)
         return 2
