@@ -1,0 +1,625 @@
+#!/usr/bin/env python3
+"""Writes one random, well-formed waituntil program that checks itself.
+
+    test/random/gen.py --seed N [-o prog.wc]
+
+The same seed always gives the same program.  The program (see rs_check.h,
+pasted at its top) exits 0 and prints "OK ..." when every check held, and
+exits non-zero with "VIOLATION: ..." otherwise; a hang (deadlock report or
+the driver's timeout) is also a failure, because the protocols below make
+every program terminate when the runtime is correct:
+
+- producers run a fixed number of statements over send clauses (plus
+  latches, futures, locks, semaphores, timeouts, guards, else); every send
+  is eventually served because every consumer comes back, within one
+  timeout, to a statement that receives from all of its open channels;
+- channels are closed only after all their producers finished (by main after
+  joining the producers, or by a channel's last producer); consumers run
+  until closed(ch) has been seen for each of their channels;
+- latches and futures are set by setter threads that wait for nothing;
+- lock and semaphore bodies never wait for another thread's lock or permit;
+- a consumer statement that is not an all-or over every open channel has a
+  timeout or an else at its root, so it cannot hold a producer up for long.
+"""
+import argparse
+import os
+import random
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+UNBOUNDED = 'CHAN_UNBOUNDED'
+
+
+class Leaf:
+    def __init__(self, kind, arg, **kw):
+        self.kind = kind  # send recv closed timeout latch future lock sem
+        self.arg = arg    # channel / resource index / duration text
+        self.kw = kw
+        self.index = None
+
+
+class Node:
+    def __init__(self, kind, kids):
+        self.kind = kind  # 'and' / 'or'
+        self.kids = kids
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.seed = seed
+        self.stmt_no = 0
+        self.out = []
+
+    # ---------------------------------------------------------------- program shape
+    def plan(self):
+        r = self.r
+        self.nchan = r.randint(1, 5)
+        caps = []
+        for _ in range(self.nchan):
+            caps.append(r.choice(['0', '0', '1', '2', str(r.randint(3, 8)), str(r.choice([64, 256, 1024])), UNBOUNDED, UNBOUNDED]))
+        self.caps = caps
+        self.zero_init = [c == '0' and r.random() < 0.3 for c in caps]  # a zeroed static channel is a rendezvous channel
+        self.etype = [r.choice(['int', 'int', 'long long', 'msg']) for _ in range(self.nchan)]
+        self.msg_pad = r.choice([0, 4, 40, 120])
+        self.nprod = r.randint(1, 4)
+        self.ncons = r.randint(1, 4)
+        self.nwork = r.randint(0, 3)
+        self.nset = r.randint(1, 2)
+        self.nlatch = r.randint(0, 3)
+        self.nfut = r.randint(0, 3)
+        self.nlock = r.randint(0, 2)
+        self.nsem = r.randint(0, 2)
+        self.sem_permits = [r.randint(1, 3) for _ in range(self.nsem)]
+        # Who sends to and receives from which channel: every channel has at least one of each.
+        self.prod_chans = [set() for _ in range(self.nprod)]
+        self.cons_chans = [set() for _ in range(self.ncons)]
+        for c in range(self.nchan):
+            self.prod_chans[r.randrange(self.nprod)].add(c)
+            self.cons_chans[r.randrange(self.ncons)].add(c)
+        for p in range(self.nprod):
+            for c in range(self.nchan):
+                if r.random() < 0.3: self.prod_chans[p].add(c)
+            if not self.prod_chans[p]: self.prod_chans[p].add(r.randrange(self.nchan))
+        for k in range(self.ncons):
+            for c in range(self.nchan):
+                if r.random() < 0.25: self.cons_chans[k].add(c)
+            if not self.cons_chans[k]: self.cons_chans[k].add(r.randrange(self.nchan))
+        self.prod_chans = [sorted(s) for s in self.prod_chans]
+        self.cons_chans = [sorted(s) for s in self.cons_chans]
+        # The last producer of a channel closes it, or main does after joining every producer.
+        self.close_by_producer = [r.random() < 0.5 for _ in range(self.nchan)]
+        # Thread indices: producers first (they are the senders), then consumers, workers, setters.
+        self.t_prod = list(range(self.nprod))
+        self.t_cons = list(range(self.nprod, self.nprod + self.ncons))
+        self.t_work = list(range(self.nprod + self.ncons, self.nprod + self.ncons + self.nwork))
+        self.t_set = list(range(self.nprod + self.ncons + self.nwork, self.nprod + self.ncons + self.nwork + self.nset))
+        self.nthreads = self.nprod + self.ncons + self.nwork + self.nset
+        self.iters = r.choice([10, 20, 40, 80])
+        self.maxseq = 0
+
+    # ---------------------------------------------------------------- helpers
+    def emit(self, line, ind):
+        self.out.append('  ' * ind + line)
+
+    def chan_name(self, c):
+        return 'ch%d' % c
+
+    def duration(self):
+        r = self.r
+        return r.choice(['0', '1`us', '50`us', '200`us', '500`us', '1`ms', '2`ms', 'microseconds(300)', 'milliseconds(1)', '0.5`ms'])
+
+    def extra_leaf(self, in_lock=None):
+        """A clause that becomes available without help from this thread."""
+        r = self.r
+        kinds = ['timeout']
+        if self.nlatch: kinds += ['latch', 'latch']
+        if self.nfut: kinds += ['future', 'future']
+        if self.nlock: kinds += ['lock', 'lock']
+        if self.nsem: kinds += ['sem']
+        k = r.choice(kinds)
+        if k == 'timeout': return Leaf('timeout', self.duration())
+        if k == 'latch': return Leaf('latch', r.randrange(self.nlatch))
+        if k == 'future': return Leaf('future', r.randrange(self.nfut))
+        if k == 'lock': return Leaf('lock', r.randrange(self.nlock))
+        return Leaf('sem', r.randrange(self.nsem))
+
+    def random_tree(self, leaves, allow_and=True):
+        """A random and/or tree over the given leaves, in the given order."""
+        r = self.r
+        if len(leaves) == 1: return leaves[0]
+        split = sorted(r.sample(range(1, len(leaves)), r.randint(1, min(3, len(leaves) - 1))))
+        parts, prev = [], 0
+        for s in split + [len(leaves)]:
+            parts.append(leaves[prev:s])
+            prev = s
+        kind = 'and' if allow_and and r.random() < 0.45 else 'or'
+        return Node(kind, [self.random_tree(p, allow_and) for p in parts])
+
+    # ---------------------------------------------------------------- statements
+    def number(self, tree, leaves):
+        if isinstance(tree, Leaf):
+            tree.index = len(leaves)
+            leaves.append(tree)
+        else:
+            for k in tree.kids: self.number(k, leaves)
+
+    def has_and(self, t):
+        return isinstance(t, Node) and (t.kind == 'and' or any(self.has_and(k) for k in t.kids))
+
+    def desc_nodes(self, t, parent, out):
+        me = len(out)
+        if isinstance(t, Leaf):
+            out.append('{RS_LEAF, %d, %d}' % (parent, t.index))
+        else:
+            out.append('{%s, %d, 0}' % ('RS_AND' if t.kind == 'and' else 'RS_OR', parent))
+            for k in t.kids: self.desc_nodes(k, me, out)
+
+    def render_or(self, t, ctx, ind):
+        if isinstance(t, Node) and t.kind == 'or':
+            parts = []
+            for k in t.kids:
+                if isinstance(k, Node) and k.kind == 'or' and self.r.random() < 0.5:
+                    parts.append(self.render_paren(k, ctx, ind))
+                else:
+                    parts.append(self.render_and(k, ctx, ind))
+            return self.join(parts, self.r.choice(['or', 'or', '||']), ind)
+        return self.render_and(t, ctx, ind)
+
+    def render_and(self, t, ctx, ind):
+        if isinstance(t, Node) and t.kind == 'and':
+            parts = []
+            for k in t.kids:
+                if isinstance(k, Leaf): parts.append(self.render_leaf(k, ctx, ind))
+                else: parts.append(self.render_paren(k, ctx, ind))
+            return self.join(parts, self.r.choice(['and', 'and', '&&']), ind)
+        if isinstance(t, Leaf): return self.render_leaf(t, ctx, ind)
+        return self.render_paren(t, ctx, ind)
+
+    def render_paren(self, t, ctx, ind):
+        return ['('] + self.render_or(t, ctx, ind) + [')']
+
+    def join(self, parts, word, ind):
+        out = list(parts[0])
+        for p in parts[1:]:
+            out.append(word)
+            out.extend(p)
+        return out
+
+    def operand(self, ctx, i, obj):
+        """The resource operand: plain, by pointer, or reporting its evaluation."""
+        if ctx['ev'][i]: return '(rs_ev(&%s, %d), &%s)' % (ctx['x'], i, obj)
+        return self.r.choice([obj, '&' + obj, '*&' + obj])
+
+    def render_leaf(self, lf, ctx, ind):
+        r, x, i = self.r, ctx['x'], lf.index
+        guard = ''
+        if ctx['guard'][i] is not None:
+            guard = 'when (rs_g(&%s, %d, %s)) ' % (x, i, ctx['guard'][i])
+        body = ['rs_body(&%s, %d);' % (x, i)]
+        k = lf.kind
+        if k == 'send':
+            c = lf.arg
+            v = 'sv%d_%d' % (ctx['no'], i)
+            if self.etype[c] == 'msg':
+                val = '(%s = rs_msv(&%s, %d, rs_mval(me, %d, ep)))' % (v, x, i, c)
+                body.append('rs_sent(%s.v);' % v)
+            else:
+                val = '(%s = rs_sv(&%s, %d, rs_val(me, %d, ep)))' % (v, x, i, c)
+                body.append('rs_sent(%s);' % v)
+            res = '%s << %s' % (self.operand(ctx, i, self.chan_name(c)), val)
+        elif k == 'recv':
+            c = lf.arg
+            v = 'rv%d_%d' % (ctx['no'], i)
+            res = '%s << %s' % (v, self.operand(ctx, i, self.chan_name(c)))
+            body.append('rs_mrecv(me, %d, &%s);' % (c, v) if self.etype[c] == 'msg' else 'rs_recv(me, %d, %s);' % (c, v))
+        elif k == 'closed':
+            c = lf.arg
+            res = 'closed(%s)' % self.operand(ctx, i, self.chan_name(c))
+            body.append('rs_closed_seen(%d, chan_len(&%s)); open[%d] = 0;' % (c, self.chan_name(c), c))
+        elif k == 'timeout':
+            d = lf.arg
+            res = 'timeout((rs_ev(&%s, %d), %s))' % (x, i, d) if ctx['ev'][i] else 'timeout(%s)' % d
+        elif k == 'latch':
+            res = self.operand(ctx, i, 'la%d' % lf.arg)
+            body.append('rs_latch_seen(%d);' % lf.arg)
+        elif k == 'future':
+            res = self.operand(ctx, i, 'fu%d' % lf.arg)
+            body.append('rs_future_seen(%d, future_get(&fu%d));' % (lf.arg, lf.arg))
+        elif k == 'lock':
+            res = self.operand(ctx, i, 'lk%d' % lf.arg)
+            body.append('rs_lock_in(%d, me);' % lf.arg)
+            if r.random() < 0.3: body.append('uthread_yield();')
+            if ctx['depth'] == 0 and ctx['nest'] and r.random() < 0.35:
+                body.append(('NEST', lf.arg))
+            body.append('rs_lock_out(%d, me);' % lf.arg)
+        elif k == 'sem':
+            res = self.operand(ctx, i, 'se%d' % lf.arg)
+            body.append('rs_sem_in(%d);' % lf.arg)
+            if r.random() < 0.3: body.append('uthread_yield();')
+            body.append('rs_sem_out(%d);' % lf.arg)
+        if k in ('latch', 'future', 'timeout') and ctx['depth'] == 0 and ctx['nest'] and r.random() < 0.2:
+            body.append(('NEST', None))
+        if ctx['jumps'] and r.random() < 0.2:
+            body.append('if (%s) { %s.jumped = 1; %s }' % (r.choice(['it % 3 == 1', 'it & 1', '1', 'it % 5 == 4']), x,
+                                                           r.choice(['break;', 'continue;', 'goto %s;' % ctx['out']])))
+        return [('CLAUSE', guard + 'waituntil (' + res + ')', body)]
+
+    def statement(self, tree, role, ind, depth=0, else_guard=None, has_else=False, nest=False, jumps=True):
+        """Emits one statement in its own block with its checks."""
+        r = self.r
+        self.stmt_no += 1
+        no = self.stmt_no
+        leaves = []
+        self.number(tree, leaves)
+        n = len(leaves)
+        assert n <= 24
+        x = 'x%d' % depth
+        guard, ev = [], []
+        for lf in leaves:
+            g = None
+            if lf.kind in ('recv', 'closed') and (lf.kind == 'closed' or lf.kw.get('must_guard') or r.random() < 0.6):
+                g = 'open[%d]' % lf.arg
+                # A serve statement's closed(ch) stays enabled while the channel is open: it is the way out.
+                if not lf.kw.get('exact_guard') and r.random() < 0.2: g += ' && (it % 4 != 3)'
+            elif not lf.kw.get('no_guard') and r.random() < 0.25:
+                g = r.choice(['1', '0', 'it % 3 != 1', 'it & 1', '(it + me) % 4 != 0'])
+            guard.append(g)
+            ev.append(r.random() < 0.4)
+        ctx = dict(x=x, guard=guard, ev=ev, no=no, depth=depth, nest=nest, jumps=jumps, out='s%d_out' % no)
+        all_or = not self.has_and(tree)
+        nodes = []
+        self.desc_nodes(tree, -1, nodes)
+        bools = lambda xs: ', '.join('1' if v else '0' for v in xs)
+        self.emit('{ /* s%d: %s */' % (no, 'all-or' if all_or else 'mixed'), ind)
+        ind += 1
+        self.emit('static const struct rs_node nodes[] = {%s};' % ', '.join(nodes), ind)
+        self.emit('static const unsigned char transfer[] = {%s}, has_guard[] = {%s}, has_ev[] = {%s}, is_send[] = {%s};' % (
+            bools(lf.kind in ('send', 'recv') for lf in leaves), bools([g is not None for g in guard] + [else_guard is not None]),
+            bools(ev), bools(lf.kind == 'send' for lf in leaves)), ind)
+        self.emit('static const struct rs_desc desc = {"s%d", %d, %d, nodes, transfer, has_guard, has_ev, is_send, %d, %d};' % (
+            no, len(nodes), n, int(all_or), int(has_else)), ind)
+        self.emit('struct rs_exec %s;' % x, ind)
+        self.emit('rs_begin(&%s, &desc);' % x, ind)
+        if depth == 0: self.emit('rs_at(me, "s%d", it);' % no, ind)
+        for lf in leaves:
+            if lf.kind == 'recv':
+                t = self.etype[lf.arg]
+                if t == 'msg': self.emit('struct rs_msg rv%d_%d = {0};' % (no, lf.index), ind)
+                else:
+                    # An int channel may be received into a wider type (assignment conversion).
+                    tt = 'long long' if t == 'int' and r.random() < 0.3 else t
+                    self.emit('%s rv%d_%d = 0;' % (tt, no, lf.index), ind)
+            elif lf.kind == 'send':
+                if self.etype[lf.arg] == 'msg': self.emit('struct rs_msg sv%d_%d = {0};' % (no, lf.index), ind)
+                else: self.emit('long long sv%d_%d = 0;' % (no, lf.index), ind)
+        if role == 'prod': self.emit('ep++;', ind)
+        self.emit('do {', ind)
+        items = self.render_or(tree, ctx, ind + 1)
+        if has_else:
+            eg = 'when (rs_g(&%s, %d, %s)) ' % (x, n, else_guard) if else_guard is not None else ''
+            items.append(r.choice(['or', '||']))
+            items.append(('ELSE', eg, x))
+        self.emit_items(items, ind + 1, role)
+        self.emit('} while (0);', ind)
+        self.emit('%s:' % ctx['out'], ind)
+        self.emit('rs_end(&%s);' % x, ind)
+        for lf in leaves:
+            if lf.kind == 'recv':
+                v = 'rv%d_%d' % (no, lf.index)
+                val = v + '.v' if self.etype[lf.arg] == 'msg' else v
+                self.emit('if (%s != 0 && !%s.ran[%d]) {' % (val, x, lf.index), ind)
+                self.emit('if (!%s.jumped) rs_fail("s%d: clause %d received a value but its body did not run");' % (x, no, lf.index), ind + 1)
+                self.emit(('rs_mrecv(me, %d, &%s);' % (lf.arg, v)) if self.etype[lf.arg] == 'msg' else 'rs_recv(me, %d, %s);' % (lf.arg, v), ind + 1)
+                self.emit('}', ind)
+            elif lf.kind == 'send':
+                v = 'sv%d_%d' % (no, lf.index) + ('.v' if self.etype[lf.arg] == 'msg' else '')
+                self.emit('if (%s.jumped && %s.values[%d] && !%s.ran[%d]) rs_maybe_sent(%s);' % (x, x, lf.index, x, lf.index, v), ind)
+        ind -= 1
+        self.emit('}', ind)
+        return leaves
+
+    def emit_items(self, items, ind, role):
+        for it in items:
+            if isinstance(it, str):
+                self.emit(it, ind)
+            elif it[0] == 'ELSE':
+                self.emit('%selse { rs_else(&%s); }' % (it[1], it[2]), ind)
+            else:
+                _, head, body = it
+                if len(body) == 1 and self.r.random() < 0.5:
+                    self.emit(head + ' ' + body[0], ind)
+                    continue
+                self.emit(head + ' {', ind)
+                for b in body:
+                    if isinstance(b, tuple):
+                        self.nested(b[1], ind + 1, role)
+                    else:
+                        self.emit(b, ind + 1)
+                self.emit('}', ind)
+
+    def nested(self, lock, ind, role):
+        """A statement inside a body: only clauses that need nobody's lock or permit."""
+        r = self.r
+        kinds = ['timeout'] + ['latch'] * (self.nlatch > 0) + ['future'] * (self.nfut > 0) + ['lock'] * (lock is not None)
+        leaves = []
+        for _ in range(r.randint(1, 3)):
+            k = r.choice(kinds)
+            if k == 'timeout': leaves.append(Leaf('timeout', self.duration()))
+            elif k == 'latch': leaves.append(Leaf('latch', r.randrange(self.nlatch)))
+            elif k == 'future': leaves.append(Leaf('future', r.randrange(self.nfut)))
+            else: leaves.append(Leaf('lock', lock))
+        tree = self.random_tree(leaves)
+        self.statement(tree, role, ind, depth=1, has_else=r.random() < 0.3, else_guard=None, nest=False)
+
+    # ---------------------------------------------------------------- threads
+    def producer(self, p):
+        r = self.r
+        me = self.t_prod[p]
+        chans = self.prod_chans[p]
+        self.emit('static void producer%d(void *arg) {' % p, 0)
+        self.emit('const int me = %d;' % me, 1)
+        self.emit('int ep = 0;', 1)
+        self.emit('(void)arg;', 1)
+        ntemp = r.randint(2, 5)
+        self.emit('for (int it = 0; it < %d; it++) {' % self.iters, 1)
+        self.emit('switch (it %% %d) {' % ntemp, 2)
+        maxsends = 0
+        for k in range(ntemp):
+            self.emit('case %d: {' % k, 2)
+            form = r.random()
+            if form < 0.15:
+                c = r.choice(chans)
+                maxsends = max(maxsends, 1)
+                mk = 'rs_mval' if self.etype[c] == 'msg' else 'rs_val'
+                vt = 'struct rs_msg' if self.etype[c] == 'msg' else 'long long'
+                vv = 'v.v' if self.etype[c] == 'msg' else 'v'
+                self.emit('rs_at(me, "plain send on ch%d", it);' % c, 3)
+                self.emit('%s v = %s(me, %d, ++ep);' % (vt, mk, c), 3)
+                if r.random() < 0.5:
+                    self.emit('if (!chan_send(&%s, v)) rs_fail("producer %d: chan_send on open channel %d failed");' % (self.chan_name(c), p, c), 3)
+                    self.emit('rs_sent(%s);' % vv, 3)
+                else:
+                    self.emit('if (chan_try_send(&%s, v)) rs_sent(%s);' % (self.chan_name(c), vv), 3)
+            else:
+                leaves = []
+                nsend = r.randint(1, 4)
+                for _ in range(nsend): leaves.append(Leaf('send', r.choice(chans)))
+                for _ in range(r.choice([0, 0, 1, 2])): leaves.append(self.extra_leaf())
+                r.shuffle(leaves)
+                maxsends = max(maxsends, nsend)
+                tree = self.random_tree(leaves)
+                has_else = r.random() < 0.15
+                self.statement(tree, 'prod', 3, has_else=has_else,
+                               else_guard=r.choice([None, None, 'it & 1']) if has_else else None, nest=True)
+            self.emit('break;', 3)
+            self.emit('}', 2)
+        self.emit('}', 2)
+        self.emit('if (it % 7 == 3) uthread_yield();', 2)
+        self.emit('}', 1)
+        self.maxseq = max(self.maxseq, self.iters * maxsends + 1)
+        for c in chans:
+            self.emit('if (atomic_fetch_sub(&producers_left[%d], 1) == 1 && close_by_producer[%d]) {' % (c, c), 1)
+            self.emit('atomic_store(&rs_close_started[%d], 1);' % c, 2)
+            self.emit('chan_close(&%s);' % self.chan_name(c), 2)
+            self.emit('}', 1)
+        self.emit('rs_at(me, "finished", -1);', 1)
+        self.emit('}', 0)
+
+    def consumer(self, k):
+        r = self.r
+        me = self.t_cons[k]
+        chans = self.cons_chans[k]
+        self.emit('static void consumer%d(void *arg) {' % k, 0)
+        self.emit('const int me = %d;' % me, 1)
+        self.emit('unsigned char open[RS_CHANS] = {0};', 1)
+        self.emit('(void)arg;', 1)
+        for c in chans: self.emit('open[%d] = 1;' % c, 1)
+        self.emit('for (int it = 0; %s; it++) {' % ' || '.join('open[%d]' % c for c in chans), 1)
+        ntemp = r.randint(2, 4)
+        self.emit('switch (it %% %d) {' % ntemp, 2)
+        for t in range(ntemp):
+            self.emit('case %d: {' % t, 2)
+            form = 'serve' if t == 0 else r.choice(['serve', 'escape', 'escape', 'plain'])
+            if form == 'serve':
+                # All-or over every open channel (receive, then closed), extras after them.
+                leaves = []
+                order = list(chans)
+                r.shuffle(order)
+                for c in order:
+                    leaves.append(Leaf('recv', c, must_guard=True, exact_guard=True))
+                    leaves.append(Leaf('closed', c, exact_guard=True))
+                for _ in range(r.choice([0, 0, 1, 2])): leaves.append(self.extra_leaf())
+                tree = self.random_tree(leaves, allow_and=False)
+                self.statement(tree, 'cons', 3, has_else=r.random() < 0.1, nest=False, jumps=True)
+            elif form == 'escape':
+                # Any tree over distinct channels and extras, with a timeout (or else) at its root.
+                leaves = []
+                for c in r.sample(chans, r.randint(1, len(chans))):
+                    what = r.choice(['recv', 'recv', 'closed', 'both'])
+                    if what in ('recv', 'both'): leaves.append(Leaf('recv', c))
+                    if what in ('closed', 'both'): leaves.append(Leaf('closed', c))
+                for _ in range(r.choice([0, 1, 2])): leaves.append(self.extra_leaf())
+                r.shuffle(leaves)
+                sub = self.random_tree(leaves)
+                use_else = r.random() < 0.25
+                if use_else:
+                    tree = sub
+                else:
+                    kids = [sub]
+                    kids.insert(r.randint(0, 1), Leaf('timeout', r.choice(['200`us', '1`ms', 'milliseconds(2)', '500`us']), no_guard=True))
+                    tree = Node('or', kids)
+                self.statement(tree, 'cons', 3, has_else=use_else, nest=False, jumps=True)
+            else:
+                c = r.choice(chans)
+                v = 'struct rs_msg v = {0};' if self.etype[c] == 'msg' else '%s v = 0;' % self.etype[c]
+                note = 'rs_mrecv(me, %d, &v);' % c if self.etype[c] == 'msg' else 'rs_recv(me, %d, v);' % c
+                self.emit(v, 3)
+                self.emit('rs_at(me, "plain receive on ch%d", it);' % c, 3)
+                if len(chans) == 1 and r.random() < 0.6:
+                    self.emit('if (open[%d]) {' % c, 3)
+                    self.emit('if (chan_recv(&%s, &v)) %s' % (self.chan_name(c), note), 4)
+                    self.emit('else { rs_closed_seen(%d, chan_len(&%s)); open[%d] = 0; }' % (c, self.chan_name(c), c), 4)
+                    self.emit('}', 3)
+                else:
+                    self.emit('if (chan_try_recv(&%s, &v)) %s' % (self.chan_name(c), note), 3)
+            self.emit('break;', 3)
+            self.emit('}', 2)
+        self.emit('}', 2)
+        self.emit('uthread_yield();', 2)
+        self.emit('}', 1)
+        self.emit('rs_at(me, "finished", -1);', 1)
+        self.emit('}', 0)
+
+    def worker(self, w):
+        r = self.r
+        me = self.t_work[w]
+        self.emit('static void worker%d(void *arg) {' % w, 0)
+        self.emit('const int me = %d;' % me, 1)
+        self.emit('(void)arg;', 1)
+        ntemp = r.randint(2, 5)
+        self.emit('for (int it = 0; it < %d; it++) {' % self.iters, 1)
+        self.emit('switch (it %% %d) {' % ntemp, 2)
+        for t in range(ntemp):
+            self.emit('case %d: {' % t, 2)
+            form = r.random()
+            if form < 0.15 and (self.nlock or self.nsem):
+                self.emit('rs_at(me, "plain lock or semaphore", it);', 3)
+                if self.nlock and (not self.nsem or r.random() < 0.5):
+                    l = r.randrange(self.nlock)
+                    if r.random() < 0.5:
+                        self.emit('lock_acquire(&lk%d); rs_lock_in(%d, me); rs_lock_out(%d, me); lock_release(&lk%d);' % (l, l, l, l), 3)
+                    else:
+                        self.emit('if (lock_try_acquire(&lk%d)) { rs_lock_in(%d, me); rs_lock_out(%d, me); lock_release(&lk%d); }' % (l, l, l, l), 3)
+                else:
+                    s = r.randrange(self.nsem)
+                    self.emit('semaphore_acquire(&se%d); rs_sem_in(%d); uthread_yield(); rs_sem_out(%d); semaphore_release(&se%d);' % (s, s, s, s), 3)
+            else:
+                leaves = [self.extra_leaf() for _ in range(r.randint(1, 6))]
+                tree = self.random_tree(leaves)
+                has_else = r.random() < 0.2
+                self.statement(tree, 'work', 3, has_else=has_else,
+                               else_guard=r.choice([None, '(it & 2)']) if has_else else None, nest=True)
+            self.emit('break;', 3)
+            self.emit('}', 2)
+        self.emit('}', 2)
+        self.emit('if (it % 5 == 2) uthread_yield();', 2)
+        self.emit('}', 1)
+        self.emit('rs_at(me, "finished", -1);', 1)
+        self.emit('}', 0)
+
+    def setter(self, s):
+        r = self.r
+        me = self.t_set[s]
+        self.emit('static void setter%d(void *arg) {' % s, 0)
+        self.emit('const int me = %d;' % me, 1)
+        self.emit('(void)arg;', 1)
+        self.emit('rs_at(me, "setting", 0);', 1)
+        jobs = []
+        for l in range(self.nlatch):
+            if l % self.nset == s or r.random() < 0.3: jobs.append(('latch', l))
+        for f in range(self.nfut):
+            if f % self.nset == s or r.random() < 0.4: jobs.append(('future', f))
+        r.shuffle(jobs)
+        for kind, i in jobs:
+            d = r.choice(['for (int y = 0; y < %d; y++) uthread_yield();' % r.randint(0, 50),
+                          'uthread_sleep(microseconds(%d));' % r.randint(0, 3000)])
+            self.emit(d, 1)
+            if kind == 'latch':
+                self.emit('atomic_store(&rs_latch_set_started[%d], 1);' % i, 1)
+                self.emit('latch_set(&la%d);' % i, 1)
+            else:
+                self.emit('rs_future_set_result(%d, %d, future_set(&fu%d, %d));' % (i, (me + 1) * 64 + i, i, (me + 1) * 64 + i), 1)
+        self.emit('rs_at(me, "finished", -1);', 1)
+        self.emit('}', 0)
+
+    # ---------------------------------------------------------------- the program
+    def program(self):
+        self.plan()
+        r = self.r
+        body = self.out
+        # Threads first (they fix RS_MAXSEQ), then the header in front.
+        for p in range(self.nprod): self.producer(p); self.emit('', 0)
+        for k in range(self.ncons): self.consumer(k); self.emit('', 0)
+        for w in range(self.nwork): self.worker(w); self.emit('', 0)
+        for s in range(self.nset): self.setter(s); self.emit('', 0)
+        threads = self.out
+        self.out = []
+        self.main()
+        main = self.out
+        self.out = []
+        head = ['/* Generated by test/random/gen.py --seed %d: a random waituntil program that checks itself.' % self.seed,
+                ' * channels: %s */' % ', '.join('ch%d cap %s %s' % (c, self.caps[c], self.etype[c]) for c in range(self.nchan))]
+        sizes = dict(RS_SENDERS=self.nprod, RS_MAXSEQ=self.maxseq, RS_THREADS=self.nthreads, RS_CHANS=self.nchan,
+                     RS_LOCKS=self.nlock, RS_SEMS=self.nsem, RS_LATCHES=self.nlatch, RS_FUTURES=self.nfut, RS_MSG_PAD=max(1, self.msg_pad))
+        for k, v in sizes.items(): head.append('#define %s %d' % (k, v))
+        with open(os.path.join(HERE, 'rs_check.h')) as f: head.append(f.read())
+        decl = []
+        for c in range(self.nchan):
+            t = 'struct rs_msg' if self.etype[c] == 'msg' else self.etype[c]
+            decl.append('static channel(%s) %s;' % (t, self.chan_name(c)))
+        for i in range(self.nlatch): decl.append('static latch la%d;' % i)
+        for i in range(self.nfut): decl.append('static future(int) fu%d;' % i)
+        for i in range(self.nlock): decl.append('static owner_lock lk%d;' % i)
+        for i in range(self.nsem): decl.append('static semaphore se%d;' % i)
+        decl.append('static atomic_int producers_left[RS_CHANS];')
+        decl.append('static const unsigned char close_by_producer[RS_CHANS] = {%s};' % ', '.join(str(int(b)) for b in self.close_by_producer))
+        decl.append('')
+        return '\n'.join(head + decl + threads + main) + '\n'
+
+    def main(self):
+        r = self.r
+        e = self.emit
+        e('int main(void) {', 0)
+        e('signal(SIGABRT, rs_on_abort);', 1)
+        for c in range(self.nchan):
+            if not self.zero_init[c]: e('chan_init(&%s, %s);' % (self.chan_name(c), self.caps[c]), 1)
+            e('atomic_store(&producers_left[%d], %d);' % (c, sum(c in pc for pc in self.prod_chans)), 1)
+        for s in range(self.nsem):
+            e('semaphore_init(&se%d, %d);' % (s, self.sem_permits[s]), 1)
+            e('rs_sem_permits[%d] = %d;' % (s, self.sem_permits[s]), 1)
+        spawns = [('producer%d' % p, 'tp%d' % p) for p in range(self.nprod)] + [('consumer%d' % k, 'tc%d' % k) for k in range(self.ncons)] + \
+                 [('worker%d' % w, 'tw%d' % w) for w in range(self.nwork)] + [('setter%d' % s, 'ts%d' % s) for s in range(self.nset)]
+        r.shuffle(spawns)
+        for fn, h in spawns: e('uthread_t *%s = uthread_spawn(%s, NULL);' % (h, fn), 1)
+        for p in range(self.nprod): e('uthread_join(tp%d);' % p, 1)
+        e('/* Every producer is done: close every channel (again, for those their last producer closed). */', 1)
+        for c in range(self.nchan):
+            e('atomic_store(&rs_close_started[%d], 1);' % c, 1)
+            e('chan_close(&%s);' % self.chan_name(c), 1)
+        rest = [h for _, h in spawns if not h.startswith('tp')]
+        for h in rest: e('uthread_join(%s);' % h, 1)
+        e('long sent = 0, received = 0;', 1)
+        e('rs_check_values(&sent, &received);', 1)
+        for c in range(self.nchan):
+            t = 'struct rs_msg' if self.etype[c] == 'msg' else self.etype[c]
+            e('{ %s v; if (chan_try_recv(&%s, &v)) rs_fail("ch%d not drained at the end"); }' % (t, self.chan_name(c), c), 1)
+        for l in range(self.nlock):
+            e('if (!lock_try_acquire(&lk%d)) rs_fail("lock %d still held at the end");' % (l, l), 1)
+            e('lock_release(&lk%d);' % l, 1)
+        for s in range(self.nsem):
+            n = self.sem_permits[s]
+            e('for (int i = 0; i < %d; i++) if (!semaphore_try_acquire(&se%d)) rs_fail("semaphore %d lost a permit");' % (n, s, s), 1)
+            e('if (semaphore_try_acquire(&se%d)) rs_fail("semaphore %d gained a permit");' % (s, s), 1)
+        for f in range(self.nfut):
+            e('if (!atomic_load(&rs_future_winner[%d]) || future_get(&fu%d) != atomic_load(&rs_future_winner[%d])) rs_fail("future %d: value is not the one future_set accepted");' % (f, f, f, f), 1)
+        for l in range(self.nlatch):
+            e('if (!latch_is_set(&la%d)) rs_fail("latch %d not set");' % (l, l), 1)
+        e('printf("OK seed %d: %%ld values sent, %%ld received\\n", sent, received);' % self.seed, 1)
+        e('return 0;', 1)
+        e('}', 0)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--seed', type=int, required=True)
+    ap.add_argument('-o', '--output', default='-')
+    a = ap.parse_args()
+    text = Gen(a.seed).program()
+    if a.output == '-': sys.stdout.write(text)
+    else:
+        with open(a.output, 'w') as f: f.write(text)
+
+
+if __name__ == '__main__':
+    main()
