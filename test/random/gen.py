@@ -282,6 +282,9 @@ class Gen:
         self.emit('struct rs_exec %s;' % x, ind)
         self.emit('rs_begin(&%s, &desc);' % x, ind)
         if depth == 0: self.emit('rs_at(me, "s%d", it);' % no, ind)
+        for lf in leaves:  # set latches and futures stay set: such a clause must win over later ones
+            if lf.kind == 'latch': self.emit('%s.ready[%d] = latch_is_set(&la%d);' % (x, lf.index, lf.arg), ind)
+            if lf.kind == 'future': self.emit('%s.ready[%d] = future_ready(&fu%d);' % (x, lf.index, lf.arg), ind)
         for lf in leaves:
             if lf.kind == 'recv':
                 t = self.etype[lf.arg]

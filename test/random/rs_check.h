@@ -89,6 +89,7 @@ struct rs_exec {
   unsigned char enabled[RS_MAXC];   /* resource expression evaluated */
   unsigned char ran[RS_MAXC];
   unsigned char values[RS_MAXC];    /* send values evaluated */
+  unsigned char ready[RS_MAXC];     /* a latch or future clause already set before the statement began */
   unsigned char log[2 * RS_MAXC + 2]; /* evaluation events, in order */
   int nlog, nbodies, else_ran, jumped;
 };
@@ -174,6 +175,8 @@ static void rs_body(struct rs_exec *x, int i) {
   if (!d->transfer[i] && !rs_needed(x, i))
     rs_fail("%s: body of clause %d ran although the clause was no longer needed", d->name, i);
   if (d->all_or && x->nbodies > 0) rs_fail("%s: all-or statement ran a second body (clause %d)", d->name, i);
+  for (int j = 0; d->all_or && j < i; j++)
+    if (x->enabled[j] && x->ready[j]) rs_fail("%s: clause %d won, but clause %d before it was ready all along (priority)", d->name, i, j);
   x->ran[i] = 1;
   x->nbodies++;
 }
@@ -182,6 +185,8 @@ static void rs_else(struct rs_exec *x) {
   const struct rs_desc *d = x->d;
   if (x->else_ran) rs_fail("%s: else ran twice", d->name);
   if (d->has_guard[d->nclauses] && !x->guard[d->nclauses]) rs_fail("%s: else ran, but its guard was false", d->name);
+  for (int j = 0; j < d->nclauses; j++)
+    if (d->all_or && x->enabled[j] && x->ready[j]) rs_fail("%s: else ran, but clause %d was ready all along", d->name, j);
   x->else_ran = 1;
 }
 
