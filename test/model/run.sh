@@ -92,6 +92,13 @@ check mixed.code_b4ae2c6 bug mixed.pml safety -DBUG_WAIT_SEES_CLAIMED_ONLY -DBOD
 check mixed.bug.done_before_wake bug mixed.pml safety -DBUG_DONE_BEFORE_WAKE
 check mixed.bug.withdraw_skips_claimed bug mixed.pml safety -DTREE_OR -DBUG_WITHDRAW_SKIPS_CLAIMED
 
+# closed(ch) clauses against the close (and the receive) that drains the
+# channel.  closed.code_4cee82e is notify_closed_watchers as it was.
+check closed.close pass closed.pml safety
+check closed.close_and_receive pass closed.pml safety -DWITH_RECEIVER
+check closed.code_4cee82e bug closed.pml safety -DBUG_NOTIFY_EARLY_OUT
+check closed.code_4cee82e.receive bug closed.pml safety -DWITH_RECEIVER -DBUG_NOTIFY_EARLY_OUT
+
 # Two all-or statements in the two-sided race.
 check allor.cross pass allor.pml safety-E
 check allor.cross.timeout pass allor.pml safety-E -DWITH_TIMEOUT
