@@ -4,6 +4,7 @@
     python3 bench/hand_lowered.py              # every configuration, 5 runs per side
     python3 bench/hand_lowered.py --quick      # 1/10 of the iterations, 3 runs
     python3 bench/hand_lowered.py --only futures --runs 7
+    python3 bench/hand_lowered.py --instructions   # instructions per operation (callgrind)
 
 Until commit HAND_LOWERED_REF the channel, select, future and timeout benchmarks
 were plain C whose waituntil statements were lowered by hand (bench/lowered.h).
@@ -14,6 +15,13 @@ configuration of run.py with both programs, alternating which goes first.  It
 prints, per configuration, the medians, dialect / hand-lowered (> 1: the
 wucc-generated code is faster) and each side's spread.  Only the statement
 code differs between the two: same runtime, same shapes, same flags.
+
+--instructions counts instead of timing, which no load on the machine can
+disturb: each program runs under `valgrind --tool=callgrind` on one worker
+with -n N and -n 2N, and the difference of the two totals divided by the
+difference in operations (each run also does a warm-up of n/20) is the
+instruction count of one operation, start-up and teardown cancelled out.
+(select-order runs for a fixed time, not a count: left out there.)
 
 Python 3.11 standard library only.
 """
@@ -51,6 +59,43 @@ def build_hand_lowered(build_dir: Path, names: list[str]) -> Path:
     return out
 
 
+def instructions(cmd: list[str], out: Path) -> int:
+    """Total instructions executed by cmd under callgrind, on one worker."""
+    harness.run_one(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *cmd],
+                    {"WUC_PROCESSORS": "1"})
+    for line in out.read_text().splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    sys.exit(f"hand_lowered.py: no instruction total in {out}")
+
+
+def instructions_per_op(configs: list, build_dir: Path, old_dir: Path, n: int) -> None:
+    header = ["benchmark", "arguments", "dialect (.wc)", "hand-lowered (.c)", "wc - c"]
+    body = []
+    for b in configs:
+        if b.window_ms is not None:
+            continue
+        per_op = []
+        for prog in (build_dir / "bench" / f"bench_{b.name}", old_dir / f"bench_{b.name}"):
+            ir = [instructions([str(prog), *b.c_args, "-n", str(k)], old_dir / "callgrind.out")
+                  for k in (n, 2 * n)]
+            per_op.append((ir[1] - ir[0]) / (n * 21 / 20))  # n more operations and n/20 more warm-up
+        harness.log(f"{b.name} {' '.join(b.c_args)}: {per_op[0]:.0f} / {per_op[1]:.0f}")
+        body.append([b.name, " ".join(b.c_args), f"{per_op[0]:.0f}", f"{per_op[1]:.0f}",
+                     f"{per_op[0] - per_op[1]:+.0f}"])
+    print_table(header, body, 2)
+    print(f"instructions per operation (callgrind, one worker, -n {n} and {2 * n}); wc - c > 0: "
+          "the wucc-generated code executes more.")
+
+
+def print_table(header: list[str], body: list[list[str]], left: int) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in body)) for i, h in enumerate(header)]
+    print()
+    for cells in [header, ["-" * w for w in widths], *body]:
+        print("| " + " | ".join(x.ljust(w) if i < left else x.rjust(w)
+                                for i, (x, w) in enumerate(zip(cells, widths))) + " |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="1/10 of the iterations, 3 runs")
@@ -59,6 +104,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, help="runs per side and configuration (default 5, quick 3)")
     ap.add_argument("--build-dir", type=Path, default=harness.ROOT / "build-bench")
     ap.add_argument("--build", action="store_true", help="build the Release tree first")
+    ap.add_argument("--instructions", action="store_true",
+                    help="instructions per operation under callgrind instead of timings")
+    ap.add_argument("-n", type=int, default=20000, help="--instructions: the smaller -n (default 20000)")
     args = ap.parse_args()
     runs = args.runs or (3 if args.quick else 5)
     names = list(args.only or PROGRAMS)
@@ -77,6 +125,9 @@ def main() -> None:
             seen.add(key)
             configs.append(b)
 
+    if args.instructions:
+        instructions_per_op(configs, build_dir, old_dir, args.n)
+        return
     harness.log(f"\nmachine: {harness.machine_summary(harness.find_go())}")
     rows: dict[tuple[str, str], tuple[list[float], list[float], str]] = {}
     for rep in range(runs):
@@ -84,7 +135,7 @@ def main() -> None:
             window = []
             if b.window_ms is not None:
                 window = ["-d", str(max(1, b.window_ms // 10) if args.quick else b.window_ms)]
-            tail = [*b.c_args, *window, *harness.scaled(b.c_iters, args.quick)]
+            tail = [*b.c_args, *window, *harness.scaled(b.c_iters, args.quick, b.quick_div)]
             sides = [("wc", build_dir / "bench" / f"bench_{b.name}"), ("c", old_dir / f"bench_{b.name}")]
             if rep % 2:
                 sides.reverse()
@@ -103,11 +154,7 @@ def main() -> None:
         ratio = (mc / mw) if unit in harness.LOWER_IS_BETTER else (mw / mc)
         body.append([name, cfg, unit, harness.fmt(mw), harness.fmt(mc), f"{ratio:.2f}x",
                      f"{harness.Row.spread(wc):.1%}", f"{harness.Row.spread(c):.1%}"])
-    widths = [max(len(h), *(len(r[i]) for r in body)) for i, h in enumerate(header)]
-    print()
-    for cells in [header, ["-" * w for w in widths], *body]:
-        print("| " + " | ".join(x.ljust(w) if i < 3 else x.rjust(w)
-                                for i, (x, w) in enumerate(zip(cells, widths))) + " |")
+    print_table(header, body, 3)
     print("wc / c: dialect median / hand-lowered median (ns: the inverse); > 1: the dialect "
           "program is faster.  spread: (max - min) / median.")
 

@@ -5,19 +5,25 @@
     python3 bench/run.py --quick    # 1/10 of the iterations, 3 runs (< 2 minutes)
     python3 bench/run.py --only pingpong --only spawn
     python3 bench/run.py --only select-contend --only chan-pc
+    python3 bench/run.py --replot   # the PNGs again, from results/latest.csv
 
-Builds the C programs in a Release tree (build-bench/ by default) and the Go
-peers (bench/peers/go), then runs every configuration several times,
+(scripts/bench.sh installs what this needs and then runs it.)  Builds the
+benchmark programs in a Release tree (build-bench/ by default; the .wc ones
+through wucc) and the Go peers (bench/peers/go, Go >= 1.23), then runs every
+configuration several times,
 alternating wuc and Go (and which of the two goes first), and prints the
 medians, the speedup of wuc over Go and the spread of each side.  Writes
 bench/results/latest.csv (with --only, only the rows of the benchmarks run are
-replaced), and every single run to bench/results/raw/.
+replaced), every single run to bench/results/raw/, and a PNG plot per
+benchmark to bench/results/<benchmark>.png (throughput against the number of
+clauses C or of threads N where the family has one, bars otherwise).
 
 The channel, select, future and timeout benchmarks follow bench/SHAPES.md; a
 wuc configuration may be paired with several Go ones (timeout-loop: Go's
 after / reuse / reuse with asynctimerchan=1), each pair a row of its own.
 
-Python 3.11 standard library only.
+Python 3.11 standard library, plus matplotlib for the plots (without it they
+are skipped with a message).
 """
 
 from __future__ import annotations
@@ -69,6 +75,8 @@ class Bench:
     # Show the Go config next to the wuc one in the table (one wuc config
     # paired with several Go ones, or with a differently named one).
     show_go_config: bool = False
+    # --quick divides -n by this.
+    quick_div: int = 10
 
 
 # Iteration counts: each program run takes ~0.3-1 s on the 2-core
@@ -109,7 +117,10 @@ def channel_benches() -> list[Bench]:
             out.append(Bench("select-contend", CHAN_PROCS, args, args, n * (2 if k else 1), n))
     for c in (2, 4, 8):
         args = ["-c", str(c), "-cap", "64"]
-        out.append(Bench("select-spin", CHAN_PROCS, args, args, 4_000_000 // c, 4_000_000 // c))
+        # Spinners slow down 10-100x on a loaded machine (a partner descheduled
+        # mid-slice): --quick takes 1/100 here to stay within its 2 minutes.
+        out.append(Bench("select-spin", CHAN_PROCS, args, args, 4_000_000 // c, 4_000_000 // c,
+                         quick_div=100))
     for k in (0, 64):
         args = ["-cap", str(k)]
         out.append(Bench("select-order", CHAN_PROCS, args, args, None, None, window_ms=500))
@@ -187,11 +198,24 @@ def run_checked(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | N
         sys.exit(f"run.py: command failed with status {proc.returncode}: {' '.join(cmd)}")
 
 
+# The peers' go.mod says go 1.26: they need Go >= 1.21 to build (min/max) and
+# >= 1.23 for the timer semantics bench/SHAPES.md measures (timeout-loop).
+GO_MIN = (1, 23)
+
+
 def find_go() -> str:
-    go = shutil.which("go") or "/usr/local/go/bin/go"
-    if not Path(go).exists():
-        sys.exit("run.py: no Go toolchain (looked on PATH and at /usr/local/go/bin/go)")
-    return go
+    """The first Go toolchain, on PATH or in /usr/local/go, that is recent enough."""
+    seen = []
+    for go in dict.fromkeys(filter(None, [shutil.which("go"), "/usr/local/go/bin/go"])):
+        if not Path(go).exists():
+            continue
+        out = subprocess.run([go, "version"], capture_output=True, text=True).stdout
+        m = re.search(r"go(\d+)\.(\d+)", out)
+        if m and (int(m.group(1)), int(m.group(2))) >= GO_MIN:
+            return go
+        seen.append(f"{go}: {out.strip() or '?'}")
+    sys.exit(f"run.py: the Go peers need Go >= {GO_MIN[0]}.{GO_MIN[1]} (bench/peers/go/go.mod); "
+             f"found {'; '.join(seen) or 'none (looked on PATH and at /usr/local/go/bin/go)'}")
 
 
 def go_env() -> dict[str, str]:
@@ -210,10 +234,10 @@ def build(build_dir: Path, go: str) -> Path:
     return peer
 
 
-def scaled(n: int | None, quick: bool) -> list[str]:
+def scaled(n: int | None, quick: bool, quick_div: int = 10) -> list[str]:
     if n is None:
         return []
-    return ["-n", str(max(1, n // 10) if quick else n)]
+    return ["-n", str(max(1, n // quick_div) if quick else n)]
 
 
 def run_one(cmd: list[str], env_extra: dict[str, str]) -> dict[str, tuple[float, str, str]]:
@@ -352,6 +376,117 @@ def check_goals(rows: list[Row]) -> None:
               f"({'within' if abs(w / g - 1) <= 0.1 else 'NOT within'} 10%)")
 
 
+# Plots: one PNG per benchmark under bench/results/.  Families with a numeric
+# parameter in their config string are drawn as throughput against it (one
+# line per side and capacity); the others as bars per configuration.
+PLOT_AXES = {  # benchmark: (regex of the x value in the config, axis label)
+    "select-contend": (r"-C(\d+)-", "clauses C (channels per statement)"),
+    "select-spin": (r"-C(\d+)-", "clauses C (channels per statement)"),
+    "chan-pc": (r"-N(\d+)-", "threads per side N (producers = consumers)"),
+}
+SIDE_STYLE = {"wuc": ("tab:blue", "o"), "Go": ("tab:orange", "s")}
+
+
+def plot_results(rows: list[Row], out_dir: Path) -> list[Path]:
+    """Writes <benchmark>.png per benchmark; returns the files (none without matplotlib)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker
+    except ImportError:
+        log("PNG plots: skipped, matplotlib is not installed (scripts/bench.sh installs "
+            "python3-matplotlib)")
+        return []
+    written = []
+    for bench in dict.fromkeys(r.bench for r in rows):
+        mine = [r for r in rows if r.bench == bench and r.wuc]
+        fig, ax = plt.subplots(figsize=(7, 4.2 if bench in PLOT_AXES else 5))
+        if bench in PLOT_AXES:
+            plot_lines(ax, mine, *PLOT_AXES[bench])
+        else:
+            plot_bars(ax, mine)
+        ax.set_title(f"{bench}: wuc and Go, medians (error bars: min to max of the runs)",
+                     fontsize=10)
+        ax.yaxis.set_major_formatter(matplotlib.ticker.EngFormatter())
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = out_dir / f"{bench}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def median_and_range(xs: list[float]) -> tuple[float, float, float]:
+    med = statistics.median(xs)
+    return med, med - min(xs), max(xs) - med
+
+
+def plot_lines(ax, rows: list[Row], pattern: str, xlabel: str) -> None:
+    """Throughput against the config's numeric parameter: a line per side and
+    per rest of the config (e.g. the capacity)."""
+    series: dict[tuple[str, str], list[tuple[int, list[float]]]] = {}
+    for r in rows:
+        m = re.search(pattern, r.config)
+        if not m:
+            continue
+        rest = re.sub(pattern, "-", r.config)
+        for side, xs in (("wuc", r.wuc), ("Go", r.go)):
+            if xs:
+                series.setdefault((side, rest), []).append((int(m.group(1)), xs))
+    dashes = {}
+    for (side, rest), points in sorted(series.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        points.sort()
+        color, marker = SIDE_STYLE[side]
+        style = dashes.setdefault(rest, ["-", "--", ":", "-."][len(dashes) % 4])
+        meds = [median_and_range(xs) for _, xs in points]
+        ax.errorbar([x for x, _ in points], [m[0] for m in meds],
+                    yerr=[[m[1] for m in meds], [m[2] for m in meds]], color=color, marker=marker,
+                    linestyle=style, capsize=3, label=f"{side} {rest.strip('-')}")
+    xs = sorted({x for pts in series.values() for x, _ in pts})
+    if xs and xs[-1] / max(xs[0], 1) > 16:
+        ax.set_xscale("log")
+    ax.set_xticks(xs)
+    ax.set_xticklabels([str(x) for x in xs])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(f"throughput ({rows[0].unit})" if rows else "")
+    ax.set_ylim(bottom=0)
+
+
+def plot_bars(ax, rows: list[Row]) -> None:
+    """Bars per configuration, wuc beside Go; configurations in other units than
+    the first are left out (rss100k mixes MiB, bytes and ns: its first unit)."""
+    unit = rows[0].unit if rows else ""
+    rows = [r for r in rows if r.unit == unit]
+    width = 0.4
+    for k, (side, get) in enumerate((("wuc", lambda r: r.wuc), ("Go", lambda r: r.go))):
+        color, _ = SIDE_STYLE[side]
+        xs, meds = [], []
+        for i, r in enumerate(rows):
+            if get(r):
+                xs.append(i + (k - 0.5) * width)
+                meds.append(median_and_range(get(r)))
+        ax.bar(xs, [m[0] for m in meds], width, yerr=[[m[1] for m in meds], [m[2] for m in meds]],
+               color=color, capsize=3, label=side)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([r.label().replace("P2-", "").replace(" vs ", " vs Go ") for r in rows],
+                       rotation=30, ha="right", fontsize=7)
+    better = "lower is better" if unit in LOWER_IS_BETTER else "higher is better"
+    ax.set_ylabel(f"{unit} ({better})")
+
+
+def rows_from_csv(path: Path) -> list[Row]:
+    """The rows of a latest.csv written by main() (the runs' values included)."""
+    def values(cell: str) -> list[float]:
+        return [float(x) for x in cell.split(";") if x]
+    with path.open(newline="") as f:
+        return [Row(d["benchmark"], d["config"], d["unit"], values(d["wuc_runs"]), values(d["go_runs"]),
+                    go_config=d["go_config"], show_go_config=d["go_config"] != d["config"])
+                for d in csv.DictReader(f)]
+
+
 def machine_summary(go: str) -> str:
     model = ""
     try:
@@ -378,7 +513,8 @@ def machine_summary(go: str) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="1/10 of the iterations, 3 runs")
+    ap.add_argument("--quick", action="store_true",
+                    help="1/10 of the iterations (select-spin 1/100), 3 runs")
     ap.add_argument("--only", action="append", metavar="NAME",
                     help="run only this benchmark (switch, yield, pingpong, spawn, rss100k, select-contend, "
                          "select-spin, select-order, futures, chan-pc, work, elastic, timeout-loop, "
@@ -387,7 +523,13 @@ def main() -> None:
     ap.add_argument("--build-dir", type=Path, default=ROOT / "build-bench",
                     help="Release build tree for the C programs (default: build-bench/)")
     ap.add_argument("--no-build", action="store_true", help="use the programs already built")
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the PNG plots from bench/results/latest.csv")
     args = ap.parse_args()
+    if args.replot:
+        plots = plot_results(rows_from_csv(RESULTS_DIR / "latest.csv"), RESULTS_DIR)
+        print("wrote " + ", ".join(str(p.relative_to(ROOT)) for p in plots))
+        return
 
     runs = args.runs or (3 if args.quick else 5)
     if runs < 3:
@@ -417,8 +559,9 @@ def main() -> None:
             if b.window_ms is not None:
                 window = ["-d", str(max(1, b.window_ms // 10) if args.quick else b.window_ms)]
             c_cmd = [str(build_dir / "bench" / f"bench_{b.name}"), *b.c_args, *window,
-                     *scaled(b.c_iters, args.quick)]
-            go_cmd = [str(peer), b.name, *b.go_args, *window, *scaled(b.go_iters, args.quick)]
+                     *scaled(b.c_iters, args.quick, b.quick_div)]
+            go_cmd = [str(peer), b.name, *b.go_args, *window,
+                      *scaled(b.go_iters, args.quick, b.quick_div)]
             sides = [("wuc", c_cmd, {"WUC_PROCESSORS": str(b.procs)}),
                      ("go", go_cmd, {"GOMAXPROCS": str(b.procs), **b.go_env})]
             if rep % 2:
@@ -498,8 +641,9 @@ def main() -> None:
           f"(start: see the machine line).  The benchmarks add up to {NPROC}; more means other "
           f"work shared the CPUs and the numbers are noisier")
     print(f"wrote {latest.relative_to(ROOT)} and {raw_file.relative_to(ROOT)}")
-    print("PNG plot: skipped (matplotlib is not installed here and not required; "
-          "plot from latest.csv elsewhere if needed)")
+    plots = plot_results(ordered, RESULTS_DIR)
+    if plots:
+        print(f"wrote {len(plots)} PNG plots: " + ", ".join(str(p.relative_to(ROOT)) for p in plots))
 
 
 if __name__ == "__main__":

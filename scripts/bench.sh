@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Benchmarks against Go, one command: installs what the harness needs (the
+# project's packages through setup.sh, and python3-matplotlib for the plots),
+# builds both sides and runs bench/run.py with the arguments given, e.g.
+#   scripts/bench.sh            # full run (about 15 minutes on 2 cores)
+#   scripts/bench.sh --quick    # smoke run, under 2 minutes once built
+#   scripts/bench.sh --only futures --only select-contend
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+# Debian's matplotlib belongs to Debian's python3: run the harness with that one.
+if ! /usr/bin/python3 -c "import matplotlib" >/dev/null 2>&1; then
+  echo "bench: installing python3-matplotlib (the PNG plots)"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends python3-matplotlib
+fi
+exec /usr/bin/python3 bench/run.py "$@"
