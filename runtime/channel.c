@@ -142,6 +142,7 @@ static void setup(wuc_chan *ch, size_t capacity, size_t elem_size) {
   unsigned heads = buffered_channel(ch) ? 3 : 2;
   atomic_store(&first->cleaned_and_pointers, heads << 16);
   atomic_store(&ch->buffer_end, capacity == CHAN_UNBOUNDED ? UNBOUNDED_B : (uint64_t)capacity);
+  atomic_store_explicit(&ch->buffer_end_seen, atomic_load(&ch->buffer_end), memory_order_relaxed);
   atomic_store(&ch->send_segment, first);
   atomic_store(&ch->receive_segment, first);
   atomic_store(&ch->buffer_end_segment, buffered_channel(ch) ? first : NULL);
@@ -239,11 +240,31 @@ static inline void *cell_element(wuc_chan *ch, struct chan_segment *seg, uint64_
   return chan_segment_element(seg, (unsigned)(index % WUC_SEGMENT_SIZE), ch->elem_size);
 }
 
+/* Moves one element.  Most channels carry a word or less: copy those inline
+ * (a call to memcpy with a run-time size is ~15 instructions per copy). */
+static inline void copy_element(const wuc_chan *ch, void *to, const void *from) {
+  switch (ch->elem_size) {
+  case 8: memcpy(to, from, 8); break;
+  case 4: memcpy(to, from, 4); break;
+  default: memcpy(to, from, ch->elem_size); break;
+  }
+}
+
+/* Takes the element of a BUFFERED cell.  Nobody but the cell's own receiver
+ * (the one whose fetch-and-add on R gave it this index) changes a BUFFERED
+ * cell: its sender is done with it, expandBuffer and close leave it as it
+ * is.  So a plain store of DONE does, not a CAS: one locked instruction
+ * less per buffered element. */
+static inline void take_buffered(wuc_chan *ch, _Atomic uintptr_t *c, void *out, const void *elem) {
+  copy_element(ch, out, elem);
+  atomic_store_explicit(c, CELL_DONE, memory_order_release);
+}
+
 /* ---- resuming waiters ------------------------------------------------------- */
 
 static bool try_resume_receiver(wuc_chan *ch, wuc_select_node *receiver, const void *value) {
   if (!wuc_select_claim(receiver)) return false;
-  memcpy(receiver->data, value, ch->elem_size);
+  copy_element(ch, receiver->data, value);
   receiver->res.word[RES_RESULT] = WAKE_OK;
   wuc_select_wake(receiver);
   return true;
@@ -349,7 +370,16 @@ enum send_result {
 };
 
 static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
-  return s < atomic_load(&ch->buffer_end) || s < atomic_load(&ch->receivers);
+  /* B only grows: any value it had is a lower bound, and s below one proves
+   * room.  Senders may overwrite a larger bound with a smaller one; both
+   * were values of B, so the bound stays true. */
+  if (s < atomic_load_explicit(&ch->buffer_end_seen, memory_order_relaxed)) return true;
+  uint64_t b = atomic_load(&ch->buffer_end);
+  if (s < b) {
+    atomic_store_explicit(&ch->buffer_end_seen, b, memory_order_relaxed);
+    return true;
+  }
+  return s < atomic_load(&ch->receivers);
 }
 
 /* `waiter` is the tagged node to install if the send must suspend, or 0
@@ -358,7 +388,7 @@ static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
 static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s,
                                          const void *value, uintptr_t waiter) {
   _Atomic uintptr_t *c = cell(seg, s);
-  memcpy(cell_element(ch, seg, s), value, ch->elem_size); /* published by the state CAS */
+  copy_element(ch, cell_element(ch, seg, s), value); /* published by the state CAS */
   for (;;) {
     uintptr_t state = atomic_load(c);
     if (is_waiter(state)) { /* a receiver waits here (maybe marked by expandBuffer) */
@@ -506,7 +536,7 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
         return RECV_FAILED;
       }
       if (try_resume_sender(waiter_node(state))) {
-        memcpy(out, cell_element(ch, seg, r), ch->elem_size);
+        copy_element(ch, out, cell_element(ch, seg, r));
         atomic_store(c, CELL_DONE);
         expand_buffer(ch);
         return RECV_ELEMENT;
@@ -541,12 +571,9 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
       break;
     }
     case CELL_BUFFERED:
-      if (atomic_compare_exchange_strong(c, &state, CELL_DONE)) {
-        memcpy(out, cell_element(ch, seg, r), ch->elem_size);
-        expand_buffer(ch);
-        return RECV_ELEMENT;
-      }
-      break;
+      take_buffered(ch, c, out, cell_element(ch, seg, r));
+      expand_buffer(ch);
+      return RECV_ELEMENT;
     case CELL_S_RESUMING_BY_EB:
       cpu_relax(); /* expandBuffer decides in a few instructions */
       break;
@@ -771,7 +798,7 @@ static void remember_registration(wuc_chan *ch, wuc_select_node *n, struct chan_
 static enum clause_result clause_update_cell_send(wuc_chan *ch, struct chan_segment *seg,
                                                   uint64_t s, wuc_select_node *n) {
   _Atomic uintptr_t *c = cell(seg, s);
-  memcpy(cell_element(ch, seg, s), n->data, ch->elem_size);
+  copy_element(ch, cell_element(ch, seg, s), n->data);
   for (;;) {
     uintptr_t state = atomic_load(c);
     if (is_waiter(state)) { /* a receiver: both clauses complete, or neither */
@@ -779,7 +806,7 @@ static enum clause_result clause_update_cell_send(wuc_chan *ch, struct chan_segm
       wuc_select_node *receiver = waiter_node(state);
       switch (wuc_select_claim_pair(n, receiver)) {
       case WUC_PAIR_CLAIMED:
-        memcpy(receiver->data, n->data, ch->elem_size);
+        copy_element(ch, receiver->data, n->data);
         receiver->res.word[RES_RESULT] = WAKE_OK;
         wuc_select_wake(receiver);
         wuc_select_done(n);
@@ -867,7 +894,7 @@ static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_s
       wuc_select_node *sender = waiter_node(state);
       switch (wuc_select_claim_pair(n, sender)) {
       case WUC_PAIR_CLAIMED:
-        memcpy(n->data, cell_element(ch, seg, r), ch->elem_size);
+        copy_element(ch, n->data, cell_element(ch, seg, r));
         sender->res.word[RES_RESULT] = WAKE_OK;
         wuc_select_wake(sender);
         wuc_select_done(n);
@@ -907,13 +934,10 @@ static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_s
       break;
     }
     case CELL_BUFFERED:
-      if (atomic_compare_exchange_strong(c, &state, CELL_DONE)) {
-        memcpy(n->data, cell_element(ch, seg, r), ch->elem_size);
-        claim_own(n);
-        expand_buffer(ch);
-        return CLAUSE_COMPLETED;
-      }
-      break;
+      take_buffered(ch, c, n->data, cell_element(ch, seg, r));
+      claim_own(n);
+      expand_buffer(ch);
+      return CLAUSE_COMPLETED;
     case CELL_S_RESUMING_BY_EB:
       cpu_relax();
       break;

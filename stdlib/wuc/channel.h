@@ -49,6 +49,9 @@ typedef struct wuc_chan {
   /* The three counters on cache lines of their own: senders and receivers
    * hammer different ones. */
   __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) senders; /* S | closed bit */
+  /* A lower bound of B, next to S: a sender that finds room below it need
+   * not read B's line, which the receivers keep writing. */
+  WUC_ATOMIC(uint64_t) buffer_end_seen;
   __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) receivers; /* R */
   __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) buffer_end; /* B */
   __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) send_segment;
