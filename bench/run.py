@@ -124,9 +124,11 @@ def channel_benches() -> list[Bench]:
             out.append(Bench("select-contend", CHAN_PROCS, args, args, n * (2 if k else 1), n))
     for c in (2, 4, 8):
         args = ["-c", str(c), "-cap", "64"]
-        # Spinners slow down 10-100x on a loaded machine (a partner descheduled
-        # mid-slice): --quick takes 1/100 here to stay within its 2 minutes.
-        out.append(Bench("select-spin", CHAN_PROCS, args, args, 4_000_000 // c, 4_000_000 // c,
+        # 1/4 of the peer's default count: spinners run at 0.1-3 M ops/s on an
+        # idle machine and 10-100x slower on a loaded one (a partner descheduled
+        # mid-slice), where the default took minutes per run.  --quick takes
+        # 1/100 here to stay within its 2 minutes.
+        out.append(Bench("select-spin", CHAN_PROCS, args, args, 1_000_000 // c, 1_000_000 // c,
                          quick_div=100))
     for k in (0, 64):
         args = ["-cap", str(k)]
