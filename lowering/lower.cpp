@@ -18,9 +18,11 @@
 // runs the cleanup, which withdraws every clause still registered.
 #include "lower.h"
 
-#include <functional>
-#include <map>
+#include <cctype>
+#include <cstring>
 
+#include "c_writer.h"
+#include "mixed_predicate.h"
 #include "render.h"
 
 namespace wuc {
@@ -62,66 +64,104 @@ std::string commentText(std::string_view text) {
     out += c;
   }
   for (size_t p; (p = out.find("*/")) != std::string::npos;) out.replace(p, 2, "* /");
+  for (size_t p; (p = out.find("/*")) != std::string::npos;) out.replace(p, 2, "/ *"); // -Wcomment
   if (out.size() > 80) out = out.substr(0, 77) + "...";
   return out;
+}
+
+// The statement's indentation: the leading blanks of the line it starts on.
+std::string indentationOf(const SourceFile &f, unsigned offset) {
+  std::string_view line = f.lineText(f.lineCol(offset).line);
+  size_t n = line.find_first_not_of(" \t");
+  return std::string(line.substr(0, n == std::string_view::npos ? line.size() : n));
+}
+
+// A name for a clause's kind: recv, send, closed, timeout, or the
+// resource's trait without its `wuc_` and `_register` (latch, owner_lock,
+// future_int, gate...).
+std::string kindName(const ClauseFacts &f) {
+  switch (f.kind) {
+  case ClauseFacts::Recv: return "recv";
+  case ClauseFacts::Send: return "send";
+  case ClauseFacts::Closed: return "closed";
+  case ClauseFacts::Timeout: return "timeout";
+  case ClauseFacts::Resource: break;
+  case ClauseFacts::Invalid: return "resource";
+  }
+  std::string n = f.registerFn.empty() ? f.traitVar : f.registerFn;
+  for (const char *prefix : {"wuc_selectable_trait_", "wuc_"})
+    if (n.compare(0, strlen(prefix), prefix) == 0) n.erase(0, strlen(prefix));
+  const std::string suffix = "_register";
+  if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+    n.resize(n.size() - suffix.size());
+  bool identifier = !n.empty();
+  for (char c : n) identifier = identifier && (isalnum((unsigned char)c) || c == '_');
+  return identifier ? n : "resource";
+}
+
+// `cond ? a : b`, or just `a` when cond is the constant 1 (no guard).
+std::string ifEnabled(const std::string &cond, const std::string &a, const std::string &b) {
+  return cond == "1" ? a : cond + " ? " + a + " : " + b;
 }
 
 class StatementLowering {
 public:
   StatementLowering(const Renderer &r, const WaitUntil &w, const std::vector<ClauseFacts> &facts,
                     std::string &out)
-      : r_(r), w_(w), facts_(facts), out_(out), p_("wu" + std::to_string(w.id)) {}
+      : r_(r), w_(w), facts_(facts), out_(out), p_("wu" + std::to_string(w.id)),
+        line_(r.file().lineCol(w.range.begin).line),
+        c_(r, out, line_, indentationOf(r.file(), w.range.begin)), allOr_(isAllOr(w.tree)) {
+    for (const Clause &c : w.clauses) {
+      names_.push_back(p_ + "_clause" + std::to_string(c.index) + "_" + kindName(facts[c.index]));
+      enabled_.push_back("1");
+    }
+  }
 
   void emit() {
-    const SourceFile &f = r_.file();
-    LineCol lc = f.lineCol(w_.range.begin);
-    bool allOr = isAllOr(w_.tree);
     unsigned k = unsigned(w_.clauses.size());
+    // The blanks before the statement would be a line of their own.
+    while (!out_.empty() && (out_.back() == ' ' || out_.back() == '\t')) out_.pop_back();
     // A directive must start a line, also when this statement is the first
     // thing in a body or an expression being rendered on its own.
     if (out_.empty()) out_ += '\n';
-    r_.lineDirective(w_.range.begin, out_);
-    out_ += "{ /* waituntil statement " + std::to_string(w_.id) + " at " + f.path() + ":" +
-            std::to_string(lc.line) + ":" + std::to_string(lc.col) + ": " +
-            (allOr ? "all-or" : "mixed") + ", " + std::to_string(k) +
-            (k == 1 ? " clause" : " clauses") + (w_.elseBranch.present ? ", else" : "") + " */\n";
-    out_ += "  wuc_wu_clause " + p_ + "_c[" + std::to_string(k) + "];\n";
-    out_ += "  wuc_wu " + p_ + " __attribute__((cleanup(wuc_wu_cleanup)));\n";
-    out_ += "  wuc_wu_init(&" + p_ + ", " + p_ + "_c, " + (allOr ? "1" : "0") + ");\n";
-    allOr_ = allOr;
-    if (allOr) out_ += "  _Bool " + p_ + "_any = 0; /* some clause is enabled */\n";
+    c_.directiveWithFile(w_.range.begin);
+    c_.note("{ /* waituntil statement " + std::to_string(w_.id) + " at " + where(w_.range.begin) +
+            ": " + (allOr_ ? "all-or" : "mixed") + ", " + std::to_string(k) +
+            (k == 1 ? " clause" : " clauses") + (w_.elseBranch.present ? ", else" : "") + " */");
+    c_.indent();
+    c_.note("wuc_wu_clause " + p_ + "_clauses[" + std::to_string(k) + "];");
+    c_.note("wuc_wu " + p_ + " __attribute__((cleanup(wuc_wu_cleanup))); /* withdraws on any exit */");
+    c_.code("wuc_wu_init(&" + p_ + ", " + p_ + "_clauses, " + (allOr_ ? "1" : "0") + ");");
     for (const Clause &c : w_.clauses) emitEvaluation(c);
     emitElseGuard();
-    if (allOr)
+    if (allOr_)
       emitAllOr();
     else
       emitMixed();
-    emitBodies(allOr);
-    out_ += p_ + "_end:;\n}";
-    r_.lineDirective(w_.range.end, out_);
-    // The text after the statement continues at the statement's last column.
-    unsigned col = f.lineCol(w_.range.end).col;
-    out_.append(col - 1, ' ');
+    emitBodies();
+    c_.outdent();
+    c_.note(p_ + "_end:;");
+    c_.code("}");
+    emitAfter();
   }
 
 private:
   // ---- names -------------------------------------------------------------
-  std::string var(const char *what, unsigned i) const { return p_ + "_" + what + std::to_string(i); }
-  std::string clause(unsigned i) const { return p_ + "_c[" + std::to_string(i) + "]"; }
-  std::string node(unsigned i) const { return "&" + clause(i) + ".node"; }
+  // wuN_clauseI_<kind>: the clause's resource or clause object; its other
+  // temporaries and labels add a suffix.
+  std::string name(unsigned i, const char *suffix = "") const { return names_[i] + suffix; }
+  std::string node(unsigned i) const { return "&" + p_ + "_clauses[" + std::to_string(i) + "].node"; }
   const ClauseFacts &facts(unsigned i) const { return facts_[i]; }
+  std::string where(unsigned offset) const {
+    LineCol lc = r_.file().lineCol(offset);
+    return r_.file().path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
+  }
+  std::string clauseText(const Clause &c) const {
+    std::string guard = c.hasGuard ? "when (" + std::string(r_.file().slice(c.guard)) + ") " : "";
+    return commentText(guard + "waituntil (" + std::string(r_.file().slice(c.operand)) + ")");
+  }
+  std::string text(Range r) const { return c_.text(r); }
 
-  std::string text(Range r) const {
-    std::string s;
-    r_.render(r, s);
-    return s;
-  }
-  // The trait's functions, called directly on the fast path.
-  static std::string traitSuffix(const ClauseFacts &f) {
-    static const std::string prefix = "wuc_selectable_trait_";
-    return f.traitVar.compare(0, prefix.size(), prefix) == 0 ? f.traitVar.substr(prefix.size())
-                                                             : f.traitVar;
-  }
   static std::string regFn(const ClauseFacts &f) {
     return f.registerFn.empty() ? f.traitVar + ".register_select" : f.registerFn;
   }
@@ -131,31 +171,38 @@ private:
   static std::string selFn(const ClauseFacts &f) {
     return f.onSelectedFn.empty() ? f.traitVar + ".on_selected" : f.onSelectedFn;
   }
-  static std::string ops(const ClauseFacts &f) { return "&wuc_selectable_ops_" + traitSuffix(f); }
+  // The type-erased table WUC_SELECTABLE declares beside the trait.
+  static std::string ops(const ClauseFacts &f) {
+    static const std::string prefix = "wuc_selectable_trait_";
+    std::string suffix = f.traitVar.compare(0, prefix.size(), prefix) == 0
+                             ? f.traitVar.substr(prefix.size())
+                             : f.traitVar;
+    return "&wuc_selectable_ops_" + suffix;
+  }
   // The resource argument of the trait's functions for clause i.
   std::string resArg(unsigned i) const {
-    return (facts(i).kind == ClauseFacts::Resource ? "" : "&") + var("r", i);
+    return (facts(i).kind == ClauseFacts::Resource || facts(i).kind == ClauseFacts::Invalid ? ""
+                                                                                            : "&") +
+           name(i);
   }
-  std::string site(const Clause &c) const {
-    LineCol lc = r_.file().lineCol(c.keywordOffset);
-    return cStringLiteral(r_.file().path() + ":" + std::to_string(lc.line) + ":" +
-                          std::to_string(lc.col));
-  }
+  std::string site(const Clause &c) const { return cStringLiteral(where(c.keywordOffset)); }
 
   // ---- evaluation (LANGUAGE.md §2.1 rule 1) -------------------------------
   // Per clause in source order: its guard; if true, its resource expression
-  // (with the value of a send and the deadline of a timeout).
+  // (with the value of a send and the deadline of a timeout).  A clause
+  // without a guard has no guard variable: its conditions fold away.
   void emitEvaluation(const Clause &c) {
     unsigned i = c.index;
     const ClauseFacts &f = facts(i);
-    std::string g = var("g", i), ch = var("ch", i), r = var("r", i);
-    r_.lineDirective(c.keywordOffset, out_);
-    out_ += "  /* clause " + std::to_string(i) + ": " +
-            commentText(r_.file().slice(c.operand)) + " */\n";
-    if (c.hasGuard)
-      userLine(c.guard, "  _Bool " + g + " = (" + text(c.guard) + ") != 0;");
-    else
-      out_ += "  _Bool " + g + " = 1;\n";
+    std::string r = name(i), ch = name(i, "_chan");
+    c_.note("");
+    c_.note("/* clause " + std::to_string(i) + " at " + where(c.hasGuard ? c.guardOffset : c.keywordOffset) +
+            ": " + clauseText(c) + " */");
+    if (c.hasGuard) {
+      enabled_[i] = name(i, "_enabled");
+      c_.user(c.guard, "_Bool " + enabled_[i] + " = (" + text(c.guard) + ") != 0;");
+    }
+    const std::string &en = enabled_[i];
     // The channel operand's address (or the pointer itself).
     auto channelAt = [&](Range operand) {
       return f.channelIsPointer ? "(" + text(operand) + ")" : "&(" + text(operand) + ")";
@@ -166,41 +213,45 @@ private:
     std::string data = "0";
     switch (f.kind) {
     case ClauseFacts::Recv: {
-      std::string x = var("x", i);
+      std::string target = name(i, "_target");
       if (!f.recvTargetIsRegister)
-        userLine(c.lhs, "  __auto_type " + x + " = " + g + " ? &(" + text(c.lhs) + ") : 0;");
-      userLine(c.rhs, "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.rhs) + " : 0;");
+        c_.user(c.lhs, "__auto_type " + target + " = " + ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
+      c_.user(c.rhs, "__auto_type " + ch + " = " + ifEnabled(en, channelAt(c.rhs), "0") + ";");
       if (f.recvInPlace) {
-        data = x;
+        data = target;
       } else {
-        std::string t = var("t", i);
-        out_ += "  " + elemType + " " + t + "; /* received, then assigned */\n";
-        out_ += "  memset(&" + t + ", 0, sizeof " + t + ");\n";
-        data = "&" + t;
+        std::string elem = name(i, "_elem");
+        c_.note(elemType + " " + elem + "; /* received, then converted */");
+        c_.code("memset(&" + elem + ", 0, sizeof " + elem + ");");
+        data = "&" + elem;
       }
-      out_ += "  wuc_chan_recv_clause " + r + " = " + g + " ? chan_recv_clause(" + ch +
-              ") : (wuc_chan_recv_clause){0};\n";
+      c_.code("wuc_chan_recv_clause " + r + " = " +
+              ifEnabled(en, "chan_recv_clause(" + ch + ")", "(wuc_chan_recv_clause){0}") + ";");
       break;
     }
     case ClauseFacts::Send: {
-      std::string v = var("v", i);
-      userLine(c.lhs, "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.lhs) + " : 0;");
-      out_ += "  " + elemType + " " + v + "; /* the value sent */\n";
-      out_ += "  memset(&" + v + ", 0, sizeof " + v + ");\n";
-      userLine(c.rhs, "  if (" + g + ") " + v + " = (" + text(c.rhs) + ");");
-      out_ += "  wuc_chan_send_clause " + r + " = " + g + " ? chan_send_clause(" + ch +
-              ") : (wuc_chan_send_clause){0};\n";
-      data = "&" + v;
+      std::string value = name(i, "_value");
+      c_.user(c.lhs, "__auto_type " + ch + " = " + ifEnabled(en, channelAt(c.lhs), "0") + ";");
+      if (en == "1") {
+        c_.user(c.rhs, elemType + " " + value + " = (" + text(c.rhs) + ");");
+      } else {
+        c_.note(elemType + " " + value + ";");
+        c_.code("memset(&" + value + ", 0, sizeof " + value + ");");
+        c_.user(c.rhs, "if (" + en + ") " + value + " = (" + text(c.rhs) + ");");
+      }
+      c_.code("wuc_chan_send_clause " + r + " = " +
+              ifEnabled(en, "chan_send_clause(" + ch + ")", "(wuc_chan_send_clause){0}") + ";");
+      data = "&" + value;
       break;
     }
     case ClauseFacts::Closed:
-      userLine(c.arg, "  __auto_type " + ch + " = " + g + " ? " + channelAt(c.arg) + " : 0;");
-      out_ += "  wuc_chan_closed_clause " + r + " = " + g + " ? chan_closed_clause(" + ch +
-              ") : (wuc_chan_closed_clause){0};\n";
+      c_.user(c.arg, "__auto_type " + ch + " = " + ifEnabled(en, channelAt(c.arg), "0") + ";");
+      c_.code("wuc_chan_closed_clause " + r + " = " +
+              ifEnabled(en, "chan_closed_clause(" + ch + ")", "(wuc_chan_closed_clause){0}") + ";");
       break;
     case ClauseFacts::Timeout:
-      userLine(c.arg, "  wuc_timeout " + r + " = " + g + " ? wuc_timeout_make(" + text(c.arg) +
-                          ") : (wuc_timeout){0};");
+      c_.user(c.arg, "wuc_timeout " + r + " = " +
+                         ifEnabled(en, "wuc_timeout_make(" + text(c.arg) + ")", "(wuc_timeout){0}") + ";");
       break;
     case ClauseFacts::Resource:
     case ClauseFacts::Invalid: {
@@ -211,172 +262,161 @@ private:
       std::string addr = f.resourceIsPointer
                              ? (path.empty() ? "(" + operand + ")" : "&(" + operand + ")" + path)
                              : "&(" + operand + ")" + path;
-      userLine(c.operand, "  __auto_type " + r + " = " + g + " ? " + addr + " : 0;");
+      c_.user(c.operand, "__auto_type " + r + " = " + ifEnabled(en, addr, "0") + ";");
       break;
     }
     }
-    r_.lineDirective(c.keywordOffset, out_);
-    if (allOr_) out_ += "  " + p_ + "_any |= " + g + ";\n";
-    out_ += "  wuc_wu_clause_init(&" + p_ + ", " + std::to_string(i) + ", " + g + ", (void *)" +
-            resArg(i) + ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");\n";
+    c_.code("wuc_wu_clause_init(&" + p_ + ", " + std::to_string(i) + ", " + en + ", (void *)" +
+            resArg(i) + ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");");
     // Mixed statements can be left by a jump while this clause completes:
     // the cleanup then converts the element into the target itself.
     if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace && !f.recvTargetIsRegister)
-      out_ += "  wuc_wu_clause_converts(&" + p_ + ", " + std::to_string(i) + ", (void *)" + var("x", i) +
-              ", WUC_WU_KIND(*" + var("x", i) + "), WUC_WU_KIND(" + ch + "->elem[0]));\n";
-  }
-
-  // A line of generated code holding the user's text `r`: a #line directive
-  // first, so the back end's messages about it point at the source.
-  void userLine(Range r, const std::string &line) {
-    r_.lineDirective(r.begin, out_);
-    out_ += line + '\n';
+      c_.code("wuc_wu_clause_converts(&" + p_ + ", " + std::to_string(i) + ", (void *)" +
+              name(i, "_target") + ", WUC_WU_KIND(*" + name(i, "_target") + "), WUC_WU_KIND(" + ch +
+              "->elem[0]));");
   }
 
   void emitElseGuard() {
     const ElseBranch &e = w_.elseBranch;
-    if (!e.present) return;
-    if (e.hasGuard) {
-      userLine(e.guard, "  _Bool " + p_ + "_ge = (" + text(e.guard) + ") != 0; /* the else guard, last */");
-      r_.lineDirective(w_.range.begin, out_);
-    } else {
-      out_ += "  _Bool " + p_ + "_ge = 1;\n";
-    }
+    if (!e.present || !e.hasGuard) return;
+    elseEnabled_ = p_ + "_else_enabled";
+    c_.note("");
+    c_.note("/* the else guard, evaluated last, at " + where(e.guardOffset) + " */");
+    c_.user(e.guard, "_Bool " + elseEnabled_ + " = (" + text(e.guard) + ") != 0;");
   }
 
   // ---- all-or statements --------------------------------------------------
   void emitAllOr() {
-    out_ += "  /* fast path: try each clause in order without registering */\n";
+    c_.note("");
+    c_.note("/* fast path: try each clause in source order without registering */");
+    std::string anyEnabled;
     for (const Clause &c : w_.clauses) {
       unsigned i = c.index;
-      out_ += "  if (" + clause(i) + ".enabled && " + regFn(facts(i)) + "(" + resArg(i) +
-              ", wuc_wu_try_node(&" + p_ + ", " + std::to_string(i) + "))) {\n";
-      out_ += "    wuc_wu_won_try(&" + p_ + ", " + std::to_string(i) + ");\n";
-      out_ += "    goto " + var("sel", i) + ";\n  }\n";
+      const std::string &en = enabled_[i];
+      c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
+              ", wuc_wu_try_node(&" + p_ + ", " + std::to_string(i) + "))) goto " +
+              name(i, "_tried") + ";");
+      anyEnabled = en == "1" || anyEnabled == "1" ? "1"
+                   : anyEnabled.empty()           ? en
+                                                  : anyEnabled + " || " + en;
     }
-    out_ += "  if (!" + p_ + "_any) goto " + p_ + "_end; /* every clause removed by its guard */\n";
-    if (w_.elseBranch.present) out_ += "  if (" + p_ + "_ge) goto " + p_ + "_else;\n";
-    out_ += "  /* block: register every clause, park once */\n";
-    out_ += "  switch (wuc_wu_block_all_or(&" + p_ + ")) {\n";
+    if (anyEnabled != "1")
+      c_.code("if (!(" + anyEnabled + ")) goto " + p_ + "_end; /* every clause removed by its guard */");
+    if (w_.elseBranch.present) {
+      c_.code(elseEnabled_ == "1" ? "goto " + p_ + "_else;"
+                                  : "if (" + elseEnabled_ + ") goto " + p_ + "_else;");
+      if (elseEnabled_ == "1") return; // nothing blocks
+    }
+    blocks_ = true;
+    c_.note("");
+    c_.note("/* block: register every enabled clause, park until one completes */");
+    c_.code("switch (wuc_wu_block_all_or(&" + p_ + ")) {");
     for (const Clause &c : w_.clauses)
-      out_ += "  case " + std::to_string(c.index) + ": goto " + var("sel", c.index) + ";\n";
-    out_ += "  default: goto " + p_ + "_end;\n  }\n";
+      c_.code("case " + std::to_string(c.index) + ": goto " + name(c.index, "_won") + ";");
+    c_.code("default: goto " + p_ + "_end;");
+    c_.note("}");
   }
 
   // ---- mixed statements: the completion predicate ---------------------------
-  // For every tree node: present (some clause under it is enabled; fixed
-  // after evaluation) and satisfied (by clauses whose bodies ran).  A
-  // removed clause or subtree is its parent's identity: skipped under both
-  // `and` and `or`.  A clause is needed while it has not run and no node
-  // above it is satisfied.
-  struct NodeNames {
-    std::string present, sat, dead;
-  };
-
-  void numberNodes(const TreeNode &n, std::vector<const TreeNode *> &order) const {
-    for (const TreeNode &k : n.kids) numberNodes(k, order);
-    if (n.kind != TreeNode::Leaf) order.push_back(&n); // post-order: kids first
-  }
-  std::string presentOf(const TreeNode &n) const {
-    return n.kind == TreeNode::Leaf ? clause(n.clause) + ".enabled" : names_.at(&n).present;
-  }
-  std::string satOf(const TreeNode &n) const {
-    return n.kind == TreeNode::Leaf ? clause(n.clause) + ".ran" : names_.at(&n).sat;
-  }
-
-  void emitPresence() {
-    std::vector<const TreeNode *> order;
-    numberNodes(w_.tree, order);
-    for (size_t j = 0; j < order.size(); j++) {
-      std::string id = std::to_string(j);
-      names_[order[j]] = {p_ + "_p" + id, p_ + "_s" + id, p_ + "_d" + id};
-    }
-    postOrder_ = order;
-    for (const TreeNode *n : order) {
-      out_ += "  _Bool " + names_[n].present + " = 0;\n";
-      for (const TreeNode &k : n->kids) out_ += "  " + names_[n].present + " |= " + presentOf(k) + ";\n";
-    }
-  }
-
-  void emitNeeded(const TreeNode &n, const std::string &deadAbove) {
-    for (const TreeNode &k : n.kids) {
-      if (k.kind == TreeNode::Leaf) {
-        out_ += "  " + clause(k.clause) + ".node.needed = !" + clause(k.clause) + ".ran && !" +
-                deadAbove + ";\n";
-      } else {
-        const NodeNames &kn = names_.at(&k);
-        out_ += "  _Bool " + kn.dead + " = " + deadAbove + " || " + kn.sat + ";\n";
-        emitNeeded(k, kn.dead);
-      }
-    }
-  }
-
   void emitMixed() {
-    emitPresence();
-    bool withElse = w_.elseBranch.present;
-    out_ += "  wuc_wu_mixed_begin(&" + p_ + ", " + (withElse ? p_ + "_ge" : std::string("0")) +
-            ");\n";
-    out_ += "  int " + p_ + "_i;\n";
-    out_ += p_ + "_next:;\n  {\n  /* completion predicate */\n";
-    for (const TreeNode *n : postOrder_) {
-      const NodeNames &nn = names_.at(n);
-      bool isAnd = n->kind == TreeNode::And;
-      out_ += "  _Bool " + nn.sat + " = " + (isAnd ? "1" : "0") + ";\n";
-      for (const TreeNode &k : n->kids) {
-        if (isAnd)
-          out_ += "  " + nn.sat + " = " + nn.sat + " && (!" + presentOf(k) + " || " + satOf(k) +
-                  ");\n";
-        else
-          out_ += "  " + nn.sat + " = " + nn.sat + " || (" + presentOf(k) + " && " + satOf(k) +
-                  ");\n";
-      }
+    std::vector<PredicateLeaf> leaves;
+    for (const Clause &c : w_.clauses) {
+      std::string cl = p_ + "_clauses[" + std::to_string(c.index) + "]";
+      leaves.push_back({enabled_[c.index], cl + ".ran", cl + ".node.needed"});
     }
-    const NodeNames &root = names_.at(&w_.tree);
-    out_ += "  _Bool " + root.dead + " = " + root.sat + ";\n";
-    emitNeeded(w_.tree, root.dead);
-    out_ += "  " + p_ + "_i = wuc_wu_mixed_step(&" + p_ + ", !" + root.present + " || " + root.sat +
-            ");\n  }\n";
-    out_ += "  switch (" + p_ + "_i) {\n";
-    out_ += "  case WUC_WU_RECOMPUTE: goto " + p_ + "_next;\n";
-    if (withElse) out_ += "  case WUC_WU_ELSE: goto " + p_ + "_else;\n";
+    MixedPredicate pred = mixedPredicate(w_.tree, leaves, p_);
+    blocks_ = true;
+    c_.note("");
+    c_.note("/* run bodies until the and/or tree is satisfied */");
+    for (const std::string &l : pred.presence) c_.code(l);
+    c_.code("wuc_wu_mixed_begin(&" + p_ + ", " + (w_.elseBranch.present ? elseEnabled_ : "0") + ");");
+    c_.note("int " + p_ + "_next;");
+    c_.outdent();
+    c_.note(p_ + "_step:;");
+    c_.indent();
+    c_.note("{");
+    c_.indent();
+    c_.note("/* completion predicate: which clauses are still needed */");
+    for (const std::string &l : pred.step) c_.code(l);
+    c_.code(p_ + "_next = wuc_wu_mixed_step(&" + p_ + ", " + pred.complete + ");");
+    c_.outdent();
+    c_.note("}");
+    c_.code("switch (" + p_ + "_next) {");
+    c_.code("case WUC_WU_RECOMPUTE: goto " + p_ + "_step;");
+    if (w_.elseBranch.present) c_.code("case WUC_WU_ELSE: goto " + p_ + "_else;");
     for (const Clause &c : w_.clauses)
-      out_ += "  case " + std::to_string(c.index) + ": goto " + var("sel", c.index) + ";\n";
-    out_ += "  default: goto " + p_ + "_end;\n  }\n";
+      c_.code("case " + std::to_string(c.index) + ": goto " + name(c.index, "_won") + ";");
+    c_.code("default: goto " + p_ + "_end;");
+    c_.note("}");
   }
 
   // ---- bodies ------------------------------------------------------------
-  void emitBodies(bool allOr) {
+  void emitBodies() {
     for (const Clause &c : w_.clauses) {
       unsigned i = c.index;
       const ClauseFacts &f = facts(i);
-      out_ += var("sel", i) + ":\n";
+      c_.note("");
+      c_.note("/* clause " + std::to_string(i) + " at " + where(c.keywordOffset) + ": " + clauseText(c) +
+              " */");
+      c_.outdent();
+      if (allOr_) {
+        c_.note(name(i, "_tried") + ": /* its try on the fast path completed */");
+        c_.indent();
+        c_.code("wuc_wu_won_try(&" + p_ + ", " + std::to_string(i) + ");");
+        c_.outdent();
+      }
+      if (blocks_) c_.note(name(i, "_won") + ":");
+      c_.indent();
       if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
-        userLine(c.lhs, "  " + text(c.lhs) + " = " + var("t", i) + "; /* the element, converted */");
+        c_.user(c.lhs, text(c.lhs) + " = " + name(i, "_elem") + "; /* the element, converted */");
       else if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
-        out_ += "  *" + var("x", i) + " = " + var("t", i) + "; /* the element, converted */\n";
-      if (allOr) out_ += "  if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + "))\n";
-      emitBody(c.body);
-      if (allOr) {
-        out_ += "  wuc_wu_end_winner(&" + p_ + ", " + std::to_string(i) + ");\n";
-        out_ += "  (void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");\n";
-        out_ += "  goto " + p_ + "_end;\n";
+        c_.code("*" + name(i, "_target") + " = " + name(i, "_elem") + "; /* the element, converted */");
+      if (allOr_) {
+        c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
+        c_.indent();
+        c_.body(c.body);
+        c_.outdent();
+        c_.note("}");
+        c_.code("wuc_wu_end_winner(&" + p_ + ", " + std::to_string(i) + ");");
+        c_.code("(void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");");
+        c_.code("goto " + p_ + "_end;");
       } else {
-        out_ += "  wuc_wu_mixed_ran(&" + p_ + ", " + std::to_string(i) + ");\n";
-        out_ += "  goto " + p_ + "_next;\n";
+        c_.note("{");
+        c_.body(c.body);
+        c_.note("}");
+        c_.code("wuc_wu_mixed_ran(&" + p_ + ", " + std::to_string(i) + ");");
+        c_.code("goto " + p_ + "_step;");
       }
     }
     if (w_.elseBranch.present) {
-      out_ += p_ + "_else:\n";
-      emitBody(w_.elseBranch.body);
-      out_ += "  goto " + p_ + "_end;\n";
+      c_.note("");
+      c_.outdent();
+      c_.note(p_ + "_else: /* the else at " + where(w_.elseBranch.keywordOffset) + " */");
+      c_.indent();
+      c_.note("{");
+      c_.body(w_.elseBranch.body);
+      c_.note("}");
+      c_.code("goto " + p_ + "_end;");
     }
   }
 
-  void emitBody(Range body) {
-    r_.lineDirective(body.begin, out_);
-    out_.append(r_.file().lineCol(body.begin).col - 1, ' ');
-    out_ += "{ " + text(body) + " }";
-    r_.lineDirective(w_.range.begin, out_);
+  // The text after the statement keeps its line and column: when only
+  // blanks follow on the statement's last line, the directive for the next
+  // line takes their place (the source's newline ends it); otherwise the
+  // rest of the line is padded to its column.
+  void emitAfter() {
+    const std::string &src = r_.file().text();
+    unsigned end = w_.range.end, p = end;
+    while (p < src.size() && (src[p] == ' ' || src[p] == '\t' || src[p] == '\r')) p++;
+    if (p < src.size() && src[p] == '\n') {
+      r_.lineDirective(p + 1, out_);
+      out_.pop_back(); // the source's newline ends the directive
+    } else {
+      r_.lineDirective(end, out_);
+      unsigned start = end;
+      while (start > 0 && src[start - 1] != '\n') start--;
+      for (unsigned q = start; q < end; q++) out_ += src[q] == '\t' ? '\t' : ' ';
+    }
   }
 
   const Renderer &r_;
@@ -384,9 +424,13 @@ private:
   const std::vector<ClauseFacts> &facts_;
   std::string &out_;
   std::string p_;
-  bool allOr_ = false;
-  std::map<const TreeNode *, NodeNames> names_;
-  std::vector<const TreeNode *> postOrder_;
+  unsigned line_;
+  CWriter c_;
+  bool allOr_;
+  std::vector<std::string> names_;   // per clause: wuN_clauseI_<kind>
+  std::vector<std::string> enabled_; // per clause: its guard variable, or "1"
+  std::string elseEnabled_ = "1";
+  bool blocks_ = false; // a switch reaches the bodies' _won labels
 };
 
 } // namespace

@@ -1,0 +1,71 @@
+#include "c_writer.h"
+
+namespace wuc {
+
+CWriter::CWriter(const Renderer &r, std::string &out, unsigned statementLine, std::string indent)
+    : r_(r), out_(out), statementLine_(statementLine), indent_(std::move(indent)) {}
+
+void CWriter::endLine() {
+  out_ += '\n';
+  if (mapped_) mapped_++;
+}
+
+void CWriter::directive(unsigned line) {
+  if (!out_.empty() && out_.back() != '\n') out_ += '\n';
+  out_ += "#line " + std::to_string(line) + '\n';
+  mapped_ = line;
+}
+
+void CWriter::directiveWithFile(unsigned offset) {
+  r_.lineDirective(offset, out_);
+  mapped_ = r_.file().lineCol(offset).line;
+}
+
+void CWriter::code(const std::string &line) {
+  if (mapped_ != statementLine_) directive(statementLine_);
+  out_ += indent_ + line;
+  endLine();
+}
+
+void CWriter::note(const std::string &line) {
+  if (!line.empty()) out_ += indent_ + line;
+  endLine();
+}
+
+void CWriter::user(Range userText, const std::string &line) {
+  directive(r_.file().lineCol(userText.begin).line);
+  out_ += indent_ + line;
+  out_ += '\n';
+  mapped_ = 0; // the user's text may span lines
+}
+
+std::string CWriter::text(Range r) const {
+  std::string s;
+  r_.render(r, s);
+  return s;
+}
+
+std::string CWriter::blankPrefix(unsigned offset) const {
+  const std::string &src = r_.file().text();
+  unsigned start = offset;
+  while (start > 0 && src[start - 1] != '\n') start--;
+  std::string pad;
+  for (unsigned i = start; i < offset; i++) pad += src[i] == '\t' ? '\t' : ' ';
+  return pad;
+}
+
+void CWriter::body(Range body) {
+  std::string t = text(body);
+  // A body that starts with a nested statement begins with that statement's
+  // own directive: no padding before it.
+  if (!t.empty() && t.front() == '\n') {
+    out_.append(t, 1, std::string::npos);
+  } else {
+    directive(r_.file().lineCol(body.begin).line);
+    out_ += blankPrefix(body.begin) + t;
+  }
+  out_ += '\n';
+  mapped_ = 0;
+}
+
+} // namespace wuc
