@@ -36,6 +36,10 @@
  *                           OPEN instead of as it was (loses REGISTERING + list)
  *   BUG_END_REG_SPLIT       end_registration reads the list and clears it in
  *                           two steps (a drop in between is lost)
+ * WITH_BLOCKING_RECEIVER: a third thread, R, runs chan_recv(&A): its node
+ * (a one-clause all-or statement, never REGISTERING) waits in a cell, and
+ * when R meets a waiting sender it claims that node alone (try_resume_sender).
+ * S0 and R compete for S1's one element: one of them stays parked.
  * WITH_TIMEOUT: S0 has a third clause, a timeout whose timer fires at any
  * moment (from a timer callback: never the owner, so it drops the node
  * while S0 registers, and S0 registers it again: expired, it wins at once).
@@ -46,17 +50,28 @@
  * still waiting with an open race and no node claimed); nothing waits
  * forever otherwise (a `timeout` monitor); no claimer touches a statement
  * that has left.  Non-progress cycles: see run.sh. */
-#define NTHREADS 2
+#ifdef WITH_BLOCKING_RECEIVER
+#define NSTMT 3
+#else
+#define NSTMT 2
+#endif
+#define NTHREADS NSTMT
 #include "park.pml"
 
-#define NSTMT 2
 #ifdef WITH_TIMEOUT
-#define NN 5
+#define S0_NODES 3
 #else
-#define NN 4
+#define S0_NODES 2
+#endif
+#ifdef WITH_BLOCKING_RECEIVER
+#define NN (S0_NODES + 3)
+#else
+#define NN (S0_NODES + 2)
 #endif
 #define NCHAN 2
-#define K 3            /* live cells per channel (more is a model error) */
+#ifndef K
+#define K 3 /* live cells per channel (more is a model error, see TRUNCATE_AT_K) */
+#endif
 #define NONE 255
 
 /* race word */
@@ -89,12 +104,9 @@
 
 /* Node table: statement, kind, channel.  S0: 0 = x << A, 1 = x << B,
  * [2 = timeout]; S1: S1_LO = B << i, S1_LO + 1 = A << i. */
-#ifdef WITH_TIMEOUT
-#define S0_HI 2
-#else
-#define S0_HI 1
-#endif
-#define S1_LO (S0_HI + 1)
+#define S0_HI (S0_NODES - 1)
+#define S1_LO S0_NODES
+#define R_NODE (S1_LO + 2) /* WITH_BLOCKING_RECEIVER: chan_recv(A)'s node */
 byte stmt_of[NN], kind_of[NN], chan_of[NN];
 
 byte race[NSTMT];
@@ -113,12 +125,30 @@ bool waiting_while_registering_or_closed;
 
 #define CELL(c, j) cell[(c) * K + (j)]
 
+/* Two parties per channel never need more than K live cells (checked).
+ * With a third party that waits for good (WITH_BLOCKING_RECEIVER), endless
+ * re-registration uses ever more cells: TRUNCATE_AT_K cuts such an
+ * execution off (the process stops, the final checks are skipped). */
+bool out_of_cells;
+#ifdef TRUNCATE_AT_K
+#define CELL_BOUND(k) if :: k >= K -> out_of_cells = true; false :: else fi
+#else
+#define CELL_BOUND(k) assert(k < K)
+#endif
+
 /* Cells both parties have passed and that are settled are never touched
- * again: shift them out so that indices stay small. */
+ * again: shift them out so that indices stay small.  Not while a party
+ * holds a cell of the channel (RESUMING): it holds its index. */
 inline recycle(c) {
   d_step {
+    held = false;
+    j = 0;
     do
-    :: (CELL(c, 0) == C_DONE || CELL(c, 0) == C_INTERRUPTED) && snd[c] > 0 && rcv[c] > 0 ->
+    :: j < K -> held = held || CELL(c, j) == C_BUSY; j++
+    :: else -> break
+    od;
+    do
+    :: !held && (CELL(c, 0) == C_DONE || CELL(c, 0) == C_INTERRUPTED) && snd[c] > 0 && rcv[c] > 0 ->
        j = 0;
        do
        :: j < K - 1 -> CELL(c, j) = CELL(c, j + 1); j++
@@ -224,7 +254,7 @@ inline reg_chan(n, done) {
        :: kind_of[n] == SEND -> k = snd[c]; snd[c]++
        :: else -> k = rcv[c]; rcv[c]++
        fi;
-       assert(k < K); /* the model's cell bound */
+       CELL_BOUND(k);
        if
        :: CELL(c, k) == C_EMPTY -> CELL(c, k) = C_WAITER(n); regcell[n] = k; m = NONE
        :: IS_WAITER(CELL(c, k)) -> m = CELL_NODE(CELL(c, k)); CELL(c, k) = C_BUSY
@@ -318,7 +348,7 @@ inline unreg(n, done) {
 
 proctype Stmt(byte me; byte lo; byte hi) {
   byte n, winner = NONE, again, c, k, m, pr, first, second, was, was2, w, j, i;
-  bool ok, done, live[NN];
+  bool ok, done, held, live[NN];
   /* wuc_wu_block_all_or */
   race[me] = REG; /* wuc_select_begin_registration */
   n = lo;
@@ -415,30 +445,109 @@ end_idle:
 #ifdef LIVENESS
 /* Livelock: the only endless executions are the lock-step ones, where both
  * statements stay inside their registration windows (docs/select.md): if
- * infinitely often one of them is outside, S0 completes. */
+ * infinitely often one of them is outside, the statement that must
+ * complete does. */
 #define REGISTERING(s) (race[s] == REG || race[s] == PENDING)
-ltl only_lockstep_livelock { ([]<> !(REGISTERING(0) && REGISTERING(1))) -> <> left[0] }
+#ifdef WITH_BLOCKING_RECEIVER
+#define COMPLETES left[1] /* the one sender always completes */
+#else
+#define COMPLETES left[0] /* S0 always completes (a transfer or its timeout) */
 #endif
+ltl only_lockstep_livelock { ([]<> !(REGISTERING(0) && REGISTERING(1))) -> <> COMPLETES }
+#endif
+
+/* chan_recv (channel.c recv_impl): take the next cell; a waiting sender
+ * is claimed alone (try_resume_sender) and woken; an empty cell gets R's
+ * own node (blocking_op: a one-clause all-or statement, race OPEN); then
+ * wuc_select_wait_winner. */
+proctype BlockingRecv(byte me; byte n) {
+  byte c, k, m, was, j;
+  bool ok, done, held;
+  c = chan_of[n];
+  do
+  :: atomic {
+       k = rcv[c]; rcv[c]++;
+       CELL_BOUND(k);
+       if
+       :: CELL(c, k) == C_EMPTY -> CELL(c, k) = C_WAITER(n); regcell[n] = k; m = NONE
+       :: IS_WAITER(CELL(c, k)) -> m = CELL_NODE(CELL(c, k)); CELL(c, k) = C_BUSY
+       :: else -> m = NN
+       fi
+     };
+     if
+     :: m == NONE -> break
+     :: m == NN -> skip
+     :: else ->
+        take_word(m, WON(m), false, ok, was);
+        if
+        :: ok ->
+           claims[m]++;
+           partner[m] = n; partner[n] = m;
+           wake(m);
+           CELL(c, k) = C_DONE;
+           recycle(c);
+           winner_of[me] = n;
+           goto received
+        :: else ->
+           CELL(c, k) = C_INTERRUPTED;
+           recycle(c)
+        fi
+     fi
+  od;
+  do /* blocking_op_wait: wuc_select_wait_winner */
+  :: race[me] == WON(n) -> status[n] == DONE; break
+  :: race[me] == OPEN || race[me] == PENDING -> park(me)
+  od;
+  winner_of[me] = n;
+received:
+  left[me] = true
+}
 
 /* When nothing can move any more: who is still waiting must be waiting
  * legitimately, and the winners must agree. */
+/* Statement s never completed: it is parked with an open race, nothing of
+ * it claimed. */
+inline waits_unclaimed(s, lo_n, hi_n) {
+  assert(!left[s] && park_state[s] == P_PARKED && race[s] == OPEN);
+  i = lo_n;
+  do
+  :: i <= hi_n -> assert(claims[i] == 0); i++
+  :: else -> break
+  od
+}
+
 proctype Check() {
-  byte i;
+  byte i, p;
   timeout;
+  if
+  :: out_of_cells -> goto checked
+  :: else
+  fi;
   i = 0;
   do
   :: i < NN -> assert(claims[i] <= 1); i++
   :: else -> break
   od;
+#ifdef WITH_BLOCKING_RECEIVER
+  /* S1's one element went to S0 or to R; the other one waits */
+  assert(left[1]);
+  p = partner[winner_of[1]];
+  assert(p != NONE && partner[p] == winner_of[1] && left[stmt_of[p]] && winner_of[stmt_of[p]] == p);
+  if
+  :: stmt_of[p] == 0 -> waits_unclaimed(2, R_NODE, R_NODE)
+  :: else -> waits_unclaimed(0, 0, S0_HI)
+  fi
+#else
   assert(left[0]); /* S0 always completes: by a transfer with S1 or its timeout */
   if
   :: kind_of[winner_of[0]] == TIMER ->
-     /* S1 has no other party: it is parked, open, nothing of it claimed */
-     assert(!left[1] && park_state[1] == P_PARKED && race[1] == OPEN);
-     assert(claims[S1_LO] + claims[S1_LO + 1] == 0)
+     waits_unclaimed(1, S1_LO, S1_LO + 1) /* S1 has no other party */
   :: else ->
      assert(left[1] && partner[winner_of[0]] == winner_of[1] && partner[winner_of[1]] == winner_of[0])
   fi
+#endif
+checked:
+  skip
 }
 
 init {
@@ -451,6 +560,10 @@ init {
 #endif
     stmt_of[S1_LO] = 1; kind_of[S1_LO] = SEND; chan_of[S1_LO] = B;
     stmt_of[S1_LO + 1] = 1; kind_of[S1_LO + 1] = SEND; chan_of[S1_LO + 1] = A;
+#ifdef WITH_BLOCKING_RECEIVER
+    stmt_of[R_NODE] = 2; kind_of[R_NODE] = RECV; chan_of[R_NODE] = A;
+    winner_of[2] = NONE;
+#endif
     i = 0;
     do
     :: i < NN -> partner[i] = NONE; regcell[i] = NONE; i++
@@ -464,6 +577,9 @@ init {
     run Timer(2);
 #endif
     run Stmt(1, S1_LO, S1_LO + 1);
+#ifdef WITH_BLOCKING_RECEIVER
+    run BlockingRecv(2, R_NODE);
+#endif
     run Check()
   }
 }
