@@ -156,9 +156,13 @@ private:
     LineCol lc = r_.file().lineCol(offset);
     return r_.file().path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
   }
-  std::string clauseText(const Clause &c) const {
+  // `/* clause I at file:line:col: when (g) waituntil (operand) */`, at the
+  // clause's first word.
+  std::string clauseComment(const Clause &c) const {
     std::string guard = c.hasGuard ? "when (" + std::string(r_.file().slice(c.guard)) + ") " : "";
-    return commentText(guard + "waituntil (" + std::string(r_.file().slice(c.operand)) + ")");
+    return "/* clause " + std::to_string(c.index) + " at " +
+           where(c.hasGuard ? c.guardOffset : c.keywordOffset) + ": " +
+           commentText(guard + "waituntil (" + std::string(r_.file().slice(c.operand)) + ")") + " */";
   }
   std::string text(Range r) const { return c_.text(r); }
 
@@ -196,8 +200,7 @@ private:
     const ClauseFacts &f = facts(i);
     std::string r = name(i), ch = name(i, "_chan");
     c_.note("");
-    c_.note("/* clause " + std::to_string(i) + " at " + where(c.hasGuard ? c.guardOffset : c.keywordOffset) +
-            ": " + clauseText(c) + " */");
+    c_.note(clauseComment(c));
     if (c.hasGuard) {
       enabled_[i] = name(i, "_enabled");
       c_.user(c.guard, "_Bool " + enabled_[i] + " = (" + text(c.guard) + ") != 0;");
@@ -356,8 +359,7 @@ private:
       unsigned i = c.index;
       const ClauseFacts &f = facts(i);
       c_.note("");
-      c_.note("/* clause " + std::to_string(i) + " at " + where(c.keywordOffset) + ": " + clauseText(c) +
-              " */");
+      c_.note(clauseComment(c));
       c_.outdent();
       if (allOr_) {
         c_.note(name(i, "_tried") + ": /* its try on the fast path completed */");
