@@ -2,7 +2,7 @@
 """The dialect benchmarks against the hand-lowered C programs they replaced.
 
     python3 bench/hand_lowered.py              # every configuration, 5 runs per side
-    python3 bench/hand_lowered.py --quick      # 1/10 of the iterations, 3 runs
+    python3 bench/hand_lowered.py --quick      # run.py's --quick sizes, 3 runs
     python3 bench/hand_lowered.py --only futures --runs 7
     python3 bench/hand_lowered.py --instructions   # instructions per operation (callgrind)
 
@@ -98,7 +98,7 @@ def print_table(header: list[str], body: list[list[str]], left: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="1/10 of the iterations, 3 runs")
+    ap.add_argument("--quick", action="store_true", help="run.py's --quick sizes, 3 runs")
     ap.add_argument("--only", action="append", metavar="NAME", choices=PROGRAMS,
                     help="only this benchmark; repeatable")
     ap.add_argument("--runs", type=int, help="runs per side and configuration (default 5, quick 3)")

@@ -2,7 +2,7 @@
 """Runs the wuc benchmarks next to their Go peers and compares them.
 
     python3 bench/run.py            # full run: ~0.3-1 s per program run, 5 runs each
-    python3 bench/run.py --quick    # 1/10 of the iterations, 3 runs (< 2 minutes)
+    python3 bench/run.py --quick    # 1/20 of the iterations, 3 runs (< 2 minutes)
     python3 bench/run.py --only pingpong --only spawn
     python3 bench/run.py --only select-contend --only chan-pc
     python3 bench/run.py --replot   # the PNGs again, from results/latest.csv
@@ -76,7 +76,7 @@ class Bench:
     # paired with several Go ones, or with a differently named one).
     show_go_config: bool = False
     # --quick divides -n by this.
-    quick_div: int = 10
+    quick_div: int = 20
     # The peer's benchmark name, where it differs from the wuc program's.
     go_name: str = ""
 
@@ -127,9 +127,9 @@ def channel_benches() -> list[Bench]:
         # 1/4 of the peer's default count: spinners run at 0.1-3 M ops/s on an
         # idle machine and 10-100x slower on a loaded one (a partner descheduled
         # mid-slice), where the default took minutes per run.  --quick takes
-        # 1/100 here to stay within its 2 minutes.
+        # 1/200 here to stay within its 2 minutes.
         out.append(Bench("select-spin", CHAN_PROCS, args, args, 1_000_000 // c, 1_000_000 // c,
-                         quick_div=100))
+                         quick_div=200))
     for k in (0, 64):
         args = ["-cap", str(k)]
         out.append(Bench("select-order", CHAN_PROCS, args, args, None, None, window_ms=500))
@@ -243,7 +243,7 @@ def build(build_dir: Path, go: str) -> Path:
     return peer
 
 
-def scaled(n: int | None, quick: bool, quick_div: int = 10) -> list[str]:
+def scaled(n: int | None, quick: bool, quick_div: int) -> list[str]:
     if n is None:
         return []
     return ["-n", str(max(1, n // quick_div) if quick else n)]
@@ -525,7 +525,7 @@ def machine_summary(go: str) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true",
-                    help="1/10 of the iterations (select-spin 1/100), 3 runs")
+                    help="1/20 of the iterations (select-spin 1/200), 1/10 of the windows, 3 runs")
     ap.add_argument("--only", action="append", metavar="NAME",
                     help="run only this benchmark (switch, yield, pingpong, pingpong-chan, spawn, rss100k, "
                          "select-contend, "
