@@ -23,6 +23,7 @@
  *                               one (the code up to b4ae2c6)
  *   BUG_DONE_BEFORE_WAKE        wuc_select_wake publishes DONE, then unparks
  *   BUG_WITHDRAW_SKIPS_CLAIMED  wuc_select_withdraw treats CLAIMED as lost
+ * PAIR_CLAIMERS: the receivers are all-or statements (pair claims, PENDING).
  * BODIES_NEVER_PARK: clause bodies never park (by default a body may
  * consume a permit meant for the statement, as a blocking body does).
  *
@@ -61,25 +62,36 @@ bool stmt_left;    /* T has left the statement: its nodes' frame is gone */
 /* T's clause flags (wuc_wu_clause); only T touches them. */
 bool live[N], ran[N], pending[N], needed[N];
 
-/* The receiver that meets clause i's node in its cell. */
+/* The receiver that meets clause i's node in its cell.  PAIR_CLAIMERS:
+ * the receiver is an all-or statement registering its own receive clause,
+ * so it claims both nodes with wuc_select_claim_pair; when our statement
+ * comes first in the global order our node is PENDING while the receiver
+ * takes its own word (which cannot fail: it is registering). */
 proctype Receiver(byte i) {
 end_idle:
   atomic { cell[i] == C_WAITER -> cell[i] = C_BUSY }
   if
   :: atomic { status[i] == WAITING -> status[i] = CLAIMED }
-     transfers[i]++;
-#ifdef BUG_DONE_BEFORE_WAKE
-     status[i] = DONE;
-     assert(!stmt_left); /* unpark reads the statement's thread handle */
-     unpark(0);
-#else
-     assert(!stmt_left);
-     unpark(0);
-     status[i] = DONE;
+#ifdef PAIR_CLAIMERS
+  :: atomic { status[i] == WAITING -> status[i] = PENDING };
+     /* the receiver's own race word, REGISTERING: its owner takes it */
+     status[i] = CLAIMED
 #endif
-     cell[i] = C_DONE
-  :: status[i] == WITHDRAWN -> cell[i] = C_GONE
-  fi
+  :: status[i] == WITHDRAWN -> cell[i] = C_GONE; goto lost
+  fi;
+  transfers[i]++;
+#ifdef BUG_DONE_BEFORE_WAKE
+  status[i] = DONE;
+  assert(!stmt_left); /* unpark reads the statement's thread handle */
+  unpark(0);
+#else
+  assert(!stmt_left);
+  unpark(0);
+  status[i] = DONE;
+#endif
+  cell[i] = C_DONE;
+lost:
+  skip
 }
 
 /* reg: the send completes at once (a receiver or room was there: the node

@@ -88,6 +88,8 @@ check() {
 check mixed.and3 pass mixed.pml safety
 check mixed.and3.bodies_never_park pass mixed.pml safety -DBODIES_NEVER_PARK
 check mixed.or_tree pass mixed.pml safety -DTREE_OR
+check mixed.and3.pair_claimers pass mixed.pml safety -DPAIR_CLAIMERS
+check mixed.or_tree.pair_claimers pass mixed.pml safety -DTREE_OR -DPAIR_CLAIMERS
 check mixed.code_b4ae2c6 bug mixed.pml safety -DBUG_WAIT_SEES_CLAIMED_ONLY -DBODIES_NEVER_PARK
 check mixed.bug.done_before_wake bug mixed.pml safety -DBUG_DONE_BEFORE_WAKE
 check mixed.bug.withdraw_skips_claimed bug mixed.pml safety -DTREE_OR -DBUG_WITHDRAW_SKIPS_CLAIMED
