@@ -243,24 +243,50 @@ inline wake(n) {
   status[n] = DONE
 }
 
+/* The next cell of channel c for node n's side (the index FAA and the
+ * first CAS on the cell): an empty cell gets n as waiter (m = NONE); a
+ * waiter of the other side is taken, RESUMING (m = that node); an
+ * interrupted cell is passed over (m = NN). */
+inline take_cell(n, c, k, m) {
+  atomic {
+    if
+    :: kind_of[n] == SEND -> k = snd[c]; snd[c]++
+    :: else -> k = rcv[c]; rcv[c]++
+    fi;
+    CELL_BOUND(k);
+    if
+    :: CELL(c, k) == C_EMPTY -> CELL(c, k) = C_WAITER(n); regcell[n] = k; m = NONE
+    :: IS_WAITER(CELL(c, k)) -> m = CELL_NODE(CELL(c, k)); CELL(c, k) = C_BUSY
+    :: else -> m = NN
+    fi
+  }
+}
+
+/* The cell taken by the party of node n is settled: DONE after a transfer
+ * with waiter m (whose thread is woken; n is marked DONE if it was claimed,
+ * wuc_select_done), else INTERRUPTED. */
+inline settle_cell(n, m, c, k, transferred, n_claimed) {
+  if
+  :: transferred ->
+     partner[n] = m; partner[m] = n;
+     wake(m);
+     if
+     :: n_claimed -> status[n] = DONE
+     :: else
+     fi;
+     CELL(c, k) = C_DONE
+  :: else -> CELL(c, k) = C_INTERRUPTED
+  fi;
+  recycle(c)
+}
+
 /* Channel clause registration (channel.c clause_update_cell_{send,recv}).
  * done: the clause completed (it won its statement). */
 inline reg_chan(n, done) {
   c = chan_of[n];
   regcell[n] = NONE; /* forget_registration */
   do
-  :: atomic {
-       if
-       :: kind_of[n] == SEND -> k = snd[c]; snd[c]++
-       :: else -> k = rcv[c]; rcv[c]++
-       fi;
-       CELL_BOUND(k);
-       if
-       :: CELL(c, k) == C_EMPTY -> CELL(c, k) = C_WAITER(n); regcell[n] = k; m = NONE
-       :: IS_WAITER(CELL(c, k)) -> m = CELL_NODE(CELL(c, k)); CELL(c, k) = C_BUSY
-       :: else -> m = NN /* interrupted: next cell */
-       fi
-     };
+  :: take_cell(n, c, k, m);
      if
      :: m == NONE -> done = false; break
      :: m == NN -> skip
@@ -268,20 +294,15 @@ inline reg_chan(n, done) {
         assert(kind_of[m] != kind_of[n]);
         claim_pair(n, m, pr);
         if
-        :: pr == PAIR_OK ->
-           partner[n] = m; partner[m] = n;
-           wake(m);
-           status[n] = DONE; /* wuc_select_done */
-           CELL(c, k) = C_DONE;
-           recycle(c);
-           done = true;
-           break
-        :: pr == THEIRS_LOST ->
-           CELL(c, k) = C_INTERRUPTED;
-           recycle(c)
         :: pr == MINE_LOST -> /* claim_own's fatal error */
            won_elsewhere_while_registering = true;
            assert(!won_elsewhere_while_registering)
+        :: else
+        fi;
+        settle_cell(n, m, c, k, pr == PAIR_OK, true);
+        if
+        :: pr == PAIR_OK -> done = true; break
+        :: else
         fi
      fi
   od
@@ -465,32 +486,20 @@ proctype BlockingRecv(byte me; byte n) {
   bool ok, done, held;
   c = chan_of[n];
   do
-  :: atomic {
-       k = rcv[c]; rcv[c]++;
-       CELL_BOUND(k);
-       if
-       :: CELL(c, k) == C_EMPTY -> CELL(c, k) = C_WAITER(n); regcell[n] = k; m = NONE
-       :: IS_WAITER(CELL(c, k)) -> m = CELL_NODE(CELL(c, k)); CELL(c, k) = C_BUSY
-       :: else -> m = NN
-       fi
-     };
+  :: take_cell(n, c, k, m);
      if
      :: m == NONE -> break
      :: m == NN -> skip
      :: else ->
         take_word(m, WON(m), false, ok, was);
         if
-        :: ok ->
-           claims[m]++;
-           partner[m] = n; partner[n] = m;
-           wake(m);
-           CELL(c, k) = C_DONE;
-           recycle(c);
-           winner_of[me] = n;
-           goto received
-        :: else ->
-           CELL(c, k) = C_INTERRUPTED;
-           recycle(c)
+        :: ok -> claims[m]++
+        :: else
+        fi;
+        settle_cell(n, m, c, k, ok, false);
+        if
+        :: ok -> winner_of[me] = n; goto received
+        :: else
         fi
      fi
   od;

@@ -7,7 +7,7 @@
 #   bug   a variant with a seeded mistake (BUG_*): the model must find it,
 #         which shows the properties can fail.
 # Usage: test/model/run.sh [--full] [--keep DIR]
-#   --full   also the long checks (about 2 minutes more, 1 GB of memory)
+#   --full   also the long checks (about 3 minutes more, 1.5 GB of memory)
 #   --keep   work in DIR and keep it (trails, pan sources)
 # Exit status: 0 all as expected, 1 some check not, 77 spin or cc missing.
 set -euo pipefail
@@ -113,8 +113,8 @@ check allor.bug.end_registration_split bug allor.pml safety-E -DBUG_END_REG_SPLI
 if [ $full -eq 1 ]; then
   PAN_CFLAGS="-O2" check allor.cross.timeout.liveness pass allor.pml ltl -DLIVENESS -DWITH_TIMEOUT
   check allor.bug.end_registration_split.timeout bug allor.pml safety-E -DWITH_TIMEOUT -DBUG_END_REG_SPLIT
-  # A third party, chan_recv(&A), competing with S0 for S1's element (8.5
-  # million states: compiled optimised, states compressed, about 1 GB).
+  # A third party, chan_recv(&A), competing with S0 for S1's element (9.4
+  # million states: compiled optimised, states compressed, about 1.5 GB).
   PAN_CFLAGS="-O2 -DCOLLAPSE" check allor.cross.blocking_receiver pass allor.pml safety-E \
     -DWITH_BLOCKING_RECEIVER -DTRUNCATE_AT_K
 fi
