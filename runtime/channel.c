@@ -132,6 +132,17 @@ static void watch_lock(wuc_chan *ch);
 static void watch_unlock(wuc_chan *ch);
 static void notify_closed_watchers(wuc_chan *ch);
 
+/* Every operation ends with this.  A closed(ch) clause becomes ready when
+ * the last cell below the close point is settled, and any operation may be
+ * the one that settles it (a receiver breaking a cell, a withdrawn sender,
+ * expandBuffer failing a sender...).  An operation that sees the closed bit
+ * after its last cell transition tells the watchers; one that does not
+ * ended before close, whose own notify then sees its transition (both
+ * sides store, then load: seq_cst). */
+static inline void notify_if_closed(wuc_chan *ch) {
+  if (__builtin_expect(atomic_load(&ch->senders) & CLOSED_BIT, 0)) notify_closed_watchers(ch);
+}
+
 /* ---- set-up and checks ------------------------------------------------------ */
 
 static void setup(wuc_chan *ch, size_t capacity, size_t elem_size) {
@@ -463,7 +474,7 @@ static bool withdraw_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t 
   return false;
 }
 
-static bool send_impl(wuc_chan *ch, const void *value, bool block) {
+static bool send_cells(wuc_chan *ch, const void *value, bool block) {
   struct blocking_op op;
   bool op_ready = false;
   for (;;) {
@@ -483,10 +494,7 @@ static bool send_impl(wuc_chan *ch, const void *value, bool block) {
       uintptr_t waiter = (uintptr_t)&op.node | WAITER_SENDER;
       result = update_cell_send(ch, seg, s, value, waiter);
       if (result == SEND_SUSPEND) {
-        if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) {
-          notify_closed_watchers(ch); /* that cell was the last hope of an element */
-          return false;
-        }
+        if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) return false;
         return blocking_op_wait(&op, "chan_send", ch); /* no segment pointer held */
       }
     }
@@ -501,6 +509,12 @@ static bool send_impl(wuc_chan *ch, const void *value, bool block) {
       break;
     }
   }
+}
+
+static bool send_impl(wuc_chan *ch, const void *value, bool block) {
+  bool sent = send_cells(ch, value, block);
+  notify_if_closed(ch);
+  return sent;
 }
 
 bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size) {
@@ -585,7 +599,7 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
   }
 }
 
-static bool recv_impl(wuc_chan *ch, void *out, bool block) {
+static bool recv_cells(wuc_chan *ch, void *out, bool block) {
   struct blocking_op op;
   bool op_ready = false;
   for (;;) {
@@ -608,7 +622,6 @@ static bool recv_impl(wuc_chan *ch, void *out, bool block) {
     }
     switch (result) {
     case RECV_ELEMENT:
-      if (__builtin_expect(atomic_load(&ch->senders) & CLOSED_BIT, 0)) notify_closed_watchers(ch);
       return true;
     case RECV_CLOSED:
       return false;
@@ -617,6 +630,12 @@ static bool recv_impl(wuc_chan *ch, void *out, bool block) {
       break;
     }
   }
+}
+
+static bool recv_impl(wuc_chan *ch, void *out, bool block) {
+  bool received = recv_cells(ch, out, block);
+  notify_if_closed(ch);
+  return received;
 }
 
 bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
@@ -849,10 +868,19 @@ static enum clause_result clause_update_cell_send(wuc_chan *ch, struct chan_segm
   }
 }
 
-bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
-  wuc_chan *ch = clause->chan;
-  ready(ch, clause->elem_size, "waituntil (ch << e)");
-  forget_registration(n);
+/* A send clause that suspended in a cell close had already scanned would
+ * wait forever: like a blocking send (withdraw_if_closed) it takes itself
+ * out, and a send on a closed channel is a misuse.  If someone took it
+ * first, that one completed it (a receiver) or failed it (close). */
+static void fail_registered_send_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t s,
+                                           wuc_select_node *n) {
+  if (withdraw_if_closed(ch, seg, s, (uintptr_t)n | WAITER_SENDER, CELL_INTERRUPTED_SEND)) {
+    notify_closed_watchers(ch);
+    send_on_closed(n);
+  }
+}
+
+static bool send_register_cells(wuc_chan *ch, wuc_select_node *n) {
   for (;;) {
     uint64_t sc = atomic_load(&ch->senders);
     if (sc & CLOSED_BIT) send_on_closed(n);
@@ -870,6 +898,7 @@ bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
       return true;
     case CLAUSE_REGISTERED:
       remember_registration(ch, n, seg, s);
+      fail_registered_send_if_closed(ch, seg, s, n);
       return false;
     case CLAUSE_NOT_NOW:
       chan_segment_cell_cleaned(ch, seg);
@@ -878,6 +907,15 @@ bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
       break;
     }
   }
+}
+
+bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
+  wuc_chan *ch = clause->chan;
+  ready(ch, clause->elem_size, "waituntil (ch << e)");
+  forget_registration(n);
+  bool completed = send_register_cells(ch, n);
+  notify_if_closed(ch);
+  return completed;
 }
 
 static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_segment *seg,
@@ -949,10 +987,7 @@ static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_s
   }
 }
 
-bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
-  wuc_chan *ch = clause->chan;
-  ready(ch, clause->elem_size, "waituntil (x << ch)");
-  forget_registration(n);
+static bool recv_register_cells(wuc_chan *ch, wuc_select_node *n) {
   for (;;) {
     if (n->try_only && atomic_load(&ch->receivers) >= receivable(ch))
       return false; /* nothing to take now: do not use up a cell */
@@ -962,7 +997,6 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
     if (!seg) continue;
     switch (clause_update_cell_receive(ch, seg, r, n)) {
     case CLAUSE_COMPLETED:
-      if (__builtin_expect(atomic_load(&ch->senders) & CLOSED_BIT, 0)) notify_closed_watchers(ch);
       return true;
     case CLAUSE_REGISTERED:
       remember_registration(ch, n, seg, r);
@@ -975,19 +1009,29 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   }
 }
 
+bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
+  wuc_chan *ch = clause->chan;
+  ready(ch, clause->elem_size, "waituntil (x << ch)");
+  forget_registration(n);
+  bool completed = recv_register_cells(ch, n);
+  notify_if_closed(ch);
+  return completed;
+}
+
 /* Withdraws a send or receive clause: takes its node out of its cell if it
  * is still there (the cell becomes `gone`), and says whether it completed. */
 static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
   bool done = wuc_select_withdraw(n);
   struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
   if (seg) {
+    wuc_chan *ch = n->res.ptr[RES_CHAN];
     if (!done) {
       /* Take n out of its cell, or wait until whoever took it is done with it. */
       _Atomic uintptr_t *c = cell(seg, n->res.word[RES_INDEX]);
       for (uintptr_t state = atomic_load(c);; state = atomic_load(c)) {
         if (is_waiter(state) && waiter_node(state) == n) {
           if (atomic_compare_exchange_weak(c, &state, gone)) {
-            chan_segment_cell_cleaned(n->res.ptr[RES_CHAN], seg);
+            chan_segment_cell_cleaned(ch, seg);
             break;
           }
         } else if (is_busy(state)) {
@@ -999,6 +1043,7 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
     }
     n->res.ptr[RES_SEGMENT] = NULL;
     chan_segment_unpin(seg);
+    notify_if_closed(ch);
   }
   return done;
 }
@@ -1063,6 +1108,8 @@ static bool drained(wuc_chan *ch) {
 }
 
 static void notify_closed_watchers(wuc_chan *ch) {
+  /* The load half of the store-then-load pair with wuc_chan_closed_register. */
+  atomic_thread_fence(memory_order_seq_cst);
   if (!atomic_load_explicit((_Atomic(struct wuc_select_node *) *)&ch->watchers,
                             memory_order_relaxed))
     return;
@@ -1092,25 +1139,36 @@ static void notify_closed_watchers(wuc_chan *ch) {
   }
 }
 
-/* closed(ch) nodes: res.ptr[0] = the channel while listed, ptr[1] = next. */
+/* closed(ch) nodes: res.ptr[0] = the channel while listed, ptr[1] = next.
+ * The node is listed before drained() is asked: an operation that settles
+ * the last cell stores its cell, then loads the list (notify_if_closed), so
+ * either it sees the node or the node's drained() sees its cell. */
+static void unlist_watcher(wuc_chan *ch, wuc_select_node *n) {
+  for (wuc_select_node **p = &ch->watchers; *p; p = (wuc_select_node **)&(*p)->res.ptr[1]) {
+    if (*p == n) {
+      *p = n->res.ptr[1];
+      break;
+    }
+  }
+  n->res.ptr[0] = NULL;
+}
+
 bool wuc_chan_closed_register(wuc_chan_closed_clause *clause, wuc_select_node *n) {
   wuc_chan *ch = clause->chan;
   ready(ch, clause->elem_size, "waituntil (closed(ch))");
   watch_lock(ch);
+  if (!n->try_only && !n->res.ptr[0]) {
+    n->res.ptr[0] = ch;
+    n->res.ptr[1] = ch->watchers;
+    atomic_store((_Atomic(struct wuc_select_node *) *)&ch->watchers, n);
+  }
+  atomic_thread_fence(memory_order_seq_cst);
   if (drained(ch)) {
+    if (n->res.ptr[0]) unlist_watcher(ch, n);
     watch_unlock(ch);
     if (!wuc_select_claim(n)) return false;
     wuc_select_done(n);
     return true;
-  }
-  if (n->try_only) {
-    watch_unlock(ch);
-    return false;
-  }
-  if (!n->res.ptr[0]) {
-    n->res.ptr[0] = ch;
-    n->res.ptr[1] = ch->watchers;
-    ch->watchers = n;
   }
   watch_unlock(ch);
   return false;
@@ -1121,13 +1179,7 @@ bool wuc_chan_closed_unregister(wuc_chan_closed_clause *clause, wuc_select_node 
   bool done = wuc_select_withdraw(n);
   if (n->res.ptr[0]) {
     watch_lock(ch);
-    for (wuc_select_node **p = &ch->watchers; *p; p = (wuc_select_node **)&(*p)->res.ptr[1]) {
-      if (*p == n) {
-        *p = n->res.ptr[1];
-        break;
-      }
-    }
-    n->res.ptr[0] = NULL;
+    if (n->res.ptr[0]) unlist_watcher(ch, n); /* unless a notify took it off */
     watch_unlock(ch);
   }
   return done;

@@ -60,12 +60,19 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
   return (unsigned)winner;
 }
 
-/* Parks until a node may have changed; never while one is CLAIMED (its
- * claimer's unpark may already have been consumed: wait for DONE). */
+/* Parks until a node may have changed, but never while a live node is
+ * CLAIMED or DONE.  Claimers' unparks collapse into the one permit: after a
+ * wake-up for several nodes, the scan in wuc_wu_mixed_step may see a node
+ * still CLAIMED, and the next look here see it DONE, with its unpark spent
+ * on an earlier park; parking then would wait forever (found by the model
+ * check, test/model).  Such a node is waited out (CLAIMED -> DONE takes a
+ * few instructions) and the caller scans again. */
 static void wait_for_change(wuc_wu *w) {
   for (unsigned i = 0; i < w->n; i++) {
     wuc_wu_clause *c = &w->cl[i];
-    if (c->live && atomic_load(&c->node.status) == WUC_CLAUSE_CLAIMED) {
+    if (!c->live) continue;
+    int status = atomic_load(&c->node.status);
+    if (status == WUC_CLAUSE_CLAIMED || status == WUC_CLAUSE_DONE) {
       wuc_select_wait_any(&w->s, &c->node, 1);
       return;
     }

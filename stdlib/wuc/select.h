@@ -219,7 +219,8 @@ wuc_select_node *wuc_select_close(wuc_select_stmt *s);
  * the winner. */
 wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s);
 /* Mixed: parks until some node may have changed (returns spuriously too);
- * never parks while a node is CLAIMED. */
+ * never parks while one of `nodes` is CLAIMED or DONE (its unpark may have
+ * been spent: unparks collapse into one permit). */
 void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned count);
 
 /* --- the trait ---------------------------------------------------------- */

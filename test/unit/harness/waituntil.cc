@@ -149,6 +149,20 @@ class Statement {
     WithdrawAll(/*jumping=*/false);
   }
 
+  // Parks unless a live node is CLAIMED or DONE (wuc_select_wait_any waits
+  // that one out): its unpark may have been spent on an earlier park.  Only
+  // live nodes: a consumed one stays DONE.
+  void WaitForChange() {
+    for (size_t i = 0; i < count_; i++) {
+      int status = nodes_[i].status.load();
+      if (Live(i) && (status == WUC_CLAUSE_CLAIMED || status == WUC_CLAUSE_DONE)) {
+        wuc_select_wait_any(&stmt_, &nodes_[i], 1);
+        return;
+      }
+    }
+    wuc_select_wait_any(&stmt_, nullptr, 0);
+  }
+
   void RunMixed() {
     // 2. register every enabled clause (once, without queueing, with an else).
     bool has_else = static_cast<bool>(else_body_);
@@ -175,7 +189,7 @@ class Statement {
       }
       if (!progress) {
         out_.waited = true;
-        wuc_select_wait_any(&stmt_, nodes_.get(), static_cast<unsigned>(count_));
+        WaitForChange();
       }
     }
     // 5. what is left is no longer needed.
