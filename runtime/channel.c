@@ -271,6 +271,15 @@ static inline void take_buffered(wuc_chan *ch, _Atomic uintptr_t *c, void *out, 
   atomic_store_explicit(c, CELL_DONE, memory_order_release);
 }
 
+/* Ends a transfer through a cell that the caller holds in a busy state
+ * (*_RESUMING_*): DONE is final.  A release store, not seq_cst (an xchg):
+ * the only reader that cares is a withdrawing waiter spinning on the busy
+ * state, which then needs what we wrote before; the closed(ch) checks look
+ * at cells at or beyond R only, and a cell with a resumed waiter is below. */
+static inline void finish_transfer(_Atomic uintptr_t *c) {
+  atomic_store_explicit(c, CELL_DONE, memory_order_release);
+}
+
 /* ---- resuming waiters ------------------------------------------------------- */
 
 static bool try_resume_receiver(wuc_chan *ch, wuc_select_node *receiver, const void *value) {
@@ -405,7 +414,7 @@ static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg,
     if (is_waiter(state)) { /* a receiver waits here (maybe marked by expandBuffer) */
       if (!atomic_compare_exchange_strong(c, &state, CELL_R_RESUMING_BY_SND)) continue;
       if (try_resume_receiver(ch, waiter_node(state), value)) {
-        atomic_store(c, CELL_DONE);
+        finish_transfer(c);
         return SEND_RENDEZVOUS;
       }
       atomic_store(c, CELL_INTERRUPTED_RCV);
@@ -551,7 +560,7 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
       }
       if (try_resume_sender(waiter_node(state))) {
         copy_element(ch, out, cell_element(ch, seg, r));
-        atomic_store(c, CELL_DONE);
+        finish_transfer(c);
         expand_buffer(ch);
         return RECV_ELEMENT;
       }
@@ -829,7 +838,7 @@ static enum clause_result clause_update_cell_send(wuc_chan *ch, struct chan_segm
         receiver->res.word[RES_RESULT] = WAKE_OK;
         wuc_select_wake(receiver);
         wuc_select_done(n);
-        atomic_store(c, CELL_DONE);
+        finish_transfer(c);
         return CLAUSE_COMPLETED;
       case WUC_PAIR_THEIRS_LOST:
         atomic_store(c, CELL_INTERRUPTED_RCV);
@@ -936,7 +945,7 @@ static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_s
         sender->res.word[RES_RESULT] = WAKE_OK;
         wuc_select_wake(sender);
         wuc_select_done(n);
-        atomic_store(c, CELL_DONE);
+        finish_transfer(c);
         expand_buffer(ch);
         return CLAUSE_COMPLETED;
       case WUC_PAIR_THEIRS_LOST:
