@@ -40,6 +40,8 @@
  * (a one-clause all-or statement, never REGISTERING) waits in a cell, and
  * when R meets a waiting sender it claims that node alone (try_resume_sender).
  * S0 and R compete for S1's one element: one of them stays parked.
+ * SELF_PAIR: S0 is `waituntil (A << i) or waituntil (x << A)` and nobody
+ * else uses A: it meets its own clause, drops it and registers it again.
  * WITH_TIMEOUT: S0 has a third clause, a timeout whose timer fires at any
  * moment (from a timer callback: never the owner, so it drops the node
  * while S0 registers, and S0 registers it again: expired, it wins at once).
@@ -212,26 +214,34 @@ inline take_word(n, to, owner, ok, was) {
 /* wuc_select_claim_pair(mine, theirs), called by statement `me`. */
 inline claim_pair(mine, theirs, result) {
   if
-  :: CLAIMS_BEFORE(mine, theirs) -> first = mine; second = theirs
-  :: else -> first = theirs; second = mine
-  fi;
-  take_word(first, PENDING, stmt_of[first] == me, ok, was);
-  if
-  :: !ok -> result = (first == mine -> MINE_LOST : THEIRS_LOST)
+  :: stmt_of[mine] == stmt_of[theirs] ->
+     /* its own clause (a send and a receive on one channel): dropped onto
+      * the re-register list, as a claimer from outside would (c49ecad) */
+     atomic { assert(race[me] == REG); relist[me] = relist[me] | (1 << theirs) };
+     result = THEIRS_LOST
   :: else ->
-     take_word(second, WON(second), stmt_of[second] == me, ok, was2);
      if
-     :: !ok ->
-#ifdef BUG_PAIR_RESTORES_OPEN
-        race[stmt_of[first]] = OPEN;
-#else
-        race[stmt_of[first]] = was;
-#endif
-        result = (second == mine -> MINE_LOST : THEIRS_LOST)
+     :: CLAIMS_BEFORE(mine, theirs) -> first = mine; second = theirs
+     :: else -> first = theirs; second = mine
+     fi;
+     take_word(first, PENDING, stmt_of[first] == me, ok, was);
+     if
+     :: !ok -> result = (first == mine -> MINE_LOST : THEIRS_LOST)
      :: else ->
-        race[stmt_of[first]] = WON(first);
-        claims[first]++; claims[second]++;
-        result = PAIR_OK
+        take_word(second, WON(second), stmt_of[second] == me, ok, was2);
+        if
+        :: !ok ->
+#ifdef BUG_PAIR_RESTORES_OPEN
+           race[stmt_of[first]] = OPEN;
+#else
+           race[stmt_of[first]] = was;
+#endif
+           result = (second == mine -> MINE_LOST : THEIRS_LOST)
+        :: else ->
+           race[stmt_of[first]] = WON(first);
+           claims[first]++; claims[second]++;
+           result = PAIR_OK
+        fi
      fi
   fi
 }
@@ -537,7 +547,9 @@ proctype Check() {
   :: i < NN -> assert(claims[i] <= 1); i++
   :: else -> break
   od;
-#ifdef WITH_BLOCKING_RECEIVER
+#ifdef SELF_PAIR
+  waits_unclaimed(0, 0, S0_HI) /* nobody else: S0 blocks, as in Go */
+#elif defined(WITH_BLOCKING_RECEIVER)
   /* S1's one element went to S0 or to R; the other one waits */
   assert(left[1]);
   p = partner[winner_of[1]];
@@ -563,7 +575,11 @@ init {
   byte i;
   d_step {
     stmt_of[0] = 0; kind_of[0] = RECV; chan_of[0] = A;
+#ifdef SELF_PAIR
+    stmt_of[1] = 0; kind_of[1] = SEND; chan_of[1] = A;
+#else
     stmt_of[1] = 0; kind_of[1] = RECV; chan_of[1] = B;
+#endif
 #ifdef WITH_TIMEOUT
     stmt_of[2] = 0; kind_of[2] = TIMER; chan_of[2] = NONE;
 #endif
@@ -585,7 +601,9 @@ init {
 #ifdef WITH_TIMEOUT
     run Timer(2);
 #endif
+#ifndef SELF_PAIR
     run Stmt(1, S1_LO, S1_LO + 1);
+#endif
 #ifdef WITH_BLOCKING_RECEIVER
     run BlockingRecv(2, R_NODE);
 #endif

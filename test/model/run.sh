@@ -106,6 +106,10 @@ check allor.cross pass allor.pml safety-E
 check allor.cross.timeout pass allor.pml safety-E -DWITH_TIMEOUT
 check allor.cross.lockstep_livelock_exists bug allor.pml np -DPROGRESS_AT_WAIT
 check allor.cross.liveness pass allor.pml ltl -DLIVENESS
+# Not a seeded mistake but the runtime as it is: a statement with a send and
+# a receive clause on one rendezvous channel, alone, keeps dropping and
+# registering its own clauses and never parks (docs/reliability.md).
+check allor.self_pair.never_parks bug allor.pml np -DSELF_PAIR
 check allor.bug.no_registering bug allor.pml safety-E -DBUG_NO_REGISTERING
 check allor.bug.pair_unordered bug allor.pml safety-E -DBUG_PAIR_UNORDERED
 check allor.bug.pair_restores_open bug allor.pml safety-E -DBUG_PAIR_RESTORES_OPEN
