@@ -21,11 +21,11 @@
  * cell (or the party holding the cell is waited out).
  *
  * Abstractions: the index FAA and the first CAS on the cell are one step
- * (with one party per side and channel nothing else can touch that cell in
- * between); cells both parties have passed are recycled (indices shifted
- * down), so the state space is finite but endless re-registration is a
- * cycle that the non-progress check can see.  No try pass (its meeting a
- * waiter is the same claim_pair as during registration, from OPEN).
+ * (only the cell's own sender and receiver touch it); settled cells both
+ * sides have passed are recycled (indices shifted down) while no party
+ * holds a cell of the channel, so the state space is finite and endless
+ * re-registration is a cycle the non-progress check can see.  No try pass
+ * (its meeting a waiter is the same claim_pair as during registration).
  *
  * Variants (-D...): the protocol as in the code by default; each BUG_* puts
  * back a mistake the model must find:
@@ -51,7 +51,8 @@
  * and S1 are the two halves of one transfer (or S0 timed out and S1 is
  * still waiting with an open race and no node claimed); nothing waits
  * forever otherwise (a `timeout` monitor); no claimer touches a statement
- * that has left.  Non-progress cycles: see run.sh. */
+ * that has left.  Livelock: non-progress cycles (PROGRESS_AT_WAIT) and the
+ * LTL claim (LIVENESS) under weak fairness; see run.sh. */
 #ifdef WITH_BLOCKING_RECEIVER
 #define NSTMT 3
 #else

@@ -17,7 +17,7 @@
  *
  * Variants: the protocol as fixed by default (notify always takes the
  * lock); BUG_NOTIFY_EARLY_OUT: notify returns at once when it reads an
- * empty watchers list without the lock (the code up to 4cee82e).
+ * empty watchers list without the lock (the runtime at 4cee82e).
  *
  * Checked: no invalid end state (S parked on a closed, drained channel),
  * one claim at most, no wake of a statement that has left. */

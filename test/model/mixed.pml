@@ -20,7 +20,7 @@
  * back one mistake, and the model must find it:
  *   BUG_WAIT_SEES_CLAIMED_ONLY  wait_for_change / wuc_select_wait_any skip
  *                               parking only for a CLAIMED node, not a DONE
- *                               one (the code up to b4ae2c6)
+ *                               one (the runtime at b4ae2c6)
  *   BUG_DONE_BEFORE_WAKE        wuc_select_wake publishes DONE, then unparks
  *   BUG_WITHDRAW_SKIPS_CLAIMED  wuc_select_withdraw treats CLAIMED as lost
  * PAIR_CLAIMERS: the receivers are all-or statements (pair claims, PENDING).
