@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes one random, well-formed waituntil program that checks itself.
 
-    test/random/gen.py --seed N [-o prog.wc]
+    test/random/gen.py --seed N [--scale K] [-o prog.wc]
 
 The same seed always gives the same program.  The program (see rs_check.h,
 pasted at its top) exits 0 and prints "OK ..." when every check held, and
@@ -45,9 +45,10 @@ class Node:
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, scale=1):
         self.r = random.Random(seed)
         self.seed = seed
+        self.scale = scale
         self.stmt_no = 0
         self.out = []
 
@@ -95,7 +96,7 @@ class Gen:
         self.t_work = list(range(self.nprod + self.ncons, self.nprod + self.ncons + self.nwork))
         self.t_set = list(range(self.nprod + self.ncons + self.nwork, self.nprod + self.ncons + self.nwork + self.nset))
         self.nthreads = self.nprod + self.ncons + self.nwork + self.nset
-        self.iters = r.choice([10, 20, 40, 80])
+        self.iters = r.choice([10, 20, 40, 80]) * self.scale
         self.maxseq = 0
 
     # ---------------------------------------------------------------- helpers
@@ -303,7 +304,7 @@ class Gen:
             eg = 'when (rs_g(&%s, %d, %s)) ' % (x, n, else_guard) if else_guard is not None else ''
             items.append(r.choice(['or', '||']))
             items.append(('ELSE', eg, x))
-        self.emit_items(items, ind + 1, role)
+        self.emit_items(items, ind + 1)
         self.emit('} while (0);', ind)
         self.emit('%s:' % ctx['out'], ind)
         self.emit('rs_end(&%s);' % x, ind)
@@ -322,7 +323,7 @@ class Gen:
         self.emit('}', ind)
         return leaves
 
-    def emit_items(self, items, ind, role):
+    def emit_items(self, items, ind):
         for it in items:
             if isinstance(it, str):
                 self.emit(it, ind)
@@ -336,12 +337,12 @@ class Gen:
                 self.emit(head + ' {', ind)
                 for b in body:
                     if isinstance(b, tuple):
-                        self.nested(b[1], ind + 1, role)
+                        self.nested(b[1], ind + 1)
                     else:
                         self.emit(b, ind + 1)
                 self.emit('}', ind)
 
-    def nested(self, lock, ind, role):
+    def nested(self, lock, ind):
         """A statement inside a body: only clauses that need nobody's lock or permit."""
         r = self.r
         kinds = ['timeout'] + ['latch'] * (self.nlatch > 0) + ['future'] * (self.nfut > 0) + ['lock'] * (lock is not None)
@@ -353,7 +354,7 @@ class Gen:
             elif k == 'future': leaves.append(Leaf('future', r.randrange(self.nfut)))
             else: leaves.append(Leaf('lock', lock))
         tree = self.random_tree(leaves)
-        self.statement(tree, role, ind, depth=1, has_else=r.random() < 0.3, else_guard=None, nest=False)
+        self.statement(tree, 'nested', ind, depth=1, has_else=r.random() < 0.3, else_guard=None, nest=False)
 
     # ---------------------------------------------------------------- threads
     def producer(self, p):
@@ -616,9 +617,10 @@ class Gen:
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--seed', type=int, required=True)
+    ap.add_argument('--scale', type=int, default=1, help='multiplies every thread\'s loop count (same program otherwise)')
     ap.add_argument('-o', '--output', default='-')
     a = ap.parse_args()
-    text = Gen(a.seed).program()
+    text = Gen(a.seed, a.scale).program()
     if a.output == '-': sys.stdout.write(text)
     else:
         with open(a.output, 'w') as f: f.write(text)

@@ -2,7 +2,7 @@
 """Randomized semantic stress: generate, compile and run self-checking programs.
 
     test/random/run.py --wucc build/bin/wucc --seeds 1-12          # what CTest runs
-    test/random/run.py --wucc build/bin/wucc --hours 4             # long mode, fresh seeds
+    test/random/run.py --wucc build/bin/wucc --hours 4 --scale 10  # long mode, fresh seeds, 10x longer runs
     test/random/run.py --wucc build/bin/wucc --count 500 --first 1000
     test/random/run.py --wucc build/bin/wucc --seed 4711 --repeat 200   # hammer one program
 
@@ -46,8 +46,8 @@ class Runner:
 
     def repro(self, seed, prog, procs):
         wucc = os.path.relpath(self.a.wucc)
-        return ('python3 %s --seed %d -o %s && %s %s %s -o %s.bin && WUC_ABORT=1 WUC_PROCESSORS=%d %s.bin' %
-                (os.path.relpath(os.path.join(HERE, 'gen.py')), seed, prog, wucc, opt_level(seed), prog, prog, procs, prog))
+        return ('python3 %s --seed %d --scale %d -o %s && %s %s %s -o %s.bin && WUC_ABORT=1 WUC_PROCESSORS=%d %s.bin' %
+                (os.path.relpath(os.path.join(HERE, 'gen.py')), seed, self.a.scale, prog, wucc, opt_level(seed), prog, prog, procs, prog))
 
     def fail(self, seed, prog, procs, what, out):
         self.failures.append(seed)
@@ -61,7 +61,7 @@ class Runner:
         a = self.a
         prog = os.path.join(a.workdir, 'seed-%d.wc' % seed)
         binary = prog + '.bin'
-        subprocess.run([sys.executable, os.path.join(HERE, 'gen.py'), '--seed', str(seed), '-o', prog], check=True)
+        subprocess.run([sys.executable, os.path.join(HERE, 'gen.py'), '--seed', str(seed), '--scale', str(a.scale), '-o', prog], check=True)
         c = subprocess.run([a.wucc, opt_level(seed), prog, '-o', binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True, timeout=600)
         if c.returncode != 0:
@@ -102,6 +102,7 @@ def main():
     ap.add_argument('--count', type=int, help='run this many consecutive seeds')
     ap.add_argument('--hours', type=float, help='run consecutive seeds for this long')
     ap.add_argument('--procs', default='1,2,4', help='WUC_PROCESSORS values (default 1,2,4)')
+    ap.add_argument('--scale', type=int, default=1, help='multiply every thread\'s loop count (longer runs of the same programs)')
     ap.add_argument('--repeat', type=int, default=1, help='runs of each program at each WUC_PROCESSORS')
     ap.add_argument('--timeout', type=float, default=60, help='seconds before a run counts as hung')
     ap.add_argument('--workdir', default='/tmp/wuc-random', help='where programs are written (failing ones are kept)')
