@@ -49,6 +49,7 @@ class Gen:
         self.r = random.Random(seed)
         self.seed = seed
         self.scale = scale
+        self.r_loop = random.Random(seed * 7919 + 1)  # a separate stream: adding a choice keeps older programs
         self.stmt_no = 0
         self.out = []
 
@@ -418,6 +419,17 @@ class Gen:
         self.emit('const int me = %d;' % me, 1)
         self.emit('unsigned char open[RS_CHANS] = {0};', 1)
         self.emit('(void)arg;', 1)
+        if len(chans) == 1 and self.r_loop.random() < 0.4:
+            # A plain receive loop, as most channel users write it.
+            c = chans[0]
+            v = 'struct rs_msg v = {0};' if self.etype[c] == 'msg' else '%s v = 0;' % self.etype[c]
+            self.emit(v, 1)
+            self.emit('rs_at(me, "chan_recv loop on ch%d", 0);' % c, 1)
+            self.emit('while (chan_recv(&%s, &v)) %s' % (self.chan_name(c), 'rs_mrecv(me, %d, &v);' % c if self.etype[c] == 'msg' else 'rs_recv(me, %d, v);' % c), 1)
+            self.emit('rs_closed_seen(%d, chan_len(&%s));' % (c, self.chan_name(c)), 1)
+            self.emit('rs_at(me, "finished", -1);', 1)
+            self.emit('}', 0)
+            return
         for c in chans: self.emit('open[%d] = 1;' % c, 1)
         self.emit('for (int it = 0; %s; it++) {' % ' || '.join('open[%d]' % c for c in chans), 1)
         ntemp = r.randint(2, 4)
