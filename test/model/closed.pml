@@ -3,21 +3,27 @@
  *
  *   S: an all-or statement waiting on closed(ch) (its other clauses never
  *      complete on a closed, empty channel: they are left out)
- *   B: chan_close(ch)
- *   R: (WITH_RECEIVER) takes the one buffered element, then, seeing the
- *      closed bit, calls notify_closed_watchers (recv_impl)
+ *   B: chan_close(ch), which ends with notify_closed_watchers
+ *   R: (WITH_RECEIVER) takes the one buffered element below S_close, the
+ *      last unsettled cell, then (notify_if_closed) sees the closed bit and
+ *      calls notify_closed_watchers
  *
- * runtime/channel.c: wuc_chan_closed_register (under the watch lock:
- * drained? claim own and complete : put the node on ch->watchers),
- * notify_closed_watchers (under the lock: drained? take every listed node
- * off the list and claim it; after unlock: wake the claimed ones), drained()
- * (closed bit, and no unsettled cell below S_close).  S registers between
- * begin and end registration (a claim from outside while it registers
- * drops the node; S registers it again), then wuc_select_wait_winner.
+ * runtime/channel.c as at b7cb0cf: wuc_chan_closed_register (under the
+ * watch lock: put the node on ch->watchers, fence, then drained? take it
+ * off again, claim own and complete), notify_closed_watchers (fence; an
+ * empty list: return; else under the lock: drained? take every listed node
+ * off and claim it; after unlock: wake the claimed ones), drained() (closed
+ * bit, and no unsettled cell below S_close).  Both sides store, then load:
+ * the model is sequentially consistent, which the seq_cst fences give.
+ * S registers between begin and end registration (a claim from outside
+ * while it registers drops the node; S registers it again), then
+ * wuc_select_wait_winner.
  *
- * Variants: the protocol as fixed by default (notify always takes the
- * lock); BUG_NOTIFY_EARLY_OUT: notify returns at once when it reads an
- * empty watchers list without the lock (the runtime at 4cee82e).
+ * Variants, each a mistake the model must find:
+ *   BUG_CHECK_BEFORE_LISTING  register checks drained() first and lists the
+ *                             node after (the runtime at 4cee82e)
+ *   BUG_SETTLER_SILENT        the operation that settles the last cell does
+ *                             not notify (WITH_RECEIVER)
  *
  * Checked: no invalid end state (S parked on a closed, drained channel),
  * one claim at most, no wake of a statement that has left. */
@@ -59,12 +65,10 @@ inline claim_from_outside(ok) {
 }
 
 inline notify() {
-#ifdef BUG_NOTIFY_EARLY_OUT
-  if
+  if /* the unlocked look at the list (after the fence) */
   :: !listed -> goto notified
   :: else
   fi;
-#endif
   lock();
   ok = false;
   if
@@ -91,31 +95,43 @@ proctype Closer() {
 proctype Receiver() {
   bool ok;
   atomic { element -> element = false }; /* update_cell_receive: BUFFERED -> DONE */
-  if
+#ifndef BUG_SETTLER_SILENT
+  if /* notify_if_closed */
   :: closed -> notify()
   :: else
   fi
+#endif
 }
 
 /* wuc_chan_closed_register. */
 inline reg_closed(won) {
   lock();
+#ifdef BUG_CHECK_BEFORE_LISTING
   if
-  :: DRAINED ->
-     unlock();
+  :: DRAINED -> drained_now = true
+  :: else -> drained_now = false; listed = true
+  fi;
+#else
+  listed = true; /* (if not listed yet) */
+  drained_now = DRAINED;
+  if
+  :: drained_now -> listed = false
+  :: else
+  fi;
+#endif
+  unlock();
+  if
+  :: drained_now ->
      atomic { race == REG -> race = WON }; /* the owner's claim cannot fail */
      claims++;
      node_done = true;
      won = true
-  :: else ->
-     listed = true;
-     unlock();
-     won = false
+  :: else -> won = false
   fi
 }
 
 active proctype S() {
-  bool won, again;
+  bool won, again, drained_now;
   run Closer();
 #ifdef WITH_RECEIVER
   run Receiver();

@@ -84,7 +84,8 @@ check() {
 }
 
 # The mixed (`and`) statement loop: lost wake-ups, double completion, and
-# wake-then-DONE.  mixed.code_b4ae2c6 is the loop as it was (and_of_sends).
+# wake-then-DONE.  mixed.code_b4ae2c6 is the loop before b7cb0cf fixed it
+# (test/lit/semantics/lost_wakeup_and_of_sends.wc).
 check mixed.and3 pass mixed.pml safety
 check mixed.and3.bodies_never_park pass mixed.pml safety -DBODIES_NEVER_PARK
 check mixed.or_tree pass mixed.pml safety -DTREE_OR
@@ -95,11 +96,13 @@ check mixed.bug.done_before_wake bug mixed.pml safety -DBUG_DONE_BEFORE_WAKE
 check mixed.bug.withdraw_skips_claimed bug mixed.pml safety -DTREE_OR -DBUG_WITHDRAW_SKIPS_CLAIMED
 
 # closed(ch) clauses against the close (and the receive) that drains the
-# channel.  closed.code_4cee82e is notify_closed_watchers as it was.
+# channel.  closed.code_4cee82e is the registration before b7cb0cf fixed it
+# (test/lit/semantics/lost_wakeup_closed_after_fan_in.wc).
 check closed.close pass closed.pml safety
 check closed.close_and_receive pass closed.pml safety -DWITH_RECEIVER
-check closed.code_4cee82e bug closed.pml safety -DBUG_NOTIFY_EARLY_OUT
-check closed.code_4cee82e.receive bug closed.pml safety -DWITH_RECEIVER -DBUG_NOTIFY_EARLY_OUT
+check closed.code_4cee82e bug closed.pml safety -DBUG_CHECK_BEFORE_LISTING
+check closed.code_4cee82e.receive bug closed.pml safety -DWITH_RECEIVER -DBUG_CHECK_BEFORE_LISTING
+check closed.bug.settler_silent bug closed.pml safety -DWITH_RECEIVER -DBUG_SETTLER_SILENT
 
 # Two all-or statements in the two-sided race.
 check allor.cross pass allor.pml safety-E
