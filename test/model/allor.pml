@@ -27,7 +27,7 @@
  * re-registration is a cycle the non-progress check can see.  No try pass
  * (its meeting a waiter is the same claim_pair as during registration).
  *
- * Variants (-D...): the protocol as in the code by default; each BUG_* puts
+ * Variants (-D...): the protocol as in the runtime by default; each BUG_* puts
  * back a mistake the model must find:
  *   BUG_NO_REGISTERING      no REGISTERING word: a registering statement
  *                           can be won by others (the Cforall pending race)

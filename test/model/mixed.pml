@@ -16,8 +16,8 @@
  * reproducer; TREE_OR: (c0 and c1) or c2, where c2 or c0/c1 is withdrawn
  * while its receiver may be claiming it.
  *
- * Variants (-D...): the protocol as fixed is the default; each BUG_* puts
- * back one mistake, and the model must find it:
+ * Variants (-D...): the protocol as in the runtime since b7cb0cf is the
+ * default; each BUG_* puts back one mistake, and the model must find it:
  *   BUG_WAIT_SEES_CLAIMED_ONLY  wait_for_change / wuc_select_wait_any skip
  *                               parking only for a CLAIMED node, not a DONE
  *                               one (the runtime at b4ae2c6)
