@@ -54,6 +54,23 @@ std::string CWriter::blankPrefix(unsigned offset) const {
   return pad;
 }
 
+// When only blanks follow the statement on its last line, the directive for
+// the next line takes their place (the source's newline ends it); otherwise
+// the rest of the line is padded to its column.
+void CWriter::after(unsigned end) {
+  const std::string &src = r_.file().text();
+  unsigned p = end;
+  while (p < src.size() && (src[p] == ' ' || src[p] == '\t' || src[p] == '\r')) p++;
+  if (p < src.size() && src[p] == '\n') {
+    r_.lineDirective(p + 1, out_);
+    out_.pop_back();
+  } else {
+    r_.lineDirective(end, out_);
+    out_ += blankPrefix(end);
+  }
+  mapped_ = 0;
+}
+
 void CWriter::body(Range body) {
   std::string t = text(body);
   // A body that starts with a nested statement begins with that statement's

@@ -35,8 +35,9 @@ public:
   // `#line N "file"` for the line holding `offset`.
   void directive(unsigned line);
   void directiveWithFile(unsigned offset);
-  // The user's text after the statement follows on the line it is on.
-  void unknownMapping() { mapped_ = 0; }
+  // After the statement's last line: the source text from `end` on keeps
+  // its line and column.
+  void after(unsigned end);
 
   void indent() { indent_ += "  "; }
   void outdent() { indent_.resize(indent_.size() - 2); }

@@ -1,21 +1,23 @@
 // lower.cpp — emits the C for each waituntil statement (docs/lowering.md).
 //
-// One statement becomes one block:
+// One statement becomes one block, indented like the statement's line:
 //
 //   { /* waituntil statement N at file:line:col: all-or, K clauses */
-//     wuc_wu_clause wuN_c[K];                     the nodes, in this frame
+//     wuc_wu_clause wuN_clauses[K];               the nodes, in this frame
 //     wuc_wu wuN __attribute__((cleanup(...)));   withdraws on any exit
-//     ...evaluation: per clause, guard then resource, in source order...
+//     /* clause I at file:line:col: when (g) waituntil (x << ch) */
+//     ...evaluation, per clause in source order: wuN_clauseI_recv...
 //     ...all-or: the fast path, then the blocking path; or, mixed: the
-//        completion predicate and the step loop...
-//   wuN_sel0: ... { body 0 } ...                  each body once, reached
-//   wuN_sel1: ... { body 1 } ...                  by goto: no loop or
+//        completion predicate (mixed_predicate.cpp) and the step...
+//   wuN_clause0_recv_won: ... { body 0 } ...      each body once, reached
+//   wuN_clause1_latch_won: ... { body 1 } ...     by goto: no loop or
 //   wuN_end:;                                     switch around a body
 //   }
 //
 // Bodies are never inside a generated loop or switch, so break, continue,
 // return and goto in them bind to the user's constructs; leaving the block
-// runs the cleanup, which withdraws every clause still registered.
+// runs the cleanup, which withdraws every clause still registered.  Where
+// each line is attributed (#line) is CWriter's business (c_writer.h).
 #include "lower.h"
 
 #include <cctype>
@@ -50,8 +52,9 @@ bool isAllOr(const TreeNode &n) {
   return true;
 }
 
-// One line of source text for a comment: whitespace collapsed, no "*/".
-std::string commentText(std::string_view text) {
+// One line of source text for a comment: whitespace collapsed, no "*/" (and
+// no "/*", which -Wcomment reports).
+std::string commentText(std::string_view text, size_t max = 80) {
   std::string out;
   bool space = false;
   for (char c : text) {
@@ -65,7 +68,7 @@ std::string commentText(std::string_view text) {
   }
   for (size_t p; (p = out.find("*/")) != std::string::npos;) out.replace(p, 2, "* /");
   for (size_t p; (p = out.find("/*")) != std::string::npos;) out.replace(p, 2, "/ *"); // -Wcomment
-  if (out.size() > 80) out = out.substr(0, 77) + "...";
+  if (out.size() > max) out = out.substr(0, max - 3) + "...";
   return out;
 }
 
@@ -125,7 +128,7 @@ public:
     // thing in a body or an expression being rendered on its own.
     if (out_.empty()) out_ += '\n';
     c_.directiveWithFile(w_.range.begin);
-    c_.note("{ /* waituntil statement " + std::to_string(w_.id) + " at " + where(w_.range.begin) +
+    c_.note("{ /* waituntil statement " + std::to_string(w_.id) + " at " + whereText(w_.range.begin) +
             ": " + (allOr_ ? "all-or" : "mixed") + ", " + std::to_string(k) +
             (k == 1 ? " clause" : " clauses") + (w_.elseBranch.present ? ", else" : "") + " */");
     c_.indent();
@@ -142,7 +145,7 @@ public:
     c_.outdent();
     c_.note(p_ + "_end:;");
     c_.code("}");
-    emitAfter();
+    c_.after(w_.range.end);
   }
 
 private:
@@ -156,12 +159,14 @@ private:
     LineCol lc = r_.file().lineCol(offset);
     return r_.file().path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
   }
+  // `where` for a comment (a file name may hold anything).
+  std::string whereText(unsigned offset) const { return commentText(where(offset), 400); }
   // `/* clause I at file:line:col: when (g) waituntil (operand) */`, at the
   // clause's first word.
   std::string clauseComment(const Clause &c) const {
     std::string guard = c.hasGuard ? "when (" + std::string(r_.file().slice(c.guard)) + ") " : "";
     return "/* clause " + std::to_string(c.index) + " at " +
-           where(c.hasGuard ? c.guardOffset : c.keywordOffset) + ": " +
+           whereText(c.hasGuard ? c.guardOffset : c.keywordOffset) + ": " +
            commentText(guard + "waituntil (" + std::string(r_.file().slice(c.operand)) + ")") + " */";
   }
   std::string text(Range r) const { return c_.text(r); }
@@ -284,7 +289,7 @@ private:
     if (!e.present || !e.hasGuard) return;
     elseEnabled_ = p_ + "_else_enabled";
     c_.note("");
-    c_.note("/* the else guard, evaluated last, at " + where(e.guardOffset) + " */");
+    c_.note("/* the else guard, evaluated last, at " + whereText(e.guardOffset) + " */");
     c_.user(e.guard, "_Bool " + elseEnabled_ + " = (" + text(e.guard) + ") != 0;");
   }
 
@@ -393,31 +398,12 @@ private:
     if (w_.elseBranch.present) {
       c_.note("");
       c_.outdent();
-      c_.note(p_ + "_else: /* the else at " + where(w_.elseBranch.keywordOffset) + " */");
+      c_.note(p_ + "_else: /* the else at " + whereText(w_.elseBranch.keywordOffset) + " */");
       c_.indent();
       c_.note("{");
       c_.body(w_.elseBranch.body);
       c_.note("}");
       c_.code("goto " + p_ + "_end;");
-    }
-  }
-
-  // The text after the statement keeps its line and column: when only
-  // blanks follow on the statement's last line, the directive for the next
-  // line takes their place (the source's newline ends it); otherwise the
-  // rest of the line is padded to its column.
-  void emitAfter() {
-    const std::string &src = r_.file().text();
-    unsigned end = w_.range.end, p = end;
-    while (p < src.size() && (src[p] == ' ' || src[p] == '\t' || src[p] == '\r')) p++;
-    if (p < src.size() && src[p] == '\n') {
-      r_.lineDirective(p + 1, out_);
-      out_.pop_back(); // the source's newline ends the directive
-    } else {
-      r_.lineDirective(end, out_);
-      unsigned start = end;
-      while (start > 0 && src[start - 1] != '\n') start--;
-      for (unsigned q = start; q < end; q++) out_ += src[q] == '\t' ? '\t' : ' ';
     }
   }
 
@@ -450,7 +436,7 @@ std::string lowerFile(const SourceFile &file, const FrontendResult &fe, const Se
     e.text = text;
   }
   std::string out =
-      "/* Generated by wucc from " + file.path() + "; edit the source, not this file. */\n"
+      "/* Generated by wucc from " + commentText(file.path(), 400) + "; edit the source, not this file. */\n"
       "#include <string.h>\n#include <wuc.h>\n#include <wuc/waituntil.h>\n";
   Renderer renderer(file, adjusted, [&](const WaitUntil &w, std::string &o) {
     StatementLowering(renderer, w, facts.statements.at(w.id), o).emit();
