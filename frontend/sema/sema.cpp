@@ -25,6 +25,7 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/thread.h>
 
 #include "messages.h"
 #include "probe.h"
@@ -41,6 +42,9 @@ namespace wuc {
 namespace {
 
 using namespace clang;
+
+// The stack Clang parses the probe on (see analyse).
+constexpr unsigned kClangStackSize = 256u << 20;
 
 // ---- Clang's own errors ----------------------------------------------------
 
@@ -701,8 +705,9 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
     if (!resources.empty()) cmd.insert(cmd.end(), {"-resource-dir", resources});
     // No caret display: it is also what prints "N errors generated".
     // The probe nests a block per nested statement: lift clang's default
-    // bracket limit (256) well above what the frontend allows.
-    cmd.insert(cmd.end(), {"-ferror-limit=0", "-w", "-fno-caret-diagnostics", "-fbracket-depth=2048",
+    // bracket limit (256) well above what the frontend allows (4096 levels,
+    // plus the probe's own), on a stack big enough for it (kClangStackSize).
+    cmd.insert(cmd.end(), {"-ferror-limit=0", "-w", "-fno-caret-diagnostics", "-fbracket-depth=8192",
                            "-fsyntax-only", path});
     return cmd;
   };
@@ -723,7 +728,11 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
     tooling::ToolInvocation invocation(command(core), std::make_unique<Action>(*analysis),
                                        files.get());
     invocation.setDiagnosticConsumer(&collector);
-    invocation.run();
+    // Clang's parser recurses a few frames per bracket level: at the depth
+    // the frontend and -fbracket-depth allow, it needs far more than the
+    // main thread's 8 MiB.  Pages are committed only as they are used.
+    llvm::thread parser(llvm::Optional<unsigned>(kClangStackSize), [&] { invocation.run(); });
+    parser.join();
     if (analysis->parsed) break;
     if (refused.empty() && !collector.errors.empty()) refused = collector.errors.front().message;
   }
