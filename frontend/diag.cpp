@@ -1,5 +1,7 @@
 #include "diag.h"
 
+#include <algorithm>
+
 #include "messages.h"
 
 namespace wuc {
@@ -36,9 +38,24 @@ void DiagEngine::format(std::ostream &os, const SourceFile &file, const Diagnost
   os << file.path() << ':' << lc.line << ':' << lc.col << ": " << kSeverity[int(d.severity)]
      << ": " << d.message << '\n';
   std::string_view line = file.lineText(lc.line);
-  os << line << '\n';
+  size_t caret = lc.col ? lc.col - 1 : 0; // bytes into the line
+  // A generated file may be one line of megabytes: show a window of it
+  // around the caret (clang drops the snippet of a line this long).
+  constexpr size_t kLongLine = 4096, kContext = 80;
+  const char *cutBefore = "", *cutAfter = "";
+  if (line.size() > kLongLine) {
+    size_t from = std::min(caret > kContext ? caret - kContext : 0, line.size());
+    size_t to = std::min(line.size(), caret + kContext);
+    while (from > 0 && (line[from] & 0xC0) == 0x80) from--; // not inside a UTF-8 sequence
+    while (to < line.size() && (line[to] & 0xC0) == 0x80) to++;
+    if (from > 0) cutBefore = "...";
+    if (to < line.size()) cutAfter = "...";
+    line = line.substr(from, to - from);
+    caret -= from;
+  }
+  os << cutBefore << line << cutAfter << '\n' << (*cutBefore ? "   " : "");
   // Keep tabs so the caret lines up under the same column in a terminal.
-  for (unsigned i = 0; i + 1 < lc.col && i < line.size(); i++) os << (line[i] == '\t' ? '\t' : ' ');
+  for (size_t i = 0; i < caret && i < line.size(); i++) os << (line[i] == '\t' ? '\t' : ' ');
   os << "^\n";
 }
 

@@ -141,6 +141,19 @@ TEST(DiagnosticsFormat, DirectivesInsideBodiesAreFine) {
   EXPECT_EQ(q.errors, "3:1: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n");
 }
 
+TEST(DiagnosticsFormat, LongLineShowsAWindowAroundTheCaret) {
+  // A line over 4096 bytes is cut to 80 bytes either side of the caret, so a
+  // generated one-line file does not put megabytes on stderr.
+  const std::string pad(5000, 'x'), code = "; void f(void) { waituntil (a) ; or else ; or else ; } int ";
+  Parsed p = parse("int " + pad + code + pad + ";\n");
+  EXPECT_EQ(p.diags, "t.wc:1:5051: error: a waituntil statement can have only one 'else'\n..." + pad.substr(0, 34) +
+                         code + pad.substr(0, 67) + "...\n   " + std::string(80, ' ') + "^\n");
+  // A caret near the start of a long line needs no leading "...".
+  Parsed q = parse(code.substr(2) + pad + ";\n");
+  EXPECT_EQ(q.diags, "t.wc:1:45: error: a waituntil statement can have only one 'else'\n" + code.substr(2) +
+                         pad.substr(0, 67) + "...\n" + std::string(44, ' ') + "^\n");
+}
+
 TEST(DiagnosticsFormat, NestingLimit) {
   std::string deep(5000, '(');
   Parsed p = parse("int x = " + deep + ";\n");
