@@ -1,8 +1,10 @@
 /* uthread.c — the public thread API: spawn, join, yield, self, sleep. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "fatal.h"
 #include "park.h"
@@ -21,6 +23,20 @@ void wuc_uthread_main_init(struct uthread *t) {
 }
 
 static void uthread_finished(struct uthread *t);
+
+/* What to do about a stack that could not be mapped.  ENOMEM from mmap means
+ * the address-space limit (ulimit -v), which is named when there is one, or
+ * the map count (every guard splits a map before Linux 6.13). */
+static void stack_failure_hint(int err, char *buf, size_t size) {
+  struct rlimit as;
+  if (err != ENOMEM)
+    buf[0] = '\0';
+  else if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    snprintf(buf, size, "; the address space is limited to %llu MiB (ulimit -v): raise it, or lower WUC_STACK_SIZE",
+             (unsigned long long)(as.rlim_cur >> 20));
+  else
+    snprintf(buf, size, "; lower WUC_STACK_SIZE, or raise vm.max_map_count on kernels before 6.13");
+}
 
 /* First frame of every spawned thread (entered from wuc_context_entry). */
 static void uthread_entry(void *arg) {
@@ -56,10 +72,10 @@ static uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int lin
   if (!t) wuc_fatal("uthread_spawn: out of memory for a thread handle");
   if (!wuc_stack_alloc(&t->stack)) {
     int err = errno;
-    wuc_fatal("uthread_spawn: cannot allocate a %zu-byte stack (%lu threads live): %s%s",
-              wuc_stack_size(), atomic_load(&wuc_sched.live_threads), strerror(err),
-              err == ENOMEM ? "; lower WUC_STACK_SIZE, or raise vm.max_map_count on kernels before 6.13"
-                            : "");
+    char hint[160];
+    stack_failure_hint(err, hint, sizeof hint);
+    wuc_fatal("uthread_spawn: cannot allocate a %zu-byte stack (%lu threads live): %s%s", wuc_stack_size(),
+              atomic_load(&wuc_sched.live_threads), strerror(err), hint);
   }
   t->magic = UTHREAD_MAGIC;
   t->fn = fn;
