@@ -8,7 +8,7 @@ loaded, so the bound is generous and nothing is said about speed.  Each input
 also states which of the two it must give, and some what the first error says.
 
 The small inputs are the fuzz seed corpus (test/fuzz/corpus); the big ones
-(a 10 MB file, a 4 MB line, 10,000 clauses, nesting thousands deep, random
+(a 10 MB file, 1 and 4 MB lines, 10,000 clauses, nesting thousands deep, random
 bytes) are generated here, into --work, and are not committed.  With
 --fuzz-binary, every input is also run once through the frontend's libFuzzer
 target (ASan + UBSan, built by run.sh).
@@ -116,8 +116,8 @@ def generated():
     deep = 4000  # under the frontend's bracket limit (4096)
     yield ('giant_10mb.wc', giant_file(10 << 20), 'output', None)
     yield ('giant_token_soup_10mb.wc', token_soup(10 << 20, 1), 'error', None)
-    yield ('huge_line_4mb.wc',
-           '#include <wuc.h>\nstatic latch e; int a[] = {' + '1,' * (2 << 20) +
+    yield ('huge_line_1mb.wc',
+           '#include <wuc.h>\nstatic latch e; int a[] = {' + '1,' * (1 << 19) +
            '1}; void f(void) { waituntil (e) ; }\n', 'output', None)
     yield ('huge_line_4mb_error.wc',
            'int a[] = {' + '1,' * (2 << 20) + '1}; void f(void) { waituntil (e) ; or ( }\n',
@@ -130,8 +130,8 @@ def generated():
     yield ('clauses_10000_guarded.wc', clause_statement(10000, 'or', guarded=True), 'output', None)
     yield ('clauses_10000_error_at_end.wc', clause_statement(10000, 'or', broken_at=9999),
            'error', r'clauses_10000_error_at_end\.wc:20003:\d+: error: waituntil clause has no resource')
-    yield ('statements_20000.wc', channels(1) + 'void f(void) {\n  int v;\n' +
-           lines(20000, lambda i: '  waituntil (v << c0) ; or waituntil (timeout(1`ms)) ;\n') + '}\n',
+    yield ('statements_5000.wc', channels(1) + 'void f(void) {\n  int v;\n' +
+           lines(5000, lambda i: '  waituntil (v << c0) ; or waituntil (timeout(1`ms)) ;\n') + '}\n',
            'output', None)
     yield (f'parens_{deep}.wc', '#include <wuc.h>\nstatic latch e;\nvoid f(void) { waituntil ' +
            '(' * deep + 'e' + ')' * deep + ' ; }\n', 'output', None)
