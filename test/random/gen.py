@@ -107,6 +107,22 @@ class Gen:
     def chan_name(self, c):
         return 'ch%d' % c
 
+    def elem_type(self, c):
+        return 'struct rs_msg' if self.etype[c] == 'msg' else self.etype[c]
+
+    def recv_note(self, c, var):
+        """The accounting of a value received from channel c into var."""
+        return 'rs_mrecv(me, %d, &%s);' % (c, var) if self.etype[c] == 'msg' else 'rs_recv(me, %d, %s);' % (c, var)
+
+    def thread_begin(self, name, me):
+        self.emit('static void %s(void *arg) {' % name, 0)
+        self.emit('const int me = %d;' % me, 1)
+        self.emit('(void)arg;', 1)
+
+    def thread_end(self):
+        self.emit('rs_at(me, "finished", -1);', 1)
+        self.emit('}', 0)
+
     def duration(self):
         r = self.r
         return r.choice(['0', '1`us', '50`us', '200`us', '500`us', '1`ms', '2`ms', 'microseconds(300)', 'milliseconds(1)', '0.5`ms'])
@@ -214,7 +230,7 @@ class Gen:
             c = lf.arg
             v = 'rv%d_%d' % (ctx['no'], i)
             res = '%s << %s' % (v, self.operand(ctx, i, self.chan_name(c)))
-            body.append('rs_mrecv(me, %d, &%s);' % (c, v) if self.etype[c] == 'msg' else 'rs_recv(me, %d, %s);' % (c, v))
+            body.append(self.recv_note(c, v))
         elif k == 'closed':
             c = lf.arg
             res = 'closed(%s)' % self.operand(ctx, i, self.chan_name(c))
@@ -315,7 +331,7 @@ class Gen:
                 val = v + '.v' if self.etype[lf.arg] == 'msg' else v
                 self.emit('if (%s != 0 && !%s.ran[%d]) {' % (val, x, lf.index), ind)
                 self.emit('if (!%s.jumped) rs_fail("s%d: clause %d received a value but its body did not run");' % (x, no, lf.index), ind + 1)
-                self.emit(('rs_mrecv(me, %d, &%s);' % (lf.arg, v)) if self.etype[lf.arg] == 'msg' else 'rs_recv(me, %d, %s);' % (lf.arg, v), ind + 1)
+                self.emit(self.recv_note(lf.arg, v), ind + 1)
                 self.emit('}', ind)
             elif lf.kind == 'send':
                 v = 'sv%d_%d' % (no, lf.index) + ('.v' if self.etype[lf.arg] == 'msg' else '')
@@ -362,10 +378,8 @@ class Gen:
         r = self.r
         me = self.t_prod[p]
         chans = self.prod_chans[p]
-        self.emit('static void producer%d(void *arg) {' % p, 0)
-        self.emit('const int me = %d;' % me, 1)
+        self.thread_begin('producer%d' % p, me)
         self.emit('int ep = 0;', 1)
-        self.emit('(void)arg;', 1)
         ntemp = r.randint(2, 5)
         self.emit('for (int it = 0; it < %d; it++) {' % self.iters, 1)
         self.emit('switch (it %% %d) {' % ntemp, 2)
@@ -408,27 +422,22 @@ class Gen:
             self.emit('atomic_store(&rs_close_started[%d], 1);' % c, 2)
             self.emit('chan_close(&%s);' % self.chan_name(c), 2)
             self.emit('}', 1)
-        self.emit('rs_at(me, "finished", -1);', 1)
-        self.emit('}', 0)
+        self.thread_end()
 
     def consumer(self, k):
         r = self.r
         me = self.t_cons[k]
         chans = self.cons_chans[k]
-        self.emit('static void consumer%d(void *arg) {' % k, 0)
-        self.emit('const int me = %d;' % me, 1)
+        self.thread_begin('consumer%d' % k, me)
         self.emit('unsigned char open[RS_CHANS] = {0};', 1)
-        self.emit('(void)arg;', 1)
         if len(chans) == 1 and self.r_loop.random() < 0.4:
             # A plain receive loop, as most channel users write it.
             c = chans[0]
-            v = 'struct rs_msg v = {0};' if self.etype[c] == 'msg' else '%s v = 0;' % self.etype[c]
-            self.emit(v, 1)
+            self.emit('%s v = {0};' % self.elem_type(c), 1)
             self.emit('rs_at(me, "chan_recv loop on ch%d", 0);' % c, 1)
-            self.emit('while (chan_recv(&%s, &v)) %s' % (self.chan_name(c), 'rs_mrecv(me, %d, &v);' % c if self.etype[c] == 'msg' else 'rs_recv(me, %d, v);' % c), 1)
+            self.emit('while (chan_recv(&%s, &v)) %s' % (self.chan_name(c), self.recv_note(c, 'v')), 1)
             self.emit('rs_closed_seen(%d, chan_len(&%s));' % (c, self.chan_name(c)), 1)
-            self.emit('rs_at(me, "finished", -1);', 1)
-            self.emit('}', 0)
+            self.thread_end()
             return
         for c in chans: self.emit('open[%d] = 1;' % c, 1)
         self.emit('for (int it = 0; %s; it++) {' % ' || '.join('open[%d]' % c for c in chans), 1)
@@ -468,9 +477,8 @@ class Gen:
                 self.statement(tree, 'cons', 3, has_else=use_else, nest=False, jumps=True)
             else:
                 c = r.choice(chans)
-                v = 'struct rs_msg v = {0};' if self.etype[c] == 'msg' else '%s v = 0;' % self.etype[c]
-                note = 'rs_mrecv(me, %d, &v);' % c if self.etype[c] == 'msg' else 'rs_recv(me, %d, v);' % c
-                self.emit(v, 3)
+                note = self.recv_note(c, 'v')
+                self.emit('%s v = {0};' % self.elem_type(c), 3)
                 self.emit('rs_at(me, "plain receive on ch%d", it);' % c, 3)
                 if len(chans) == 1 and r.random() < 0.6:
                     self.emit('if (open[%d]) {' % c, 3)
@@ -484,15 +492,12 @@ class Gen:
         self.emit('}', 2)
         self.emit('uthread_yield();', 2)
         self.emit('}', 1)
-        self.emit('rs_at(me, "finished", -1);', 1)
-        self.emit('}', 0)
+        self.thread_end()
 
     def worker(self, w):
         r = self.r
         me = self.t_work[w]
-        self.emit('static void worker%d(void *arg) {' % w, 0)
-        self.emit('const int me = %d;' % me, 1)
-        self.emit('(void)arg;', 1)
+        self.thread_begin('worker%d' % w, me)
         ntemp = r.randint(2, 5)
         self.emit('for (int it = 0; it < %d; it++) {' % self.iters, 1)
         self.emit('switch (it %% %d) {' % ntemp, 2)
@@ -521,15 +526,12 @@ class Gen:
         self.emit('}', 2)
         self.emit('if (it % 5 == 2) uthread_yield();', 2)
         self.emit('}', 1)
-        self.emit('rs_at(me, "finished", -1);', 1)
-        self.emit('}', 0)
+        self.thread_end()
 
     def setter(self, s):
         r = self.r
         me = self.t_set[s]
-        self.emit('static void setter%d(void *arg) {' % s, 0)
-        self.emit('const int me = %d;' % me, 1)
-        self.emit('(void)arg;', 1)
+        self.thread_begin('setter%d' % s, me)
         self.emit('rs_at(me, "setting", 0);', 1)
         jobs = []
         for l in range(self.nlatch):
@@ -546,8 +548,7 @@ class Gen:
                 self.emit('latch_set(&la%d);' % i, 1)
             else:
                 self.emit('rs_future_set_result(%d, %d, future_set(&fu%d, %d));' % (i, (me + 1) * 64 + i, i, (me + 1) * 64 + i), 1)
-        self.emit('rs_at(me, "finished", -1);', 1)
-        self.emit('}', 0)
+        self.thread_end()
 
     # ---------------------------------------------------------------- the program
     def program(self):
@@ -572,8 +573,7 @@ class Gen:
         with open(os.path.join(HERE, 'rs_check.h')) as f: head.append(f.read())
         decl = []
         for c in range(self.nchan):
-            t = 'struct rs_msg' if self.etype[c] == 'msg' else self.etype[c]
-            decl.append('static channel(%s) %s;' % (t, self.chan_name(c)))
+            decl.append('static channel(%s) %s;' % (self.elem_type(c), self.chan_name(c)))
         for i in range(self.nlatch): decl.append('static latch la%d;' % i)
         for i in range(self.nfut): decl.append('static future(int) fu%d;' % i)
         for i in range(self.nlock): decl.append('static owner_lock lk%d;' % i)
@@ -608,7 +608,7 @@ class Gen:
         e('long sent = 0, received = 0;', 1)
         e('rs_check_values(&sent, &received);', 1)
         for c in range(self.nchan):
-            t = 'struct rs_msg' if self.etype[c] == 'msg' else self.etype[c]
+            t = self.elem_type(c)
             e('{ %s v; if (chan_try_recv(&%s, &v)) rs_fail("ch%d not drained at the end"); }' % (t, self.chan_name(c), c), 1)
         for l in range(self.nlock):
             e('if (!lock_try_acquire(&lk%d)) rs_fail("lock %d still held at the end");' % (l, l), 1)
