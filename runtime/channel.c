@@ -1030,6 +1030,12 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
 /* Withdraws a send or receive clause: takes its node out of its cell if it
  * is still there (the cell becomes `gone`), and says whether it completed. */
 static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
+  /* The common case, a clause that completed in its statement's try pass:
+   * it holds no cell, and DONE means it won (withdraw would say so after a
+   * close that changes nothing and a wait for DONE). */
+  if (!n->res.ptr[RES_SEGMENT] &&
+      atomic_load_explicit(&n->status, memory_order_acquire) == WUC_CLAUSE_DONE)
+    return true;
   bool done = wuc_select_withdraw(n);
   struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
   if (seg) {
