@@ -29,6 +29,8 @@ inline constexpr const char *EmptyParens = "empty parentheses in a waituntil sta
 inline constexpr const char *ClauseNoStatement = "waituntil clause has no statement";
 inline constexpr const char *ElseNoStatement = "'else' has no statement";
 inline constexpr const char *EmptyResource = "waituntil clause has no resource";
+inline constexpr const char *ShiftOperandMissing =
+    "'<<' needs an expression on each side: 'x << ch' receives, 'ch << e' sends";
 inline constexpr const char *EmptyGuard = "'when' needs a condition";
 inline constexpr const char *ExpectedLParenAfter = "expected '(' after '%s'";
 inline constexpr const char *ExpectedClauseAfter =

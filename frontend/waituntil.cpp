@@ -255,7 +255,12 @@ TreeNode ParseContext::convert(int n, WaitUntil &w) {
       if (m > i && (punctIs(t, "(") || punctIs(t, "[") || punctIs(t, "{"))) i = m;
       prev = i;
     }
-    if (!lower && lastShift > a && lastShift < b && punctIs(raw(lastShift), "<<")) {
+    const bool isShift = !lower && lastShift >= a && punctIs(raw(lastShift), "<<");
+    if (isShift && lastShift == b) // `x << ` : at the ')'
+      error(begin(p.opClose), msg::ShiftOperandMissing);
+    else if (isShift && lastShift == a) // ` << ch` : at the '<<'
+      error(begin(a), msg::ShiftOperandMissing);
+    else if (isShift) {
       c.form = ClauseForm::Shift;
       c.shiftOffset = begin(lastShift);
       c.lhs = span(a, lastShift - 1, begin(lastShift));

@@ -176,6 +176,25 @@ int main(void) {
 }
 ''', prologue=CH)
 
+gen('shift_missing_right', "Syntax: 'waituntil (x << )' (reported at the ')').",
+    "'<<' needs an expression on each side: 'x << ch' receives, 'ch << e' sends",
+    '''
+int main(void) {
+  int x;
+  waituntil (x << @@) {}
+  return x;
+}
+''', prologue=CH)
+
+gen('shift_missing_left', "Syntax: 'waituntil ( << ch)' (reported at the '<<').",
+    "'<<' needs an expression on each side: 'x << ch' receives, 'ch << e' sends",
+    '''
+int main(void) {
+  waituntil (@@<< c) {}
+  return 0;
+}
+''', prologue=CH)
+
 gen('empty_guard', "Syntax: 'when ()' (reported at the ')').",
     "'when' needs a condition",
     '''
