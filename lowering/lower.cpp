@@ -133,7 +133,7 @@ public:
             (k == 1 ? " clause" : " clauses") + (w_.elseBranch.present ? ", else" : "") + " */");
     c_.indent();
     c_.note("wuc_wu_clause " + p_ + "_clauses[" + std::to_string(k) + "];");
-    c_.note("wuc_wu " + p_ + " __attribute__((cleanup(wuc_wu_cleanup))); /* withdraws on any exit */");
+    c_.note("wuc_wu " + p_ + " __attribute__((cleanup(wuc_wu_exit))); /* withdraws on any exit */");
     c_.code("wuc_wu_init(&" + p_ + ", " + p_ + "_clauses, " + (allOr_ ? "1" : "0") + ");");
     for (const Clause &c : w_.clauses) emitEvaluation(c);
     emitElseGuard();

@@ -12,7 +12,7 @@
  *   - the blocking paths — wuc_wu_block_all_or (steps 2, 3, 5) and
  *     wuc_wu_mixed_step (statements mixing `and` and `or`) — live in
  *     runtime/waituntil.c and call the resources through wuc_selectable_ops;
- *   - wuc_wu_cleanup runs, through __attribute__((cleanup)), whenever control
+ *   - wuc_wu_exit runs, through __attribute__((cleanup)), whenever control
  *     leaves the statement, normally or by a jump out of a body: every clause
  *     still registered is withdrawn (step 5 with bodies skipped), so no
  *     registration outlives the statement.
@@ -137,8 +137,13 @@ static inline void wuc_wu_won_try(wuc_wu *w, unsigned i) {
  * runs on_selected, the body, then unregisters it. */
 unsigned wuc_wu_block_all_or(wuc_wu *w);
 
-/* All-or: the winner's part after its body (a lock is released here). */
-static inline void wuc_wu_end_winner(wuc_wu *w, unsigned i) { w->cl[i].live = false; }
+/* All-or: the winner's part after its body (a lock is released here).  No
+ * other clause is live (the try pass queued nothing, wuc_wu_block_all_or
+ * withdrew the losers), so the statement's exit has nothing to walk. */
+static inline void wuc_wu_end_winner(wuc_wu *w, unsigned i) {
+  w->cl[i].live = false;
+  w->n = 0;
+}
 
 /* Mixed statements.  Each call first withdraws every live clause whose node
  * is no longer `needed`, then returns the next clause whose body is to run
@@ -162,8 +167,13 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied);
  * here) and counts it as run. */
 void wuc_wu_mixed_ran(wuc_wu *w, unsigned i);
 
-/* __attribute__((cleanup)): withdraws whatever is still registered. */
+/* Withdraws whatever is still registered. */
 void wuc_wu_cleanup(wuc_wu *w);
+/* __attribute__((cleanup)) of a lowered statement: the out-of-line walk only
+ * while some clause may still be live (not after an all-or winner's part). */
+static inline void wuc_wu_exit(wuc_wu *w) {
+  if (w->n) wuc_wu_cleanup(w);
+}
 
 #ifdef __cplusplus
 }
