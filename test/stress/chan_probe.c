@@ -3,6 +3,8 @@
 
 #include "chan_segment.h"
 
+#define CLOSED_BIT (UINT64_C(1) << 63)
+
 size_t chan_probe_linked_segments(wuc_chan *ch) {
   size_t n = 0;
   for (struct chan_segment *s = ch->oldest; s; s = atomic_load(&s->next)) n++;
@@ -10,3 +12,19 @@ size_t chan_probe_linked_segments(wuc_chan *ch) {
 }
 
 size_t chan_probe_segment_size(void) { return WUC_SEGMENT_SIZE; }
+
+uint64_t chan_probe_senders(wuc_chan *ch) { return atomic_load(&ch->senders) & ~CLOSED_BIT; }
+uint64_t chan_probe_receivers(wuc_chan *ch) { return atomic_load(&ch->receivers); }
+uint64_t chan_probe_buffer_end(wuc_chan *ch) { return atomic_load(&ch->buffer_end); }
+
+/* The lock is the int runtime/spin.h's wuc_spin_lock takes (0 when free);
+ * not included here: the unit tests have a spin.h of their own. */
+void chan_probe_hold_maintenance(wuc_chan *ch) {
+  while (atomic_exchange_explicit(&ch->maintenance_lock, 1, memory_order_acquire)) {
+  }
+}
+void chan_probe_release_maintenance(wuc_chan *ch) {
+  atomic_store_explicit(&ch->maintenance_lock, 0, memory_order_release);
+}
+
+uint64_t chan_probe_take_receive_index(wuc_chan *ch) { return atomic_fetch_add(&ch->receivers, 1); }

@@ -5,17 +5,20 @@
 // two transfers; all-or exclusivity under contention with checksums, against
 // other statements and against plain sends and receives; the channel rule of
 // mixed trees (a transfer that happened runs its body); else; closed(ch);
-// send clauses on closed channels stop the program.
+// send clauses on closed channels stop the program; a send clause withdrawn
+// after expandBuffer left it to its receiver keeps the buffer's size.
 #include <gtest/gtest.h>
 
 #include <wuc.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "chan_probe.h"
 #include "scenario.h"
 #include "spawn_fn.h"
 #include "subprocess.h"
@@ -284,6 +287,104 @@ TEST(ChannelSelect, ClosedClauseWaitsForTheDrain) {
   wuc_timeout t = wuc_timeout_make(milliseconds(1));
   std::vector<Clause> clauses = {Recv(&rc, &x), Bind(&t, WUC_TRAIT(wuc_timeout_register))};
   EXPECT_EQ(Winner(Waituntil(wuc_test::AnyOf(2), clauses)), 1);
+}
+
+// ---- withdrawals that expandBuffer passed ------------------------------------
+
+// expandBuffer, reaching a cell where a sender waits and whose receiver has
+// already taken its index, leaves the sender to that receiver (WAITER_EB):
+// the receiver resumes it and then expands the buffer.  A send clause
+// withdrawn before the receiver gets there leaves the cell interrupted, and
+// the receiver skips it without expanding; so the withdrawal must expand
+// (regression: the buffer lost that cell for good, and the cap-1 channel
+// below then refused a try_send while empty).
+//
+// The window (a receiver between its fetch-and-add on R and its cell) is a
+// few instructions wide, so the scenario holds it open: a try_recv stalled
+// there is stood in for by chan_probe_take_receive_index, and the expanding
+// receiver is made to wait until then on the segment-maintenance lock, held
+// by the probe as by a descheduled unlinker (its expandBuffer moves the
+// buffer-end pointer off a segment whose cells are all cleaned, and removes
+// that segment).  Every step is one the runtime allows; only the timing is
+// chosen.  Cells (cap 1, 32-cell segments): 0..31 interrupted receives;
+// 32 the element; 33 the send clause.
+WUC_SCENARIO(withdrawn_send_clause_keeps_the_buffer) {
+  static LongChannel ch, other;  // other: rendezvous, for the clause that wins
+  chan_init(&ch, 1);
+  wuc_chan *core = &ch.core;
+  const uint64_t seg = chan_probe_segment_size();
+  // Segment 0: receive clauses that register (and expand the buffer), then
+  // lose to a timeout.
+  for (int tries = 0; chan_probe_receivers(core) < seg; tries++) {
+    SCENARIO_CHECK(tries < 1000, "receive clauses keep winning nothing");
+    long x = 0;
+    wuc_chan_recv_clause rc = chan_recv_clause(&ch);
+    wuc_timeout t = wuc_timeout_make(milliseconds(1));
+    std::vector<Clause> clauses = {Recv(&rc, &x), Bind(&t, WUC_TRAIT(wuc_timeout_register))};
+    SCENARIO_CHECK(Winner(Waituntil(wuc_test::AnyOf(2), clauses)) == 1, "a receive won");
+  }
+  SCENARIO_CHECK(chan_probe_buffer_end(core) == seg + 1, "B = %lu",
+                 (unsigned long)chan_probe_buffer_end(core));
+  SCENARIO_CHECK(chan_send(&ch, 7L), "send");  // fails through segment 0, buffers in cell 32
+  SCENARIO_CHECK(chan_probe_senders(core) == seg + 1, "S = %lu",
+                 (unsigned long)chan_probe_senders(core));
+
+  // (ch << 8) or (y << other): the send clause waits in cell 33.
+  static Outcome statement;
+  static long y = 0;
+  uthread_t *t = SpawnFn([] {
+    long v = 8;
+    wuc_chan_send_clause sc = chan_send_clause(&ch);
+    wuc_chan_recv_clause oc = chan_recv_clause(&other);
+    std::vector<Clause> clauses = {Send(&sc, &v), Recv(&oc, &y)};
+    statement = Waituntil(wuc_test::AnyOf(2), clauses);
+  });
+  wuc_test::AwaitParked(t);
+  SCENARIO_CHECK(chan_probe_senders(core) == seg + 2, "the send clause did not register");
+
+  // A receive takes cell 32 and expands the buffer: B 33 -> 34, then it
+  // spins on the maintenance lock before it looks at cell 33.
+  chan_probe_hold_maintenance(core);
+  static long got = 0;
+  uthread_t *r = SpawnFn([] { chan_recv(&ch, &got); });
+  auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (chan_probe_buffer_end(core) == seg + 1) {
+    if (std::chrono::steady_clock::now() > give_up) {
+      chan_probe_release_maintenance(core);
+      SCENARIO_CHECK(false, "the receive never expanded the buffer");
+    }
+    __builtin_ia32_pause();
+  }
+  // The stalled try_recv takes cell 33 (R 33 -> 34; it passed its check,
+  // R < S): now expandBuffer leaves the sender in cell 33 to it.
+  uint64_t stalled = chan_probe_take_receive_index(core);
+  SCENARIO_CHECK(stalled == seg + 1, "the stalled receive took cell %lu", (unsigned long)stalled);
+  chan_probe_release_maintenance(core);
+  uthread_join(r);
+  SCENARIO_CHECK(got == 7, "received %ld", got);
+
+  // The other clause wins; the send clause is withdrawn from cell 33.
+  SCENARIO_CHECK(chan_send(&other, 5L), "send on other");
+  uthread_join(t);
+  SCENARIO_CHECK(statement.ran.size() == 1 && statement.ran[0] == 1 && y == 5 &&
+                     statement.completed_unrun.empty(),
+                 "the statement did not end by its receive alone");
+  // The stalled try_recv now finds cell 33 interrupted and, with R = S,
+  // returns false: it changes nothing, so nothing is left to do for it.
+  SCENARIO_CHECK(chan_probe_receivers(core) == chan_probe_senders(core), "R != S");
+
+  // Empty, capacity 1: exactly one try_send fits.
+  SCENARIO_CHECK(chan_try_send(&ch, 3L), "the empty cap-1 channel refuses a try_send");
+  SCENARIO_CHECK(!chan_try_send(&ch, 4L), "the cap-1 channel takes a second element");
+  long x = 0;
+  SCENARIO_CHECK(chan_try_recv(&ch, &x) && x == 3, "received %ld", x);
+  std::printf("ok\n");
+  return 0;
+}
+
+TEST(ChannelSelect, WithdrawnSendClauseKeepsTheBuffer) {
+  auto r = RunScenario("withdrawn_send_clause_keeps_the_buffer", {{"WUC_PROCESSORS", "2"}}, 60);
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
 }
 
 // ch << e on a closed channel stops the program, naming the clause's site.
