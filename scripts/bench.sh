@@ -2,7 +2,7 @@
 # Benchmarks against Go, one command: installs what the harness needs (the
 # project's packages through setup.sh, and python3-matplotlib for the plots),
 # builds both sides and runs bench/run.py with the arguments given, e.g.
-#   scripts/bench.sh            # full run (about 15 minutes on 2 cores)
+#   scripts/bench.sh            # full run, 5 runs per side (docs/benchmarks.md: how long)
 #   scripts/bench.sh --quick    # smoke run, under 2 minutes once built
 #   scripts/bench.sh --only futures --only select-contend
 set -euo pipefail
