@@ -1047,10 +1047,13 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
         if (is_waiter(state) && waiter_node(state) == n) {
           if (atomic_compare_exchange_weak(c, &state, gone)) {
             chan_segment_cell_cleaned(ch, seg);
-            /* expandBuffer left this cell to its receiver, who will now
-             * find it interrupted and not expand: expand for it, or the
-             * buffer would lose a cell for good. */
-            if (state & WAITER_EB) expand_buffer(ch);
+            /* expandBuffer left this sender's cell to its receiver, who
+             * will now find it interrupted and not expand: expand for it,
+             * or the buffer would lose a cell for good.  Not for a
+             * receive clause: it expanded when it registered, and an
+             * INTERRUPTED_RCV cell counts as buffer room, marked or not
+             * (one more expansion would grow the buffer past capacity). */
+            if (gone == CELL_INTERRUPTED_SEND && (state & WAITER_EB)) expand_buffer(ch);
             break;
           }
         } else if (is_busy(state)) {
