@@ -7,13 +7,23 @@
  *   +8   r15   +16 r14   +24 r13   +32 r12   +40 rbx   +48 rbp
  *   +56  return address
  */
+#include "sanitizer.h"
+
+/* Under a sanitizer, wuc_context_switch is context.c's annotated wrapper
+ * around this code; in a plain build it is this code. */
+#ifdef WUC_FIBER_ANNOTATIONS
+#define SWITCH wuc_context_swap
+#else
+#define SWITCH wuc_context_switch
+#endif
+
         .text
 
-/* void wuc_context_switch(wuc_context *from, wuc_context *to) */
-        .globl  wuc_context_switch
-        .type   wuc_context_switch, @function
+/* void SWITCH(wuc_context *from, wuc_context *to) */
+        .globl  SWITCH
+        .type   SWITCH, @function
         .p2align 4
-wuc_context_switch:
+SWITCH:
         .cfi_startproc
         pushq   %rbp
         .cfi_adjust_cfa_offset 8
@@ -51,7 +61,7 @@ wuc_context_switch:
         .cfi_adjust_cfa_offset -8
         ret
         .cfi_endproc
-        .size   wuc_context_switch, .-wuc_context_switch
+        .size   SWITCH, .-SWITCH
 
 /* First code of every new context: wuc_context_init leaves the entry function
  * in r12 and its argument in r13.  The stack is 16-byte aligned here.  rip is

@@ -143,6 +143,7 @@ void wuc_make_runnable(struct uthread *t) {
  * resumed us (see scheduler.h). */
 static void finish_switch(struct worker *w) {
   if (w->exited_stack.guard) {
+    wuc_context_release(&w->exit_ctx);
     wuc_stack_free(&w->exited_stack);
     w->exited_stack.guard = NULL;
   }
@@ -203,8 +204,8 @@ void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action act
   struct uthread *next = find_local_work(w);
   if (!next && action == PREV_YIELD) return; /* nobody else to run here */
   /* An exiting thread's handle may already be freed by its joiner: its last
-   * context goes to a scratch slot nobody resumes, and `prev` stays NULL
-   * (the stack to recycle is in w->exited_stack). */
+   * context is the worker's copy (uthread_entry), nobody resumes it, and
+   * `prev` stays NULL (the stack to recycle is in w->exited_stack). */
   wuc_context *save = &cur->ctx;
   if (action == PREV_EXIT) {
     save = &w->exit_ctx;
@@ -213,12 +214,10 @@ void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action act
   w->prev = cur;
   w->prev_action = action;
   w->current = next;
-  if (next) {
-    count(&w->threads_run);
-    wuc_context_switch(save, &next->ctx);
-  } else {
-    wuc_context_switch(save, &w->sched_ctx);
-  }
+  wuc_context *to = next ? &next->ctx : &w->sched_ctx;
+  if (next) count(&w->threads_run);
+  if (action == PREV_EXIT) wuc_context_exit(save, to);
+  wuc_context_switch(save, to);
   /* Resumed, perhaps on another worker. */
   finish_switch(wuc_current_worker());
 }
@@ -378,7 +377,7 @@ static struct worker *worker_new(unsigned id) {
 
 static void worker_os_thread_setup(struct worker *w) {
   tls_worker = w;
-  wuc_stack_overflow_altstack_init();
+  w->signal_stack = wuc_stack_overflow_altstack_init();
   /* Timer wake-ups within ~10 µs instead of the default 50 µs slack. */
   prctl(PR_SET_TIMERSLACK, 10000UL, 0, 0, 0);
 }
@@ -386,6 +385,7 @@ static void worker_os_thread_setup(struct worker *w) {
 static void *worker_main(void *arg) {
   struct worker *w = arg;
   worker_os_thread_setup(w);
+  wuc_context_init_current(&w->sched_ctx);
   sched_loop(w); /* on this kernel thread's own stack */
   return NULL;
 }
@@ -462,8 +462,9 @@ __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   wuc_stack_overflow_handler_init();
 
   wuc_uthread_main_init(&main_thread);
+  wuc_context_init_current(&main_thread.ctx);
   w0->current = &main_thread;
   if (!wuc_stack_alloc(&w0->sched_stack)) wuc_fatal("cannot allocate the scheduler stack: %s", strerror(errno));
-  wuc_context_init(&w0->sched_ctx, w0->sched_stack.top, sched_entry, w0);
+  wuc_context_init(&w0->sched_ctx, w0->sched_stack.base, w0->sched_stack.top, sched_entry, w0);
   atomic_store(&wuc_sched.initialized, true);
 }

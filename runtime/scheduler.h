@@ -102,7 +102,7 @@ struct worker {
   struct uthread *prev;    /* transition to finish after the next switch */
   enum prev_action prev_action;
   struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
-  wuc_context exit_ctx;          /* where an exiting thread's last context goes */
+  wuc_context exit_ctx;          /* that thread's last context: release after the switch */
   bool in_timer_callbacks; /* wakes go to the queue's back, not `next` */
   bool spinning;
   uint32_t schedtick;
@@ -119,6 +119,7 @@ struct worker {
 
   pthread_t os_thread;
   struct wuc_stack sched_stack; /* worker 0 only: its kernel thread's stack is main's */
+  void *signal_stack;           /* the kernel thread's sigaltstack (stack_overflow.c) */
 
   /* Reclamation (reclaim.c): the epoch seen at the last quiescent point,
    * and objects this worker retired, oldest first. */

@@ -39,8 +39,10 @@ void wuc_stack_free(const struct wuc_stack *s);
 bool wuc_stack_guard_contains(const struct wuc_stack *s, const void *addr);
 
 /* Installs the SIGSEGV handler that turns guard-page faults into reports, and
- * gives the calling kernel thread an alternate signal stack to run it on. */
+ * gives the calling kernel thread an alternate signal stack to run it on
+ * (returned, NULL if out of memory: the caller keeps it for the thread's
+ * lifetime, so leak checkers see it referenced). */
 void wuc_stack_overflow_handler_init(void);
-void wuc_stack_overflow_altstack_init(void);
+void *wuc_stack_overflow_altstack_init(void);
 
 #endif

@@ -60,12 +60,13 @@ static void on_segv(int sig, siginfo_t *info, void *context) {
   signal(sig, SIG_DFL);
 }
 
-void wuc_stack_overflow_altstack_init(void) {
+void *wuc_stack_overflow_altstack_init(void) {
   stack_t ss;
   ss.ss_sp = malloc(ALTSTACK_SIZE);
   ss.ss_size = ALTSTACK_SIZE;
   ss.ss_flags = 0;
   if (ss.ss_sp) sigaltstack(&ss, NULL);
+  return ss.ss_sp;
 }
 
 void wuc_stack_overflow_handler_init(void) {

@@ -44,8 +44,11 @@ static void uthread_entry(void *arg) {
   wuc_finish_switch();
   t->fn(t->arg);
   struct worker *w = wuc_current_worker();
-  /* Still on t's stack: the next context to run recycles it. */
+  /* Still on t's stack: the next context to run recycles it, and releases
+   * t's last context, copied here because t's joiner may free t as soon as
+   * uthread_finished has published the end. */
   w->exited_stack = t->stack;
+  w->exit_ctx = t->ctx;
   uthread_finished(t);
   wuc_switch_away(w, t, PREV_EXIT); /* never returns: nobody resumes an exited thread */
   __builtin_unreachable();
@@ -85,7 +88,7 @@ static uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int lin
   t->spawn_return_address = ret_addr;
   t->parent_id = cur->id;
   t->id = atomic_fetch_add_explicit(&wuc_sched.next_id, 1, memory_order_relaxed);
-  wuc_context_init(&t->ctx, t->stack.top, uthread_entry, t);
+  wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
   wuc_registry_add(t);
   struct worker *w = wuc_current_worker();
   runq_push(w, t);

@@ -7,7 +7,8 @@
 #   python3 /usr/lib/llvm-14/build/utils/lit/lit.py -v  <build>/test/lit/semantics/or_priority.wc
 #
 # Substitutions (besides lit's %s %S %t %T):
-#   %wucc          the compiler driver, under `timeout 120` (a hang fails, not blocks)
+#   %wucc          the compiler driver, under `timeout 120` (a hang fails, not blocks),
+#                  with the build's sanitizer flags (WUC_SANITIZE) when it has any
 #   %FileCheck     LLVM 14's FileCheck
 #   %not           LLVM 14's `not` (succeeds when the command fails, not on a crash)
 #   %expect_exit N cmd...   succeeds only if cmd exits with status exactly N
@@ -42,7 +43,12 @@ for var in ('CC', 'CFLAGS', 'CPATH', 'C_INCLUDE_PATH', 'WUC_STACK_SIZE', 'WUC_AB
     config.environment.pop(var, None)
 
 utils = os.path.join(config.test_source_root, 'utils')
-config.substitutions.append(('%wucc', 'timeout 120 ' + config.wuc_wucc))
+# A sanitized libwuc links only into programs built with the same sanitizer;
+# `REQUIRES: !asan`-style lines use the features below.
+sanitize_flags = (' ' + config.wuc_sanitize_flags) if config.wuc_sanitize_flags else ''
+if config.wuc_sanitize:
+    config.available_features.add({'address': 'asan', 'thread': 'tsan'}[config.wuc_sanitize])
+config.substitutions.append(('%wucc', 'timeout 120 ' + config.wuc_wucc + sanitize_flags))
 config.substitutions.append(('%FileCheck', config.wuc_filecheck))
 config.substitutions.append(('%not', config.wuc_not))
 config.substitutions.append(('%expect_exit',

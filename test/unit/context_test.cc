@@ -145,10 +145,13 @@ TEST(Context, SwitchPreservesCalleeSavedRegistersAndFpControl) {
   const uint16_t init_fpucw = kFpucwMasks | kFpucwRoundUp;
   WriteMxcsr(init_mxcsr);
   WriteFpucw(init_fpucw);
-  wuc_context_init(&p->other_ctx, stack_top, regtest_record_entry, p.get());
+  wuc_context_init(&p->other_ctx, stack, stack_top, regtest_record_entry, p.get());
   WriteMxcsr(saved_mxcsr);
   WriteFpucw(saved_fpucw);
 
+  // Each test runs in a process of its own, before any spawn: this is the
+  // main kernel thread's own stack.
+  wuc_context_init_current(&p->main_ctx);
   for (int r = 0; r < kRounds; r++)
     regtest_switch(&p->main_ctx, &p->other_ctx, &p->main_load[r], &p->main_after[r]);
   wuc_context_switch(&p->main_ctx, &p->other_ctx);  // lets the other side finish its checks
@@ -193,7 +196,8 @@ TEST(Context, MillionSwitchesKeepCount) {
   c.limit = 1000000;
   void *stack = std::aligned_alloc(64, kStackSize);
   ASSERT_NE(stack, nullptr);
-  wuc_context_init(&c.other_ctx, static_cast<char *>(stack) + kStackSize, CountingEntry, &c);
+  wuc_context_init(&c.other_ctx, stack, static_cast<char *>(stack) + kStackSize, CountingEntry, &c);
+  wuc_context_init_current(&c.main_ctx);
   long switches = 0;
   for (long i = 0; i < c.limit; i++, switches++) wuc_context_switch(&c.main_ctx, &c.other_ctx);
   EXPECT_EQ(switches, c.limit);
