@@ -7,3 +7,8 @@ scripts/setup.sh
 cmake -S . -B build -G Ninja -DWUC_WERROR=ON >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure -j 2 --timeout 600
+# The channel stress tests again under ASan+UBSan (docs/testing.md, "Sanitizers"):
+# a second build directory with only the runtime and the stress program.
+cmake -S . -B build-asan -G Ninja -DWUC_WERROR=ON -DWUC_SANITIZE=address >/dev/null
+cmake --build build-asan --target wuc_chan_stress
+ctest --test-dir build-asan --output-on-failure -j 2 --timeout 600 -R '^stress\.'

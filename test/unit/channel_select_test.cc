@@ -243,6 +243,8 @@ TEST(ChannelSelect, ElseRunsWhenNothingIsReadyAndLeavesNothingBehind) {
   EXPECT_FALSE(chan_try_send(&a, 1L));
   long got;
   EXPECT_FALSE(chan_try_recv(&b, &got));
+  chan_destroy(&a);  // their segments (LeakSanitizer checks)
+  chan_destroy(&b);
 }
 
 // A sender blocked on a rendezvous channel makes a receive clause ready at
