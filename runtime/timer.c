@@ -12,7 +12,8 @@
 #define SLOTS_PER_CHUNK 64
 
 
-static struct timer_slot *slot_alloc(struct timer_heap *h) {
+static struct timer_slot *slot_alloc(struct worker *w) {
+  struct timer_heap *h = &w->timers;
   if (!h->free_slots) {
     /* Slots are never returned to malloc: a canceller on another worker may
      * still read a recycled slot's state word. */
@@ -20,6 +21,10 @@ static struct timer_slot *slot_alloc(struct timer_heap *h) {
     if (!chunk) wuc_fatal("out of memory allocating timers");
     for (int i = 0; i < SLOTS_PER_CHUNK; i++) {
       chunk[i].state = SLOT_FIRED; /* generation 0, not live */
+      /* Written once, here: a canceller reads it after its CAS, when the
+       * owner may already be recycling the slot (ThreadSanitizer found the
+       * rewrite at every start racing that read). */
+      chunk[i].owner = w;
       chunk[i].free_next = h->free_slots;
       h->free_slots = &chunk[i];
     }
@@ -107,12 +112,11 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
     h->heap = heap;
     h->cap = cap;
   }
-  struct timer_slot *s = slot_alloc(h);
+  struct timer_slot *s = slot_alloc(w);
   uint64_t generation = SLOT_GEN(atomic_load_explicit(&s->state, memory_order_relaxed)) + 1;
   s->deadline = deadline;
   s->sequence = h->next_sequence++;
   s->timer = t;
-  s->owner = w;
   t->fire = fire;
   t->slot = s;
   t->generation = generation;

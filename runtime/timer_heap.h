@@ -31,7 +31,7 @@ struct timer_slot {
   int64_t deadline;
   uint64_t sequence; /* tie-break: equal deadlines fire in start order */
   wuc_timer *timer;
-  struct worker *owner;
+  struct worker *owner; /* the heap's worker, set when the slot is made */
   struct timer_slot *free_next;
 };
 

@@ -52,6 +52,7 @@
 #include "chan_probe.h"
 #include "lincheck.h"
 #include "runtime_probe.h"
+#include "sanitizer.h"  // the runtime's: which sanitizer this build runs under
 #include "waituntil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -1095,7 +1096,16 @@ int main(int argc, char **argv) {
   std::printf("%s: seed %" PRIu64 ", scale %ld, %u workers\n", mode.c_str(), g_seed, g_scale,
               wuc_processors());
   std::fflush(stdout);
-  StartWatchdog(static_cast<int>(std::min(3600L, 150 * g_scale)));
+  // The watchdog catches hangs, not slowness: sanitized builds run slower
+  // (ThreadSanitizer about 5-15 times), so they get proportionally longer.
+#if defined(WUC_TSAN)
+  const long slowdown = 10;
+#elif defined(WUC_ASAN)
+  const long slowdown = 3;
+#else
+  const long slowdown = 1;
+#endif
+  StartWatchdog(static_cast<int>(std::min(3600L, 150 * g_scale * slowdown)));
   if (mode == "fifo")
     RunFifo();
   else if (mode == "close")
