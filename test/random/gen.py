@@ -127,7 +127,7 @@ class Gen:
         r = self.r
         return r.choice(['0', '1`us', '50`us', '200`us', '500`us', '1`ms', '2`ms', 'microseconds(300)', 'milliseconds(1)', '0.5`ms'])
 
-    def extra_leaf(self, in_lock=None):
+    def extra_leaf(self):
         """A clause that becomes available without help from this thread."""
         r = self.r
         kinds = ['timeout']
@@ -278,7 +278,8 @@ class Gen:
             g = None
             if lf.kind in ('recv', 'closed') and (lf.kind == 'closed' or lf.kw.get('must_guard') or r.random() < 0.6):
                 g = 'open[%d]' % lf.arg
-                # A serve statement's closed(ch) stays enabled while the channel is open: it is the way out.
+                # In a serve statement both clauses of a channel are enabled exactly while it is open:
+                # closed(ch) is the way out, and only the receive can drain the channel for it.
                 if not lf.kw.get('exact_guard') and r.random() < 0.2: g += ' && (it % 4 != 3)'
             elif not lf.kw.get('no_guard') and r.random() < 0.25:
                 g = r.choice(['1', '0', 'it % 3 != 1', 'it & 1', '(it + me) % 4 != 0'])
