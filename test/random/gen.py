@@ -45,10 +45,11 @@ class Node:
 
 
 class Gen:
-    def __init__(self, seed, scale=1):
+    def __init__(self, seed, scale=1, sabotage=None):
         self.r = random.Random(seed)
         self.seed = seed
         self.scale = scale
+        self.sabotage = sabotage
         self.r_loop = random.Random(seed * 7919 + 1)  # a separate stream: adding a choice keeps older programs
         self.stmt_no = 0
         self.out = []
@@ -112,7 +113,10 @@ class Gen:
 
     def recv_note(self, c, var):
         """The accounting of a value received from channel c into var."""
-        return 'rs_mrecv(me, %d, &%s);' % (c, var) if self.etype[c] == 'msg' else 'rs_recv(me, %d, %s);' % (c, var)
+        note = 'rs_mrecv(me, %d, &%s);' % (c, var) if self.etype[c] == 'msg' else 'rs_recv(me, %d, %s);' % (c, var)
+        if self.sabotage == 'lose':  # each place that receives forgets its first value, as if it were lost
+            return '{ static int seen; if (seen++) %s }' % note
+        return note
 
     def thread_begin(self, name, me):
         self.emit('static void %s(void *arg) {' % name, 0)
@@ -170,7 +174,9 @@ class Gen:
         if isinstance(t, Leaf):
             out.append('{RS_LEAF, %d, %d}' % (parent, t.index))
         else:
-            out.append('{%s, %d, 0}' % ('RS_AND' if t.kind == 'and' else 'RS_OR', parent))
+            # Sabotage 'tree': the checks are told every node is an and.
+            is_and = t.kind == 'and' or self.sabotage == 'tree'
+            out.append('{%s, %d, 0}' % ('RS_AND' if is_and else 'RS_OR', parent))
             for k in t.kids: self.desc_nodes(k, me, out)
 
     def render_or(self, t, ctx, ind):
@@ -631,9 +637,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--seed', type=int, required=True)
     ap.add_argument('--scale', type=int, default=1, help='multiplies every thread\'s loop count (same program otherwise)')
+    ap.add_argument('--sabotage', choices=['tree', 'lose'],
+                    help='a program whose checks must fail: tree (the checks see every or as an and), lose (the first value each receive takes is not counted)')
     ap.add_argument('-o', '--output', default='-')
     a = ap.parse_args()
-    text = Gen(a.seed, a.scale).program()
+    text = Gen(a.seed, a.scale, a.sabotage).program()
     if a.output == '-': sys.stdout.write(text)
     else:
         with open(a.output, 'w') as f: f.write(text)

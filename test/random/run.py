@@ -61,7 +61,8 @@ class Runner:
         a = self.a
         prog = os.path.join(a.workdir, 'seed-%d.wc' % seed)
         binary = prog + '.bin'
-        subprocess.run([sys.executable, os.path.join(HERE, 'gen.py'), '--seed', str(seed), '--scale', str(a.scale), '-o', prog], check=True)
+        gen = [sys.executable, os.path.join(HERE, 'gen.py'), '--seed', str(seed), '--scale', str(a.scale), '-o', prog]
+        subprocess.run(gen + (['--sabotage', a.sabotage] if a.sabotage else []), check=True)
         c = subprocess.run([a.wucc, opt_level(seed), prog, '-o', binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True, timeout=600)
         if c.returncode != 0:
@@ -80,7 +81,12 @@ class Runner:
                     self.fail(seed, prog, procs, 'hung: no exit within %g s' % a.timeout, out)
                     ok = False
                     break
-                if p.returncode != 0 or ('OK seed %d:' % seed) not in p.stdout:
+                if a.sabotage:  # the checks must catch the sabotage
+                    if p.returncode != 3 or 'VIOLATION: ' not in p.stdout:
+                        self.fail(seed, prog, procs, 'sabotage %s not caught (exit status %d)' % (a.sabotage, p.returncode), p.stdout)
+                        ok = False
+                        break
+                elif p.returncode != 0 or ('OK seed %d:' % seed) not in p.stdout:
                     self.fail(seed, prog, procs, 'exit status %d' % p.returncode, p.stdout)
                     ok = False
                     break
@@ -103,6 +109,7 @@ def main():
     ap.add_argument('--hours', type=float, help='run consecutive seeds for this long')
     ap.add_argument('--procs', default='1,2,4', help='WUC_PROCESSORS values (default 1,2,4)')
     ap.add_argument('--scale', type=int, default=1, help='multiply every thread\'s loop count (longer runs of the same programs)')
+    ap.add_argument('--sabotage', choices=['tree', 'lose'], help='generate sabotaged programs (gen.py): each run must report a VIOLATION')
     ap.add_argument('--repeat', type=int, default=1, help='runs of each program at each WUC_PROCESSORS')
     ap.add_argument('--timeout', type=float, default=60, help='seconds before a run counts as hung')
     ap.add_argument('--workdir', default='/tmp/wuc-random', help='where programs are written (failing ones are kept)')
