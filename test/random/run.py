@@ -46,8 +46,9 @@ class Runner:
 
     def repro(self, seed, prog, procs):
         wucc = os.path.relpath(self.a.wucc)
+        flags = ' '.join([opt_level(seed)] + self.a.cflags.split())
         return ('python3 %s --seed %d --scale %d -o %s && %s %s %s -o %s.bin && WUC_ABORT=1 WUC_PROCESSORS=%d %s.bin' %
-                (os.path.relpath(os.path.join(HERE, 'gen.py')), seed, self.a.scale, prog, wucc, opt_level(seed), prog, prog, procs, prog))
+                (os.path.relpath(os.path.join(HERE, 'gen.py')), seed, self.a.scale, prog, wucc, flags, prog, prog, procs, prog))
 
     def fail(self, seed, prog, procs, what, out):
         self.failures.append(seed)
@@ -63,7 +64,7 @@ class Runner:
         binary = prog + '.bin'
         gen = [sys.executable, os.path.join(HERE, 'gen.py'), '--seed', str(seed), '--scale', str(a.scale), '-o', prog]
         subprocess.run(gen + (['--sabotage', a.sabotage] if a.sabotage else []), check=True)
-        c = subprocess.run([a.wucc, opt_level(seed), prog, '-o', binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        c = subprocess.run([a.wucc, opt_level(seed)] + a.cflags.split() + [prog, '-o', binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            universal_newlines=True, timeout=600)
         if c.returncode != 0:
             self.fail(seed, prog, '-', 'wucc failed (exit %d)' % c.returncode, c.stdout)
@@ -102,6 +103,7 @@ class Runner:
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--wucc', required=True)
+    ap.add_argument('--cflags', default='', help='more flags for wucc (e.g. a sanitized libwuc\'s -fsanitize=...)')
     ap.add_argument('--seeds', help='seeds to run: 1-12,40,41')
     ap.add_argument('--seed', type=int, help='one seed')
     ap.add_argument('--first', type=int, help='first seed of --count/--hours (default: from the clock, printed)')
