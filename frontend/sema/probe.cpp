@@ -56,8 +56,9 @@ private:
     p.begin = unsigned(out.size());
     renderer_.render(r, out);
     p.end = unsigned(out.size());
-    probe_.pieces.push_back(p);
     out += "\n), 0));";
+    p.closer = p.end + 1;
+    probe_.pieces.push_back(p);
   }
 
   void guard(Range g, std::string &out) {
@@ -166,12 +167,17 @@ unsigned mapToOriginal(const Probe &probe, const ProbePiece &p, unsigned probeOf
 }
 
 const ProbePiece *pieceAt(const Probe &probe, unsigned probeOffset) {
-  const ProbePiece *best = nullptr;
-  for (const ProbePiece &p : probe.pieces)
+  const ProbePiece *best = nullptr, *endsHere = nullptr;
+  for (const ProbePiece &p : probe.pieces) {
     if (p.begin <= probeOffset && probeOffset < p.end &&
         (!best || p.end - p.begin < best->end - best->begin))
       best = &p;
-  return best;
+    // Between a piece and the probe's `)` after it: that text is well
+    // formed, so an error there (`v << )`: "expected expression") is the
+    // piece's.
+    if (p.end <= probeOffset && probeOffset <= p.closer) endsHere = &p;
+  }
+  return best ? best : endsHere;
 }
 
 } // namespace wuc::sema

@@ -43,6 +43,7 @@ enum ProbeSide : unsigned {
 struct ProbePiece {
   unsigned stmt = 0, clause = 0, side = 0;
   unsigned begin = 0, end = 0;
+  unsigned closer = 0; // the probe's `)` that closes the piece's parentheses
   Range orig;
 };
 
@@ -66,7 +67,8 @@ Probe buildProbe(const SourceFile &file, const FrontendResult &fe);
 // A statement nested in the piece maps to its first byte.
 unsigned mapToOriginal(const Probe &probe, const ProbePiece &p, unsigned probeOffset);
 
-// The innermost piece holding `probeOffset`, or nullptr.
+// The innermost piece holding `probeOffset`; else the piece it directly
+// follows (up to the probe's `)` that closes it); else nullptr.
 const ProbePiece *pieceAt(const Probe &probe, unsigned probeOffset);
 
 } // namespace wuc::sema

@@ -50,6 +50,7 @@ SEEDS = {
     '30_non_utf8_outside.wc': ('output', None),
     '31_empty.wc': ('output', None),
     '32_clause_soup.wc': ('error', None),
+    '33_incomplete_operand.wc': ('error', r'expected expression'),
 }
 
 
