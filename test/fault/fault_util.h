@@ -39,9 +39,16 @@ static inline uint64_t fault_rand(uint64_t *state) {
   return x * 0x2545F4914F6CDD1DULL;
 }
 
+/* The run's seed: $WUC_FAULT_SEED, default 1. */
 static inline uint64_t fault_seed(void) {
   const char *s = getenv("WUC_FAULT_SEED");
   return s ? strtoull(s, NULL, 10) : 1;
+}
+
+/* A generator state (never zero) for stream k of seed: one per thread. */
+static inline uint64_t fault_stream(uint64_t seed, uint64_t k) {
+  uint64_t x = (seed + k + 1) * 0x9E3779B97F4A7C15ULL;
+  return (x ^ (x >> 31)) | 1;
 }
 
 /* A field of /proc/self/status in KiB ("VmRSS", "VmHWM"), -1 if unknown. */
