@@ -61,10 +61,14 @@ int main(int argc, char **argv) {
   long iters = 20000000; /* switches */
   bench_args(argc, argv, &iters, NULL);
 
-  wuc_context_init(&peer_ctx, new_stack(), peer, NULL);
+  char *top = new_stack();
+  wuc_context_init(&peer_ctx, top - STACK, top, peer, NULL);
   sides[0].other = &sides[1];
   sides[1].other = &sides[0];
-  for (int i = 0; i < 2; i++) wuc_context_init(&sides[i].ctx, new_stack(), bounce, &sides[i]);
+  for (int i = 0; i < 2; i++) {
+    top = new_stack();
+    wuc_context_init(&sides[i].ctx, top - STACK, top, bounce, &sides[i]);
+  }
   parked_with_main = &sides[0];
   /* The contexts stay suspended forever; their stacks are never freed. */
 
