@@ -4,7 +4,10 @@
 // The only file of the compiler that includes Clang headers.
 #include "sema.h"
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,7 +28,6 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/VirtualFileSystem.h>
-#include <llvm/Support/thread.h>
 
 #include "messages.h"
 #include "probe.h"
@@ -43,8 +45,29 @@ namespace {
 
 using namespace clang;
 
-// The stack Clang parses the probe on (see analyse).
-constexpr unsigned kClangStackSize = 256u << 20;
+// Clang's parser recurses a few frames per bracket level: at the depth the
+// frontend and -fbracket-depth allow, it needs far more than the main
+// thread's 8 MiB.  Pages of a thread's stack are committed only as used.
+constexpr size_t kClangStackSize = 256u << 20;
+
+// Runs fn on a thread with a kClangStackSize stack, or on this one when no
+// such thread can be made (a tight ulimit -v): ordinary files need little.
+void runOnBigStack(const std::function<void()> &fn) {
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0) return fn();
+  pthread_t thread;
+  auto start = [](void *f) -> void * {
+    (*static_cast<const std::function<void()> *>(f))();
+    return nullptr;
+  };
+  bool started = pthread_attr_setstacksize(&attr, kClangStackSize) == 0 &&
+                 pthread_create(&thread, &attr, start, const_cast<std::function<void()> *>(&fn)) == 0;
+  pthread_attr_destroy(&attr);
+  if (started)
+    pthread_join(thread, nullptr);
+  else
+    fn();
+}
 
 // ---- Clang's own errors ----------------------------------------------------
 
@@ -728,11 +751,7 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
     tooling::ToolInvocation invocation(command(core), std::make_unique<Action>(*analysis),
                                        files.get());
     invocation.setDiagnosticConsumer(&collector);
-    // Clang's parser recurses a few frames per bracket level: at the depth
-    // the frontend and -fbracket-depth allow, it needs far more than the
-    // main thread's 8 MiB.  Pages are committed only as they are used.
-    llvm::thread parser(llvm::Optional<unsigned>(kClangStackSize), [&] { invocation.run(); });
-    parser.join();
+    runOnBigStack([&] { invocation.run(); });
     if (analysis->parsed) break;
     if (refused.empty() && !collector.errors.empty()) refused = collector.errors.front().message;
   }
