@@ -31,9 +31,7 @@ public:
   // The user's statement `body` on lines of its own, its first line at its
   // source column (the rest of it keeps its columns by itself).
   void body(Range body);
-  // `#line N` (the file stays the same inside a statement), and the full
-  // `#line N "file"` for the line holding `offset`.
-  void directive(unsigned line);
+  // `#line N "file"` for the line holding `offset` (the statement's first).
   void directiveWithFile(unsigned offset);
   // After the statement's last line: the source text from `end` on keeps
   // its line and column.
@@ -41,13 +39,14 @@ public:
 
   void indent() { indent_ += "  "; }
   void outdent() { indent_.resize(indent_.size() - 2); }
-  const std::string &indentation() const { return indent_; }
 
   // The user's text for `r`, with nested statements lowered.
   std::string text(Range r) const;
 
 private:
   void endLine();
+  // `#line N`: the file stays the same inside a statement.
+  void directive(unsigned line);
   // The bytes of `offset`'s source line before it, blanked (tabs kept, so
   // both compilers count the same columns as in the source).
   std::string blankPrefix(unsigned offset) const;

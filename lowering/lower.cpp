@@ -112,8 +112,8 @@ public:
   StatementLowering(const Renderer &r, const WaitUntil &w, const std::vector<ClauseFacts> &facts,
                     std::string &out)
       : r_(r), w_(w), facts_(facts), out_(out), p_("wu" + std::to_string(w.id)),
-        line_(r.file().lineCol(w.range.begin).line),
-        c_(r, out, line_, indentationOf(r.file(), w.range.begin)), allOr_(isAllOr(w.tree)) {
+        c_(r, out, r.file().lineCol(w.range.begin).line, indentationOf(r.file(), w.range.begin)),
+        allOr_(isAllOr(w.tree)) {
     for (const Clause &c : w.clauses) {
       names_.push_back(p_ + "_clause" + std::to_string(c.index) + "_" + kindName(facts[c.index]));
       enabled_.push_back("1");
@@ -412,7 +412,6 @@ private:
   const std::vector<ClauseFacts> &facts_;
   std::string &out_;
   std::string p_;
-  unsigned line_;
   CWriter c_;
   bool allOr_;
   std::vector<std::string> names_;   // per clause: wuN_clauseI_<kind>
