@@ -16,4 +16,7 @@ if ! /usr/bin/python3 -c "import matplotlib" >/dev/null 2>&1; then
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends python3-matplotlib
 fi
+# The Go peers need Go >= 1.23 (bench/peers/go/go.mod, SHAPES.md's timer
+# semantics); Debian 12 packages only 1.19, so Go is not installed here:
+# run.py looks on PATH and in /usr/local/go and says what it found.
 exec /usr/bin/python3 bench/run.py "$@"

@@ -16,9 +16,6 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
-if ! command -v go >/dev/null 2>&1 && [ ! -x /usr/local/go/bin/go ]; then
-  missing+=(golang-go)       # the benchmark peers; Debian's Go is enough for them
-fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
