@@ -8,7 +8,8 @@ set(WUC_WC_FLAGS -g -O2 -Wall -Wextra)
 if(WUC_WERROR)
   list(APPEND WUC_WC_FLAGS -Werror)
 endif()
-list(APPEND WUC_WC_FLAGS ${WUC_SANITIZE_FLAGS}) # compile and link: see WucSanitize.cmake
+# Compile and link; wucc's back end is this build's cc (WucSanitize.cmake).
+list(APPEND WUC_WC_FLAGS ${WUC_SANITIZE_FLAGS} ${WUC_SANITIZE_WARNING_FLAGS})
 file(GLOB WUC_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/stdlib/*.h ${PROJECT_SOURCE_DIR}/stdlib/wuc/*.h)
 
 function(wuc_add_executable target)

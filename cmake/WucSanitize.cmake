@@ -9,8 +9,12 @@ set(WUC_SANITIZE "" CACHE STRING "Sanitizer for the runtime and its users: empty
 set_property(CACHE WUC_SANITIZE PROPERTY STRINGS "" address thread)
 
 include(CheckCCompilerFlag)
+# WUC_SANITIZE_FLAGS work with gcc and clang, for compiling and linking (the
+# lit suite hands them to wucc with either back end); WUC_SANITIZE_WARNING_FLAGS
+# are for this build's compiler only.
+set(WUC_SANITIZE_FLAGS)
+set(WUC_SANITIZE_WARNING_FLAGS)
 if(WUC_SANITIZE STREQUAL "")
-  set(WUC_SANITIZE_FLAGS)
 elseif(WUC_SANITIZE STREQUAL "address")
   # A UBSan finding stops the program, so the test fails.
   set(WUC_SANITIZE_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined
@@ -19,7 +23,7 @@ elseif(WUC_SANITIZE STREQUAL "address")
   # "may be used uninitialized" in libstdc++'s <regex> and <functional>.
   check_c_compiler_flag(-Wmaybe-uninitialized WUC_HAVE_WMAYBE_UNINITIALIZED)
   if(WUC_HAVE_WMAYBE_UNINITIALIZED)
-    list(APPEND WUC_SANITIZE_FLAGS -Wno-maybe-uninitialized)
+    list(APPEND WUC_SANITIZE_WARNING_FLAGS -Wno-maybe-uninitialized)
   endif()
 elseif(WUC_SANITIZE STREQUAL "thread")
   set(WUC_SANITIZE_FLAGS -fsanitize=thread)
@@ -27,7 +31,7 @@ elseif(WUC_SANITIZE STREQUAL "thread")
   # fences order only atomic accesses, which TSan never reports.
   check_c_compiler_flag(-Wtsan WUC_HAVE_WTSAN)
   if(WUC_HAVE_WTSAN)
-    list(APPEND WUC_SANITIZE_FLAGS -Wno-tsan)
+    list(APPEND WUC_SANITIZE_WARNING_FLAGS -Wno-tsan)
   endif()
 else()
   message(FATAL_ERROR "WUC_SANITIZE=${WUC_SANITIZE}: expected address, thread or nothing")
@@ -37,7 +41,7 @@ endif()
 # compiles and links with the same flags (a sanitized runtime needs the
 # sanitizer's run-time library in the program).
 add_library(wuc_sanitize INTERFACE)
-target_compile_options(wuc_sanitize INTERFACE ${WUC_SANITIZE_FLAGS})
+target_compile_options(wuc_sanitize INTERFACE ${WUC_SANITIZE_FLAGS} ${WUC_SANITIZE_WARNING_FLAGS})
 target_link_options(wuc_sanitize INTERFACE ${WUC_SANITIZE_FLAGS})
 if(WUC_SANITIZE)
   message(STATUS "wuc: runtime, tests and examples built with ${WUC_SANITIZE_FLAGS}")
