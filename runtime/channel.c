@@ -883,10 +883,8 @@ static enum clause_result clause_update_cell_send(wuc_chan *ch, struct chan_segm
  * first, that one completed it (a receiver) or failed it (close). */
 static void fail_registered_send_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t s,
                                            wuc_select_node *n) {
-  if (withdraw_if_closed(ch, seg, s, (uintptr_t)n | WAITER_SENDER, CELL_INTERRUPTED_SEND)) {
-    notify_closed_watchers(ch);
-    send_on_closed(n);
-  }
+  if (withdraw_if_closed(ch, seg, s, (uintptr_t)n | WAITER_SENDER, CELL_INTERRUPTED_SEND))
+    send_on_closed(n); /* stops the program */
 }
 
 static bool send_register_cells(wuc_chan *ch, wuc_select_node *n) {

@@ -215,11 +215,8 @@ wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s) {
 }
 
 void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned count) {
-  /* A node CLAIMED or DONE may have had its unpark spent already (unparks
-   * collapse into one permit): never park for it, wait out its claimer. */
   for (unsigned i = 0; i < count; i++) {
-    int status = atomic_load(&nodes[i].status);
-    if (status == WUC_CLAUSE_CLAIMED || status == WUC_CLAUSE_DONE) {
+    if (wuc_select_is_claimed(&nodes[i])) {
       wait_until_done(&nodes[i]);
       return;
     }

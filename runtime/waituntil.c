@@ -70,9 +70,7 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
 static void wait_for_change(wuc_wu *w) {
   for (unsigned i = 0; i < w->n; i++) {
     wuc_wu_clause *c = &w->cl[i];
-    if (!c->live) continue;
-    int status = atomic_load(&c->node.status);
-    if (status == WUC_CLAUSE_CLAIMED || status == WUC_CLAUSE_DONE) {
+    if (c->live && wuc_select_is_claimed(&c->node)) {
       wuc_select_wait_any(&w->s, &c->node, 1);
       return;
     }

@@ -197,6 +197,18 @@ static inline bool wuc_select_is_done(wuc_select_node *n) {
 #endif
 }
 
+/* Has n been claimed (CLAIMED or DONE)?  Its claimer's unpark may already
+ * have been spent on an earlier park (unparks collapse into one permit), so
+ * a waiting statement must not park for such a node: it waits it out. */
+static inline bool wuc_select_is_claimed(wuc_select_node *n) {
+#ifdef __cplusplus
+  int status = n->status.load();
+#else
+  int status = atomic_load(&n->status);
+#endif
+  return status == WUC_CLAUSE_CLAIMED || status == WUC_CLAUSE_DONE;
+}
+
 /* --- for the statement (the code wucc generates) ------------------------ */
 
 /* All-or statements register their clauses between these two calls.  While

@@ -154,8 +154,7 @@ class Statement {
   // live nodes: a consumed one stays DONE.
   void WaitForChange() {
     for (size_t i = 0; i < count_; i++) {
-      int status = nodes_[i].status.load();
-      if (Live(i) && (status == WUC_CLAUSE_CLAIMED || status == WUC_CLAUSE_DONE)) {
+      if (Live(i) && wuc_select_is_claimed(&nodes_[i])) {
         wuc_select_wait_any(&stmt_, &nodes_[i], 1);
         return;
       }
