@@ -118,6 +118,8 @@ void wuc_wake_other_worker(void) {
 /* Puts t in w's `next` slot; the thread it displaces becomes stealable. */
 static void ready_next(struct worker *w, struct uthread *t) {
   struct uthread *old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
+  atomic_store_explicit(&w->next_epoch, atomic_load_explicit(&w->next_epoch, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
   if (old) {
     runq_push(w, old);
     wuc_wake_other_worker();
@@ -224,17 +226,73 @@ void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action act
 
 /* ---- stealing, spinning and sleeping -------------------------------------- */
 
-static struct uthread *steal_work(struct worker *w, bool take_next_slots) {
+/* Work waiting on a busy worker becomes stealable once it has waited there
+ * for STEAL_AGE_NS.  Taking it sooner is usually a loss here: the threads a
+ * worker runs in turn are mostly ones that talk to each other (a woken
+ * thread lands on its waker's worker), and once two of them sit on
+ * different CPUs every message moves cache lines between them (~80 ns a
+ * line on the development machine, several lines per channel operation),
+ * which costs more than the parallelism gains unless the threads also
+ * compute.  A backlog that has waited this long means the worker is really
+ * overloaded.  Linux's load balancer reasons the same way (a task that ran
+ * in the last 0.5 ms is cache-hot and stays).  docs/scheduler.md has the
+ * measurements behind the value. */
+#define STEAL_AGE_NS 100000
+
+/* One pass over the other workers: the time it started, and the earliest
+ * time at which work seen too young to steal will be old enough. */
+struct steal_scan {
+  int64_t now;
+  int64_t ripe_at;
+};
+
+static bool ripe(struct steal_scan *scan, int64_t waiting_since) {
+  int64_t at = waiting_since + STEAL_AGE_NS;
+  if (scan->now >= at) return true;
+  if (at < scan->ripe_at) scan->ripe_at = at;
+  return false;
+}
+
+/* Half of v's queue, if w has seen it non-empty for STEAL_AGE_NS (every
+ * time it looked: a queue that empties between two looks counts as never
+ * emptied, which errs towards stealing, as before this rule). */
+static struct uthread *steal_backlog(struct worker *w, struct worker *v, struct steal_scan *scan) {
+  struct sighting *seen = &w->seen[v->id];
+  if (runq_empty(&v->runq)) {
+    seen->backlog_since = 0;
+    return NULL;
+  }
+  if (seen->backlog_since == 0) seen->backlog_since = scan->now;
+  if (!ripe(scan, seen->backlog_since)) return NULL;
+  seen->backlog_since = 0;
+  return runq_steal(w, v);
+}
+
+/* v's `next` thread, if w has seen the same hand-off (the same fill of the
+ * slot, by v's next_epoch) waiting there for STEAL_AGE_NS: its waker kept
+ * running instead of blocking. */
+static struct uthread *steal_stale_next(struct worker *w, struct worker *v, struct steal_scan *scan) {
+  struct uthread *t = atomic_load(&v->next);
+  if (!t) return NULL;
+  uint32_t epoch = atomic_load_explicit(&v->next_epoch, memory_order_relaxed);
+  struct sighting *seen = &w->seen[v->id];
+  if (seen->next_epoch != epoch || seen->next_since == 0) {
+    seen->next_epoch = epoch;
+    seen->next_since = scan->now;
+  }
+  if (!ripe(scan, seen->next_since)) return NULL;
+  seen->next_since = 0;
+  return atomic_compare_exchange_strong(&v->next, &t, NULL) ? t : NULL;
+}
+
+static struct uthread *steal_work(struct worker *w, struct steal_scan *scan) {
   unsigned n = atomic_load(&wuc_sched.nworkers);
   unsigned start = fast_random(w) % n;
   for (unsigned i = 0; i < n; i++) {
     struct worker *v = wuc_sched.workers[(start + i) % n];
     if (v == w) continue;
-    struct uthread *t = runq_steal(w, v);
-    if (!t && take_next_slots) {
-      t = atomic_load(&v->next);
-      if (t && !atomic_compare_exchange_strong(&v->next, &t, NULL)) t = NULL;
-    }
+    struct uthread *t = steal_backlog(w, v, scan);
+    if (!t) t = steal_stale_next(w, v, scan);
     if (t) {
       count(&w->threads_stolen);
       return t;
@@ -311,6 +369,22 @@ static void idle(struct worker *w) {
   w->spinning = true;
 }
 
+/* Sleeps until `until`, when work seen on another worker will be old enough
+ * to steal (or until w's next timer is due), keeping w's spinning count: a
+ * worker that makes more work runnable meanwhile sees a spinner and does
+ * not wake anybody, since this one will look again anyway.  w is not in the
+ * idle list: nothing wakes it early. */
+static void watch(struct worker *w, int64_t until) {
+  int64_t timer = wuc_timers_next_deadline(w);
+  if (timer < until) until = timer;
+  if (until <= wuc_now()) return;
+  struct timespec ts = {.tv_sec = until / 1000000000, .tv_nsec = until % 1000000000};
+  wuc_reclaim_offline(w);
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+  }
+  wuc_reclaim_online(w);
+}
+
 static struct uthread *find_work_or_sleep(struct worker *w) {
   for (;;) {
     struct uthread *t = find_local_work(w);
@@ -325,16 +399,21 @@ static struct uthread *find_work_or_sleep(struct worker *w) {
       }
       if (w->spinning) {
         int64_t until = wuc_now() + SPIN_NS;
-        bool last = false;
+        struct steal_scan scan;
         /* Probing other workers' queues pulls their cache lines away from
          * them: back off exponentially between probes. */
-        for (int pause = 16; !t && !last; pause = pause < 1024 ? 2 * pause : pause) {
-          last = wuc_now() >= until;
-          t = steal_work(w, last);
+        for (int pause = 16; !t; pause = pause < 1024 ? 2 * pause : pause) {
+          scan = (struct steal_scan){wuc_now(), INT64_MAX};
+          t = steal_work(w, &scan);
           if (!t && (atomic_load_explicit(&w->next, memory_order_relaxed) ||
                      atomic_load(&wuc_sched.global.size)))
             t = find_local_work(w);
-          for (int i = 0; !t && i < pause; i++) cpu_relax();
+          if (t || scan.now >= until) break;
+          for (int i = 0; i < pause; i++) cpu_relax();
+        }
+        if (!t && scan.ripe_at != INT64_MAX) {
+          watch(w, scan.ripe_at);
+          continue;
         }
       }
     }

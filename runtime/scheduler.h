@@ -28,9 +28,14 @@
  *   - spawned, yielded, woken by a timer: the back of the local queue;
  *   - made runnable outside any worker: the global queue.
  * An idle worker looks, in order, at: next, its queue, the global queue, its
- * expired timers; then it spins briefly stealing from the others (taking a
- * `next` slot only on its last pass, so a hand-off pair is not split); then
- * it sleeps on a futex until woken or until its next timer deadline.
+ * expired timers; then it spins briefly looking at the other workers, and
+ * steals only work that has waited there for a while (STEAL_AGE_NS: half of
+ * a queue it saw non-empty that long, or a `next` thread it saw waiting for
+ * the same hand-off that long), because threads that share a worker mostly
+ * talk to each other and lose more to cross-CPU traffic than they gain from
+ * parallelism (scheduler.c, "stealing").  If it saw work that is not old
+ * enough yet it sleeps until it will be, still counted as spinning (watch);
+ * otherwise it sleeps on a futex until woken or until its next timer is due.
  *
  * Waking idle workers (the Dekker pair that keeps work from being stranded):
  * a producer of stealable work stores it, then reads nspinning/nidle; a worker
@@ -111,6 +116,7 @@ struct worker {
 
   struct runq runq;
   struct uthread *_Atomic next;
+  _Atomic uint32_t next_epoch; /* bumped by the owner whenever it fills `next` */
   struct timer_heap timers;
 
   _Atomic uint32_t wake_word; /* futex: 1 = notified */
@@ -131,6 +137,16 @@ struct worker {
 
   _Atomic uint64_t threads_run;    /* switches into a user thread */
   _Atomic uint64_t threads_stolen; /* threads taken from other workers */
+
+  /* What this worker, looking for work, saw of each other one (times 0:
+   * not seen): since when its queue has been non-empty, and which fill of
+   * its `next` slot and since when, to tell work that waits from work that
+   * moves (scheduler.c, steal_work). */
+  struct sighting {
+    int64_t backlog_since;
+    int64_t next_since;
+    uint32_t next_epoch;
+  } seen[WUC_MAX_WORKERS];
 } __attribute__((aligned(64)));
 
 struct scheduler {

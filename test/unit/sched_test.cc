@@ -1,6 +1,6 @@
-// sched_test.cc — the scheduler: idle workers steal queued threads, a full
-// run queue spills to the global queue, and hand-off pairs cannot starve the
-// queue.
+// sched_test.cc — the scheduler: idle workers steal queued threads and
+// threads left waiting in a busy worker's `next` slot, a full run queue
+// spills to the global queue, and hand-off pairs cannot starve the queue.
 #include <gtest/gtest.h>
 
 #include <park.h>
@@ -123,6 +123,45 @@ TEST(Scheduler, RunQueueOverflowSpillsToTheGlobalQueueOneWorker) {
 TEST(Scheduler, RunQueueOverflowSpillsToTheGlobalQueueTwoWorkers) {
   auto r = RunScenario("run_queue_overflow", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, 0));
+}
+
+// A thread woken into its waker's `next` slot while the waker goes on
+// computing (never blocking) is taken by the other worker once it has
+// waited there long enough (scheduler.c, steal_stale_next): otherwise it
+// would wait as long as the computation.  Here the waker spins until the
+// woken thread has run, so without the rule the scenario hangs.
+struct Stranded {
+  std::atomic<bool> parked{false}, go{false}, ran{false};
+  std::atomic<unsigned> ran_on{~0u};
+};
+
+void ParkUntilGo(void *arg) {
+  auto *s = static_cast<Stranded *>(arg);
+  s->parked = true;
+  while (!s->go.load()) wuc_park("test: stranded", s);
+  s->ran_on = probe_worker_id();
+  s->ran = true;
+}
+
+WUC_SCENARIO(waiting_next_is_stolen) {
+  static Stranded s;
+  uthread_t *t = uthread_spawn(ParkUntilGo, &s);
+  while (!s.parked.load()) uthread_yield();
+  for (int i = 0; i < 1000; i++) uthread_yield();  // let it reach wuc_park
+  s.go = true;
+  unsigned waker_worker = probe_worker_id();
+  wuc_unpark(t);  // into this worker's `next`: would run here only once we block
+  for (uint32_t spins = 0; !s.ran.load();) wuc_test_spin_step(&spins);
+  SCENARIO_CHECK(s.ran_on.load() != waker_worker, "the woken thread ran on its waker's worker %u",
+                 waker_worker);
+  uthread_join(t);
+  return 0;
+}
+
+TEST(Scheduler, WaitingNextThreadIsTakenFromABusyWorker) {
+  auto r = RunScenario("waiting_next_is_stolen", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  std::printf("%s", r.out.c_str());
 }
 
 // Two threads that wake each other forever hand off through `next`; a third
