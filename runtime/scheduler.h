@@ -35,7 +35,9 @@
  * talk to each other and lose more to cross-CPU traffic than they gain from
  * parallelism (scheduler.c, "stealing").  If it saw work that is not old
  * enough yet it sleeps until it will be, still counted as spinning (watch);
- * otherwise it sleeps on a futex until woken or until its next timer is due.
+ * otherwise it sleeps on a futex until woken or until its next timer is due
+ * (one sleeper, the monitor, also every millisecond while others are busy:
+ * nobody wakes a worker for a `next` thread whose waker keeps running).
  *
  * Waking idle workers (the Dekker pair that keeps work from being stranded):
  * a producer of stealable work stores it, then reads nspinning/nidle; a worker
@@ -161,6 +163,7 @@ struct scheduler {
   struct worker *idle_list;
   _Atomic unsigned nidle;
   _Atomic unsigned nspinning;
+  _Atomic bool monitoring; /* a sleeping worker looks again now and then (scheduler.c, idle) */
 
   _Atomic int64_t pending_timers; /* started, neither fired nor cancelled */
 
