@@ -709,6 +709,10 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   atomic_store_explicit(&ch->close_point, s_close + 1, memory_order_release);
   uint64_t r = atomic_load(&ch->receivers);
   uint64_t lo = r < s_close ? r : s_close, hi = r < s_close ? s_close : r;
+  /* Senders never wait in an unbounded channel: below S_close there is
+   * nothing to settle, only buffered elements (a Seq-style close of n
+   * elements would otherwise walk n cells). */
+  if (ch->capacity == CHAN_UNBOUNDED && lo < s_close) lo = s_close;
   for (uint64_t i = lo; i < hi; i++) {
     while (seg->id < i / WUC_SEGMENT_SIZE) {
       struct chan_segment *next = atomic_load(&seg->next);
