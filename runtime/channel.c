@@ -402,6 +402,15 @@ static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
   return s < atomic_load(&ch->receivers);
 }
 
+/* Whether a send that took cell s will probably have to wait: no buffer
+ * room and no receiver at s yet (a guess from two relaxed reads: the cell
+ * decides).  A blocking send prepares its wait before touching the cell
+ * when this says yes. */
+static inline bool likely_to_suspend_send(wuc_chan *ch, uint64_t s) {
+  return s >= atomic_load_explicit(&ch->buffer_end_seen, memory_order_relaxed) &&
+         s >= atomic_load_explicit(&ch->receivers, memory_order_relaxed);
+}
+
 /* `waiter` is the tagged node to install if the send must suspend, or 0
  * (then SEND_NO_WAITER), or CELL_INTERRUPTED_SEND for a try_send that gives
  * up (SEND_GAVE_UP). */
@@ -494,20 +503,24 @@ static bool send_cells(wuc_chan *ch, const void *value, bool block) {
     if (sc & CLOSED_BIT) return false;
     seg = segment_for(ch, &ch->send_segment, &ch->senders, CLOSED_BIT, seg, s);
     if (!seg) continue;
-    enum send_result result = update_cell_send(ch, seg, s, value, block ? 0 : CELL_INTERRUPTED_SEND);
-    if (result == SEND_NO_WAITER) { /* only for a blocking send */
-      if (!op_ready) {
-        blocking_op_init(&op, NULL);
-        op_ready = true;
-      }
-      uintptr_t waiter = (uintptr_t)&op.node | WAITER_SENDER;
+    uintptr_t waiter = block ? 0 : CELL_INTERRUPTED_SEND;
+    if (block && !op_ready && likely_to_suspend_send(ch, s)) {
+      /* Prepare the wait first, so one pass over the cell installs it. */
+      blocking_op_init(&op, NULL);
+      op_ready = true;
+    }
+    if (op_ready) waiter = (uintptr_t)&op.node | WAITER_SENDER;
+    enum send_result result = update_cell_send(ch, seg, s, value, waiter);
+    if (result == SEND_NO_WAITER) { /* a blocking send that guessed wrong */
+      blocking_op_init(&op, NULL);
+      op_ready = true;
+      waiter = (uintptr_t)&op.node | WAITER_SENDER;
       result = update_cell_send(ch, seg, s, value, waiter);
-      if (result == SEND_SUSPEND) {
-        if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) return false;
-        return blocking_op_wait(&op, "chan_send", ch); /* no segment pointer held */
-      }
     }
     switch (result) {
+    case SEND_SUSPEND:
+      if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) return false;
+      return blocking_op_wait(&op, "chan_send", ch); /* no segment pointer held */
     case SEND_RENDEZVOUS:
     case SEND_BUFFERED:
       return true;
@@ -616,20 +629,25 @@ static bool recv_cells(wuc_chan *ch, void *out, bool block) {
     uint64_t r = atomic_fetch_add(&ch->receivers, 1);
     seg = segment_for(ch, &ch->receive_segment, &ch->receivers, 0, seg, r);
     if (!seg) continue;
-    enum recv_result result = update_cell_receive(ch, seg, r, out, block ? 0 : CELL_INTERRUPTED_RCV);
-    if (result == RECV_NO_WAITER) {
-      if (!op_ready) {
-        blocking_op_init(&op, out);
-        op_ready = true;
-      }
-      uintptr_t waiter = (uintptr_t)&op.node;
+    uintptr_t waiter = block ? 0 : CELL_INTERRUPTED_RCV;
+    if (block && !op_ready && r >= atomic_load_explicit(&ch->senders, memory_order_relaxed)) {
+      /* No sender has this cell yet: prepare the wait first, so one pass
+       * over the cell installs it. */
+      blocking_op_init(&op, out);
+      op_ready = true;
+    }
+    if (op_ready) waiter = (uintptr_t)&op.node;
+    enum recv_result result = update_cell_receive(ch, seg, r, out, waiter);
+    if (result == RECV_NO_WAITER) { /* a blocking receive that guessed wrong */
+      blocking_op_init(&op, out);
+      op_ready = true;
+      waiter = (uintptr_t)&op.node;
       result = update_cell_receive(ch, seg, r, out, waiter);
-      if (result == RECV_SUSPEND) {
-        if (withdraw_if_closed(ch, seg, r, waiter, CELL_CLOSED)) return false;
-        return blocking_op_wait(&op, "chan_recv", ch); /* no segment pointer held */
-      }
     }
     switch (result) {
+    case RECV_SUSPEND:
+      if (withdraw_if_closed(ch, seg, r, waiter, CELL_CLOSED)) return false;
+      return blocking_op_wait(&op, "chan_recv", ch); /* no segment pointer held */
     case RECV_ELEMENT:
       return true;
     case RECV_CLOSED:
