@@ -135,12 +135,24 @@ static void notify_closed_watchers(wuc_chan *ch);
 /* Every operation ends with this.  A closed(ch) clause becomes ready when
  * the last cell below the close point is settled, and any operation may be
  * the one that settles it (a receiver breaking a cell, a withdrawn sender,
- * expandBuffer failing a sender...).  An operation that sees the closed bit
- * after its last cell transition tells the watchers; one that does not
- * ended before close, whose own notify then sees its transition (both
- * sides store, then load: seq_cst). */
+ * expandBuffer failing a sender...).  An operation that sees the channel
+ * closed after its last transition that drained() looks at (a
+ * read-modify-write: on R or on a cell at or beyond R) tells the watchers;
+ * one that does not ended before close published the close point, and
+ * close's own notify, after that store and a seq_cst fence, sees its
+ * transition.
+ *
+ * The test reads close_point, not the closed bit in S: S's line belongs to
+ * the senders, who write it on every send, and a receiver on another CPU
+ * reading it at every receive cost the next send a cache miss (elastic Con
+ * at 2 workers spent ~25 ns per element on it).  close_point is written once
+ * and shares its line with fields every operation only reads. */
+static inline bool closed_for_watchers(wuc_chan *ch) {
+  return atomic_load(&ch->close_point) != 0;
+}
+
 static inline void notify_if_closed(wuc_chan *ch) {
-  if (__builtin_expect(atomic_load(&ch->senders) & CLOSED_BIT, 0)) notify_closed_watchers(ch);
+  if (__builtin_expect(closed_for_watchers(ch), 0)) notify_closed_watchers(ch);
 }
 
 /* ---- set-up and checks ------------------------------------------------------ */
@@ -383,7 +395,6 @@ enum send_result {
   SEND_RENDEZVOUS,
   SEND_BUFFERED,
   SEND_SUSPEND,
-  SEND_NO_WAITER,
   SEND_GAVE_UP,
   SEND_FAILED,
   SEND_CLOSED
@@ -402,20 +413,26 @@ static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
   return s < atomic_load(&ch->receivers);
 }
 
-/* Whether a send that took cell s will probably have to wait: no buffer
- * room and no receiver at s yet (a guess from two relaxed reads: the cell
- * decides).  A blocking send prepares its wait before touching the cell
- * when this says yes. */
-static inline bool likely_to_suspend_send(wuc_chan *ch, uint64_t s) {
-  return s >= atomic_load_explicit(&ch->buffer_end_seen, memory_order_relaxed) &&
-         s >= atomic_load_explicit(&ch->receivers, memory_order_relaxed);
+/* A one-clause statement for a blocking operation that must suspend. */
+struct blocking_op {
+  wuc_select_stmt stmt;
+  wuc_select_node node;
+};
+
+static void blocking_op_init(struct blocking_op *op, void *data) {
+  wuc_select_stmt_init(&op->stmt, true);
+  wuc_select_node_init(&op->node, &op->stmt, data);
+  op->node.res.word[RES_KIND] = NODE_BLOCKING_OP;
 }
 
-/* `waiter` is the tagged node to install if the send must suspend, or 0
- * (then SEND_NO_WAITER), or CELL_INTERRUPTED_SEND for a try_send that gives
- * up (SEND_GAVE_UP). */
+/* `waiter` is the tagged node to install if the send must suspend, or
+ * CELL_INTERRUPTED_SEND for a try_send that gives up (SEND_GAVE_UP), or 0
+ * for a blocking send: then `op` is set up as the waiter only once the cell
+ * says the send must wait (most sends do not, and a guess made before
+ * reading the cell would read R's line, which the receivers write). */
 static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s,
-                                         const void *value, uintptr_t waiter) {
+                                         const void *value, uintptr_t waiter,
+                                         struct blocking_op *op) {
   _Atomic uintptr_t *c = cell(seg, s);
   copy_element(ch, cell_element(ch, seg, s), value); /* published by the state CAS */
   for (;;) {
@@ -435,7 +452,10 @@ static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg,
       if (buffer_or_rendezvous_send(ch, s)) {
         if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) return SEND_BUFFERED;
       } else {
-        if (!waiter) return SEND_NO_WAITER;
+        if (!waiter) {
+          blocking_op_init(op, NULL);
+          waiter = (uintptr_t)&op->node | WAITER_SENDER;
+        }
         if (atomic_compare_exchange_strong(c, &state, waiter)) {
           if (waiter != CELL_INTERRUPTED_SEND) return SEND_SUSPEND;
           /* a try_send gives the cell up: expandBuffer skips it, the
@@ -457,18 +477,6 @@ static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg,
       return SEND_FAILED;
     }
   }
-}
-
-/* A one-clause statement for a blocking operation that must suspend. */
-struct blocking_op {
-  wuc_select_stmt stmt;
-  wuc_select_node node;
-};
-
-static void blocking_op_init(struct blocking_op *op, void *data) {
-  wuc_select_stmt_init(&op->stmt, true);
-  wuc_select_node_init(&op->node, &op->stmt, data);
-  op->node.res.word[RES_KIND] = NODE_BLOCKING_OP;
 }
 
 /* Waits until a resumer (or close) has claimed and woken op's node. */
@@ -494,7 +502,6 @@ static bool withdraw_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t 
 
 static bool send_cells(wuc_chan *ch, const void *value, bool block) {
   struct blocking_op op;
-  bool op_ready = false;
   for (;;) {
     struct chan_segment *seg = atomic_load(&ch->send_segment);
     if (atomic_load_explicit(&ch->senders, memory_order_relaxed) & CLOSED_BIT) return false;
@@ -503,31 +510,19 @@ static bool send_cells(wuc_chan *ch, const void *value, bool block) {
     if (sc & CLOSED_BIT) return false;
     seg = segment_for(ch, &ch->send_segment, &ch->senders, CLOSED_BIT, seg, s);
     if (!seg) continue;
-    uintptr_t waiter = block ? 0 : CELL_INTERRUPTED_SEND;
-    if (block && !op_ready && likely_to_suspend_send(ch, s)) {
-      /* Prepare the wait first, so one pass over the cell installs it. */
-      blocking_op_init(&op, NULL);
-      op_ready = true;
-    }
-    if (op_ready) waiter = (uintptr_t)&op.node | WAITER_SENDER;
-    enum send_result result = update_cell_send(ch, seg, s, value, waiter);
-    if (result == SEND_NO_WAITER) { /* a blocking send that guessed wrong */
-      blocking_op_init(&op, NULL);
-      op_ready = true;
-      waiter = (uintptr_t)&op.node | WAITER_SENDER;
-      result = update_cell_send(ch, seg, s, value, waiter);
-    }
-    switch (result) {
-    case SEND_SUSPEND:
+    switch (update_cell_send(ch, seg, s, value, block ? 0 : CELL_INTERRUPTED_SEND, &op)) {
+    case SEND_SUSPEND: {
+      uintptr_t waiter = (uintptr_t)&op.node | WAITER_SENDER;
       if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) return false;
       return blocking_op_wait(&op, "chan_send", ch); /* no segment pointer held */
+    }
     case SEND_RENDEZVOUS:
     case SEND_BUFFERED:
       return true;
     case SEND_CLOSED:
     case SEND_GAVE_UP:
       return false;
-    default: /* SEND_FAILED: take another cell */
+    case SEND_FAILED: /* take another cell */
       break;
     }
   }
@@ -555,12 +550,14 @@ bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size) {
 
 /* ---- receive ------------------------------------------------------------------ */
 
-enum recv_result { RECV_ELEMENT, RECV_SUSPEND, RECV_NO_WAITER, RECV_FAILED, RECV_CLOSED };
+enum recv_result { RECV_ELEMENT, RECV_SUSPEND, RECV_FAILED, RECV_CLOSED };
 
-/* `waiter` is the node to install if the receive must suspend, or 0 (then
- * RECV_NO_WAITER), or CELL_INTERRUPTED_RCV for a try_recv that gives up. */
+/* `waiter` is the node to install if the receive must suspend, or
+ * CELL_INTERRUPTED_RCV for a try_recv that gives up, or 0 for a blocking
+ * receive: then `op` is set up as the waiter (with `out` as its data) only
+ * once the cell says the receive must wait. */
 static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r,
-                                            void *out, uintptr_t waiter) {
+                                            void *out, uintptr_t waiter, struct blocking_op *op) {
   _Atomic uintptr_t *c = cell(seg, r);
   for (;;) {
     uintptr_t state = atomic_load(c);
@@ -594,9 +591,12 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
         }
       } else if (sc & CLOSED_BIT) {
         return RECV_CLOSED;
-      } else if (!waiter) {
-        return RECV_NO_WAITER;
-      } else if (atomic_compare_exchange_strong(c, &state, waiter)) {
+      } else {
+        if (!waiter) {
+          blocking_op_init(op, out);
+          waiter = (uintptr_t)&op->node;
+        }
+        if (!atomic_compare_exchange_strong(c, &state, waiter)) break;
         expand_buffer(ch); /* the cell is used up, as if a receiver waited in it */
         if (waiter == CELL_INTERRUPTED_RCV) {
           chan_segment_cell_cleaned(ch, seg);
@@ -621,47 +621,51 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
   }
 }
 
-static bool recv_cells(wuc_chan *ch, void *out, bool block) {
+/* *held: the segment of the cell received from, when the receive took its
+ * element without waiting (the caller may still look into it), else NULL. */
+static bool recv_cells(wuc_chan *ch, void *out, bool block, struct chan_segment **held) {
   struct blocking_op op;
-  bool op_ready = false;
+  *held = NULL;
   for (;;) {
     struct chan_segment *seg = atomic_load(&ch->receive_segment);
     uint64_t r = atomic_fetch_add(&ch->receivers, 1);
     seg = segment_for(ch, &ch->receive_segment, &ch->receivers, 0, seg, r);
     if (!seg) continue;
-    uintptr_t waiter = block ? 0 : CELL_INTERRUPTED_RCV;
-    if (block && !op_ready && r >= atomic_load_explicit(&ch->senders, memory_order_relaxed)) {
-      /* No sender has this cell yet: prepare the wait first, so one pass
-       * over the cell installs it. */
-      blocking_op_init(&op, out);
-      op_ready = true;
-    }
-    if (op_ready) waiter = (uintptr_t)&op.node;
-    enum recv_result result = update_cell_receive(ch, seg, r, out, waiter);
-    if (result == RECV_NO_WAITER) { /* a blocking receive that guessed wrong */
-      blocking_op_init(&op, out);
-      op_ready = true;
-      waiter = (uintptr_t)&op.node;
-      result = update_cell_receive(ch, seg, r, out, waiter);
-    }
-    switch (result) {
+    switch (update_cell_receive(ch, seg, r, out, block ? 0 : CELL_INTERRUPTED_RCV, &op)) {
     case RECV_SUSPEND:
-      if (withdraw_if_closed(ch, seg, r, waiter, CELL_CLOSED)) return false;
+      if (withdraw_if_closed(ch, seg, r, (uintptr_t)&op.node, CELL_CLOSED)) return false;
       return blocking_op_wait(&op, "chan_recv", ch); /* no segment pointer held */
     case RECV_ELEMENT:
+      *held = seg;
       return true;
     case RECV_CLOSED:
       return false;
-    default: /* RECV_FAILED: take another cell (a try_recv gives up) */
+    case RECV_FAILED: /* take another cell (a try_recv gives up) */
       if (!block && atomic_load(&ch->receivers) >= receivable(ch)) return false;
       break;
     }
   }
 }
 
+/* After a receive from a closed channel: does the next cell a receiver will
+ * take (R's) still hold an element?  Then the channel is not drained, and it
+ * cannot become drained before that element's receiver has taken it (a
+ * BUFFERED cell changes only by its own receiver, and close leaves it), whose
+ * own check then follows: this receive need not look for closed(ch) watchers,
+ * which costs a fence.  Draining a closed channel is the common case: every
+ * receive but the last skips the fence.  seg: the segment just received from
+ * (cells in other segments are not looked at). */
+static bool next_element_buffered(wuc_chan *ch, struct chan_segment *seg) {
+  if (!closed_for_watchers(ch)) return false;
+  uint64_t r = atomic_load(&ch->receivers);
+  return r / WUC_SEGMENT_SIZE == seg->id && r < close_point(ch) &&
+         atomic_load(cell(seg, r)) == CELL_BUFFERED;
+}
+
 static bool recv_impl(wuc_chan *ch, void *out, bool block) {
-  bool received = recv_cells(ch, out, block);
-  notify_if_closed(ch);
+  struct chan_segment *held;
+  bool received = recv_cells(ch, out, block, &held);
+  if (!held || !next_element_buffered(ch, held)) notify_if_closed(ch);
   return received;
 }
 
@@ -724,7 +728,7 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   uint64_t sc = atomic_fetch_or(&ch->senders, CLOSED_BIT);
   if (sc & CLOSED_BIT) return; /* idempotent */
   uint64_t s_close = sc;
-  atomic_store_explicit(&ch->close_point, s_close + 1, memory_order_release);
+  atomic_store(&ch->close_point, s_close + 1); /* seq_cst: see notify_if_closed */
   uint64_t r = atomic_load(&ch->receivers);
   uint64_t lo = r < s_close ? r : s_close, hi = r < s_close ? s_close : r;
   /* Senders never wait in an unbounded channel: below S_close there is
