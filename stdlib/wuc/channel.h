@@ -57,11 +57,15 @@ typedef struct wuc_chan {
   __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) send_segment;
   __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) receive_segment;
   __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) buffer_end_segment;
+  /* Read by every operation, written once (set-up, close, destroy): on a
+   * line of their own, so that reading them never misses. */
   __attribute__((aligned(64))) WUC_ATOMIC(uint32_t) state; /* fresh / initialising / ready / destroyed */
   uint32_t elem_size;
   uint64_t capacity;
   WUC_ATOMIC(uint64_t) close_point; /* S at close, plus one; 0 while open */
-  WUC_ATOMIC(int) maintenance_lock;
+  /* Written now and then: whenever a head pointer enters a new segment, and
+   * by closed(ch) clauses. */
+  __attribute__((aligned(64))) WUC_ATOMIC(int) maintenance_lock;
   struct chan_segment *oldest; /* first linked segment, under maintenance_lock */
   WUC_ATOMIC(int) watch_lock;  /* the list of closed(ch) clauses waiting */
   struct wuc_select_node *watchers;
