@@ -189,10 +189,8 @@ static void ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
               elem_size);
 }
 
-/* Every operation starts here: lazily sets up a zeroed channel; and no
- * segment pointer is held yet, so it is a quiescent point (reclaim.h). */
+/* Every call starts here: lazily sets up a zeroed channel. */
 static inline void ready(wuc_chan *ch, size_t elem_size, const char *call) {
-  wuc_reclaim_op_start();
   if (__builtin_expect(atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY ||
                            ch->elem_size != elem_size,
                        0))
@@ -535,11 +533,13 @@ static bool send_impl(wuc_chan *ch, const void *value, bool block) {
 }
 
 bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size) {
+  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   ready(ch, elem_size, "chan_send");
   return send_impl(ch, value, true);
 }
 
 bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size) {
+  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   ready(ch, elem_size, "chan_try_send");
   uint64_t sc = atomic_load(&ch->senders);
   if (sc & CLOSED_BIT) return false;
@@ -670,11 +670,13 @@ static bool recv_impl(wuc_chan *ch, void *out, bool block) {
 }
 
 bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
+  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   ready(ch, elem_size, "chan_recv");
   return recv_impl(ch, out, true);
 }
 
 bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size) {
+  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   ready(ch, elem_size, "chan_try_recv");
   /* Nothing sent beyond the receivers: fail without taking a cell. */
   if (atomic_load(&ch->receivers) >= receivable(ch)) return false;
@@ -721,6 +723,7 @@ static void close_cell(struct chan_segment *seg, uint64_t index, uint64_t s_clos
 }
 
 void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
+  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   ready(ch, elem_size, "chan_close");
   struct chan_segment *seg = atomic_load(&ch->receive_segment);
   struct chan_segment *sseg = atomic_load(&ch->send_segment);

@@ -62,10 +62,6 @@ void wuc_reclaim_quiescent(struct worker *w) {
   if (w->retired_head && (++w->reclaim_tick & 63) == 0) free_safe(w);
 }
 
-void wuc_reclaim_op_start(void) {
-  struct worker *w = wuc_current_worker();
-  if (w && (++w->reclaim_ops & 255) == 0) wuc_reclaim_quiescent(w);
-}
 
 void wuc_reclaim_offline(struct worker *w) {
   if (w->retired_head) free_safe(w);

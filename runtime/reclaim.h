@@ -41,7 +41,9 @@ void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *));
 /* For operations on reclaimable structures, called at their start (where
  * the caller holds no pointer into any): a thread that never blocks would
  * otherwise never let its worker pass a quiescent point.  Cheap: counts,
- * and announces one every 256 calls. */
+ * and announces one every 256 calls (scheduler.c; wuc_reclaim_count_op in
+ * scheduler.h for callers that have the worker).  A waituntil statement
+ * counts once, when it starts (wuc_statement_start), not once per clause. */
 void wuc_reclaim_op_start(void);
 
 /* Scheduler hooks: a quiescent point, going to sleep, waking up. */

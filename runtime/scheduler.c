@@ -51,6 +51,21 @@ struct uthread *wuc_current_thread_or_die(const char *call) {
   return w->current;
 }
 
+/* Not inlined anywhere: then reading the thread-local pointer directly is
+ * as safe as through wuc_current_worker (nothing switches in between), and
+ * every channel operation saves a call. */
+__attribute__((noinline)) void wuc_reclaim_op_start(void) {
+  struct worker *w = tls_worker;
+  if (w) wuc_reclaim_count_op(w);
+}
+
+__attribute__((noinline)) struct uthread *wuc_statement_start(const char *call) {
+  struct worker *w = tls_worker;
+  if (!w || !w->current) wuc_fatal("%s called outside a user thread", call);
+  wuc_reclaim_count_op(w);
+  return w->current;
+}
+
 
 /* Only the owning worker writes its counters: no locked instruction needed. */
 static inline void count(_Atomic uint64_t *counter) {

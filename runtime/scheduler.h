@@ -181,6 +181,15 @@ extern struct scheduler wuc_sched;
 struct worker *wuc_current_worker(void);
 /* As above, but stops the program if the caller is not a user thread. */
 struct uthread *wuc_current_thread_or_die(const char *call);
+/* wuc_current_thread_or_die for a waituntil statement (or a blocking
+ * operation's one-clause statement) that starts, which is also where it
+ * counts as an operation for reclamation (reclaim.h). */
+struct uthread *wuc_statement_start(const char *call);
+
+/* One operation started on w (reclaim.h, wuc_reclaim_op_start). */
+static inline void wuc_reclaim_count_op(struct worker *w) {
+  if ((++w->reclaim_ops & 255) == 0) wuc_reclaim_quiescent(w);
+}
 
 /* Makes a thread runnable (it must not be queued or running). */
 void wuc_make_runnable(struct uthread *t);

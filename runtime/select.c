@@ -19,7 +19,7 @@ static inline _Atomic uintptr_t *race_word(wuc_select_node *n) { return &n->stmt
 
 void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
   atomic_init(&s->race, WUC_RACE_OPEN);
-  s->thread = wuc_current_thread_or_die("waituntil");
+  s->thread = wuc_statement_start("waituntil");
   /* Live statements are in live frames, so their addresses order them. */
   s->id = (uint64_t)(uintptr_t)s;
   s->all_or = all_or;
