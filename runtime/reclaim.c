@@ -62,7 +62,6 @@ void wuc_reclaim_quiescent(struct worker *w) {
   if (w->retired_head && (++w->reclaim_tick & 63) == 0) free_safe(w);
 }
 
-
 void wuc_reclaim_offline(struct worker *w) {
   if (w->retired_head) free_safe(w);
   atomic_store(&w->reclaim_epoch, WORKER_OFFLINE);

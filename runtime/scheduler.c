@@ -133,8 +133,8 @@ void wuc_wake_other_worker(void) {
 /* Puts t in w's `next` slot; the thread it displaces becomes stealable. */
 static void ready_next(struct worker *w, struct uthread *t) {
   struct uthread *old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
-  atomic_store_explicit(&w->next_epoch, atomic_load_explicit(&w->next_epoch, memory_order_relaxed) + 1,
-                        memory_order_relaxed);
+  uint32_t epoch = atomic_load_explicit(&w->next_epoch, memory_order_relaxed);
+  atomic_store_explicit(&w->next_epoch, epoch + 1, memory_order_relaxed); /* owner only */
   if (old) {
     runq_push(w, old);
     wuc_wake_other_worker();
@@ -303,7 +303,8 @@ static struct uthread *steal_backlog(struct worker *w, struct worker *v, struct 
 /* v's `next` thread, if w has seen the same hand-off (the same fill of the
  * slot, by v's next_epoch) waiting there for STEAL_AGE_NS: its waker kept
  * running instead of blocking. */
-static struct uthread *steal_stale_next(struct worker *w, struct worker *v, struct steal_scan *scan) {
+static struct uthread *steal_stale_next(struct worker *w, struct worker *v,
+                                        struct steal_scan *scan) {
   struct uthread *t = atomic_load(&v->next);
   if (!t) return NULL;
   uint32_t epoch = atomic_load_explicit(&v->next_epoch, memory_order_relaxed);
