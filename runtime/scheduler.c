@@ -381,8 +381,9 @@ static void check_deadlock(void) {
  * waker then computes without blocking, the thread would wait for as long.
  * One sleeping worker therefore looks again every MONITOR_PERIOD_NS while
  * others are busy, and takes such a thread once it has waited STEAL_AGE_NS
- * (Go's sysmon plays the same part).  Costs the idle CPU one wake-up and a
- * spin of SPIN_NS per period. */
+ * (Go's sysmon plays the same part).  It only glances (one look at the
+ * others instead of a spin of SPIN_NS), so it costs the idle CPU a wake-up
+ * and a few microseconds per period. */
 #define MONITOR_PERIOD_NS 1000000
 
 static bool become_monitor(void) {
@@ -392,8 +393,9 @@ static bool become_monitor(void) {
 }
 
 /* Sleeps until notified or until w's next timer is due (or, as the monitor,
- * until it should look again). */
-static void idle(struct worker *w) {
+ * until it should look again).  True if it woke as the monitor, unnotified:
+ * the caller then glances instead of spinning. */
+static bool idle(struct worker *w) {
   stop_spinning(w);
   pthread_mutex_lock(&wuc_sched.idle_lock);
   w->idle = true;
@@ -417,11 +419,14 @@ static void idle(struct worker *w) {
       wuc_reclaim_online(w);
     }
     if (monitor) atomic_store(&wuc_sched.monitoring, false);
+    if (leave_idle_list(w)) return monitor;
+  } else if (leave_idle_list(w)) {
+    return false;
   }
-  if (leave_idle_list(w)) return;
   /* A waker took us off the list; its notification is set under the lock. */
   atomic_store(&w->wake_word, 0);
   w->spinning = true;
+  return false;
 }
 
 /* Sleeps until `until`, when work seen on another worker will be old enough
@@ -441,6 +446,7 @@ static void watch(struct worker *w, int64_t until) {
 }
 
 static struct uthread *find_work_or_sleep(struct worker *w) {
+  bool glance = false; /* one look at the others, not a spin: the monitor's check */
   for (;;) {
     struct uthread *t = find_local_work(w);
     if (!t && atomic_load(&wuc_sched.nworkers) > 1) {
@@ -453,7 +459,8 @@ static struct uthread *find_work_or_sleep(struct worker *w) {
         }
       }
       if (w->spinning) {
-        int64_t until = wuc_now() + SPIN_NS;
+        int64_t until = glance ? 0 : wuc_now() + SPIN_NS;
+        glance = false;
         struct steal_scan scan;
         /* Probing other workers' queues pulls their cache lines away from
          * them: back off exponentially between probes. */
@@ -480,7 +487,7 @@ static struct uthread *find_work_or_sleep(struct worker *w) {
       }
       return t;
     }
-    idle(w);
+    glance = idle(w);
   }
 }
 
