@@ -205,6 +205,14 @@ void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size) {
               "unused channel, once)",
               (void *)ch);
   }
+  /* A channel on the stack declared without an initialiser can have a zero
+   * state word by chance and garbage counters: set up on those, it would
+   * hand out cells at random indices (and allocate segments up to them). */
+  if (atomic_load(&ch->senders) || atomic_load(&ch->receivers) || atomic_load(&ch->close_point) ||
+      atomic_load(&ch->send_segment) || atomic_load(&ch->receive_segment) || ch->watchers)
+    wuc_fatal("chan_init: channel %p is not zeroed (declare it static, or with = {0}, or "
+              "allocate it with calloc: chan_init goes on a zeroed, unused channel)",
+              (void *)ch);
   setup(ch, capacity, elem_size);
 }
 

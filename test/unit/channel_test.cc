@@ -636,6 +636,18 @@ WUC_SCENARIO(chan_init_twice) {
   return Survived();
 }
 
+// A stack channel declared without an initialiser: its state word may be
+// zero while its counters are not.  Simulated by filling a channel with
+// garbage except the state word.
+WUC_SCENARIO(chan_init_not_zeroed) {
+  static long_chan c;
+  Fact("chan", &c);
+  memset(static_cast<void *>(&c), 0x5a, sizeof c);
+  atomic_store(&c.core.state, 0u);
+  chan_init(&c, 64);
+  return Survived();
+}
+
 WUC_SCENARIO(chan_init_after_use) {
   static long_chan c;  // zeroed: its first use sets it up as a rendezvous channel
   Fact("chan", &c);
@@ -748,6 +760,13 @@ const char kInitMisuse[] =
 TEST(ChannelMisuse, InitTwice) {
   auto r = RunScenario("chan_init_twice", {{"WUC_PROCESSORS", "1"}});
   ExpectFatal(r, "chan_init: channel " + Facts(r)["chan"] + kInitMisuse);
+}
+
+TEST(ChannelMisuse, InitOnAChannelNotZeroed) {
+  auto r = RunScenario("chan_init_not_zeroed", {{"WUC_PROCESSORS", "1"}});
+  ExpectFatal(r, "chan_init: channel " + Facts(r)["chan"] +
+                     " is not zeroed (declare it static, or with = {0}, or allocate it with "
+                     "calloc: chan_init goes on a zeroed, unused channel)");
 }
 
 TEST(ChannelMisuse, InitAfterUse) {
