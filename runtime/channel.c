@@ -661,10 +661,10 @@ static bool recv_cells(wuc_chan *ch, void *out, bool block, struct chan_segment 
  * BUFFERED cell changes only by its own receiver, and close leaves it), whose
  * own check then follows: this receive need not look for closed(ch) watchers,
  * which costs a fence.  Draining a closed channel is the common case: every
- * receive but the last skips the fence.  seg: the segment just received from
- * (cells in other segments are not looked at). */
+ * receive but the last skips the fence.  Only asked once the channel is
+ * closed.  seg: the segment just received from (cells in other segments are
+ * not looked at). */
 static bool next_element_buffered(wuc_chan *ch, struct chan_segment *seg) {
-  if (!closed_for_watchers(ch)) return false;
   uint64_t r = atomic_load(&ch->receivers);
   return r / WUC_SEGMENT_SIZE == seg->id && r < close_point(ch) &&
          atomic_load(cell(seg, r)) == CELL_BUFFERED;
@@ -673,7 +673,9 @@ static bool next_element_buffered(wuc_chan *ch, struct chan_segment *seg) {
 static bool recv_impl(wuc_chan *ch, void *out, bool block) {
   struct chan_segment *held;
   bool received = recv_cells(ch, out, block, &held);
-  if (!held || !next_element_buffered(ch, held)) notify_if_closed(ch);
+  /* notify_if_closed, but without the check while an element is left */
+  if (__builtin_expect(closed_for_watchers(ch), 0) && !(held && next_element_buffered(ch, held)))
+    notify_closed_watchers(ch);
   return received;
 }
 

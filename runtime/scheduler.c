@@ -405,10 +405,11 @@ static bool idle(struct worker *w) {
   pthread_mutex_unlock(&wuc_sched.idle_lock);
   atomic_thread_fence(memory_order_seq_cst); /* the sleeper's half of the Dekker pair */
 
+  bool monitor = false;
   if (!work_visible()) {
     int64_t deadline = wuc_timers_next_deadline(w);
     if (deadline == INT64_MAX) check_deadlock();
-    bool monitor = become_monitor();
+    monitor = become_monitor();
     if (monitor) {
       int64_t look_again = wuc_now() + MONITOR_PERIOD_NS;
       if (look_again < deadline) deadline = look_again;
@@ -419,10 +420,8 @@ static bool idle(struct worker *w) {
       wuc_reclaim_online(w);
     }
     if (monitor) atomic_store(&wuc_sched.monitoring, false);
-    if (leave_idle_list(w)) return monitor;
-  } else if (leave_idle_list(w)) {
-    return false;
   }
+  if (leave_idle_list(w)) return monitor;
   /* A waker took us off the list; its notification is set under the lock. */
   atomic_store(&w->wake_word, 0);
   w->spinning = true;
