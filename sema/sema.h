@@ -1,6 +1,7 @@
 // sema.h — the semantic pass: what each clause's operands are, read from
 // Clang's AST of a probe of the translation unit (implemented with Clang
-// libTooling in sema/; this header does not include Clang).
+// libTooling in sema.cpp; this header does not include Clang, so the
+// lowering may include it for the facts' types).
 #pragma once
 
 #include <string>
