@@ -30,6 +30,7 @@
 #include "frontend.h"
 #include "lower.h"
 #include "messages.h"
+#include "quote.h"
 #include "sema.h"
 
 namespace {
@@ -151,7 +152,7 @@ public:
   }
   ~TempDir() {
     if (!path_.empty() && !keep_) {
-      std::string cmd = "rm -rf '" + path_ + "'";
+      std::string cmd = "rm -rf " + wuc::shellQuoted(path_); // $TMPDIR may hold a quote
       if (std::system(cmd.c_str()) != 0) {
       }
     }

@@ -3,23 +3,11 @@
 #include <ostream>
 
 #include "frontend.h"
+#include "quote.h"
 
 namespace wuc {
 
 namespace {
-
-// Source text on one line: newlines, tabs and backslashes escaped.
-std::string oneLine(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\r') out += "\\r";
-    else if (c == '\\') out += "\\\\";
-    else out += c;
-  }
-  return out;
-}
 
 std::string pos(const SourceFile &f, unsigned offset) {
   LineCol lc = f.lineCol(offset);

@@ -12,6 +12,7 @@
 
 #include "frontend_internal.h"
 #include "messages.h"
+#include "quote.h"
 
 namespace wuc::fe {
 
@@ -19,27 +20,6 @@ namespace {
 
 bool punctIs(const RawTok &t, const char *p) {
   return t.kind == RawKind::Punct && std::strcmp(t.punct, p) == 0;
-}
-
-bool identChar(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '$' || c >= 0x80;
-}
-
-// Keeps identifier characters; spells every other byte as xHH.
-std::string identifierSafe(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (identChar(c)) {
-      out += char(c);
-    } else {
-      static const char kHex[] = "0123456789abcdef";
-      out += 'x';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
 }
 
 // The mangled name of a punctuator in a type (`*` and `[` are handled by
@@ -188,10 +168,9 @@ struct Collector {
     if (mangled.size() > kMaxMangled) {
       std::uint64_t h = 14695981039346656037ull; // FNV-1a
       for (unsigned char ch : mangled) h = (h ^ ch) * 1099511628211ull;
-      static const char kHex[] = "0123456789abcdef";
       mangled.resize(kMaxMangled - 18);
       mangled += "_h";
-      for (int b = 60; b >= 0; b -= 4) mangled += kHex[(h >> b) & 15];
+      appendHex(mangled, h, 16);
     }
     std::string tag = (chan ? "wuc_channel_" : "wuc_future_") + mangled;
     if (defined.insert(tag).second)
@@ -204,8 +183,10 @@ struct Collector {
     Edit e{kind, {v->begin(first), v->end(last)}, std::move(text)};
     // Keep the text from merging with a neighbouring identifier or number.
     const std::string &src = ctx.file.text();
-    if (e.range.begin > 0 && identChar((unsigned char)src[e.range.begin - 1])) e.text.insert(0, " ");
-    if (e.range.end < src.size() && identChar((unsigned char)src[e.range.end])) e.text += ' ';
+    if (e.range.begin > 0 && identifierByte((unsigned char)src[e.range.begin - 1]))
+      e.text.insert(0, " ");
+    if (e.range.end < src.size() && identifierByte((unsigned char)src[e.range.end]))
+      e.text += ' ';
     replacements.push_back(std::move(e));
   }
 

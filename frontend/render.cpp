@@ -2,19 +2,9 @@
 
 #include <algorithm>
 
-namespace wuc {
+#include "quote.h"
 
-namespace {
-// Quotes a file name for a #line directive.
-std::string quoted(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + '"';
-}
-} // namespace
+namespace wuc {
 
 void Renderer::render(Range r, std::string &out) const {
   const auto &stmts = fe_.statements;
@@ -52,7 +42,8 @@ void Renderer::render(Range r, std::string &out) const {
 
 void Renderer::lineDirective(unsigned offset, std::string &out) const {
   if (!out.empty() && out.back() != '\n') out += '\n';
-  out += "#line " + std::to_string(file_.lineCol(offset).line) + ' ' + quoted(file_.path()) + '\n';
+  out += "#line " + std::to_string(file_.lineCol(offset).line) + ' ' +
+         cStringLiteral(file_.path()) + '\n';
 }
 
 } // namespace wuc

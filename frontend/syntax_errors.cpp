@@ -7,6 +7,7 @@
 #include "frontend_internal.h"
 #include "messages.h"
 #include "parser.hpp"
+#include "quote.h"
 
 namespace wuc::fe {
 
@@ -17,17 +18,7 @@ using K = Parser::token;
 
 // A token's text for a message: short, printable.
 std::string display(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s.substr(0, 40)) {
-    if (c >= 0x20 && c < 0x7f) {
-      out += char(c);
-    } else {
-      static const char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
+  std::string out = printable(s.substr(0, 40));
   if (s.size() > 40) out += "...";
   return out;
 }

@@ -25,24 +25,12 @@
 
 #include "c_writer.h"
 #include "mixed_predicate.h"
+#include "quote.h"
 #include "render.h"
 
 namespace wuc {
 
 namespace {
-
-std::string cStringLiteral(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + '"';
-}
 
 bool isAllOr(const TreeNode &n) {
   if (n.kind == TreeNode::Leaf) return true;
@@ -50,26 +38,6 @@ bool isAllOr(const TreeNode &n) {
   for (const TreeNode &k : n.kids)
     if (!isAllOr(k)) return false;
   return true;
-}
-
-// One line of source text for a comment: whitespace collapsed, no "*/" (and
-// no "/*", which -Wcomment reports).
-std::string commentText(std::string_view text, size_t max = 80) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == '\n' || c == '\t' || c == '\r' || c == ' ') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  for (size_t p; (p = out.find("*/")) != std::string::npos;) out.replace(p, 2, "* /");
-  for (size_t p; (p = out.find("/*")) != std::string::npos;) out.replace(p, 2, "/ *"); // -Wcomment
-  if (out.size() > max) out = out.substr(0, max - 3) + "...";
-  return out;
 }
 
 // The statement's indentation: the leading blanks of the line it starts on.

@@ -1,0 +1,41 @@
+// quote.h — the compiler's one place that spells text for another reader:
+// C string literals, C comments, identifiers, diagnostics, dumps and the
+// shell.  Every stage quotes through here, so one rule holds everywhere.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace wuc {
+
+// `s` as a C string literal: `"` and `\` escaped, newline as \n (a #line
+// file name, a clause's site in the lowered C).
+std::string cStringLiteral(std::string_view s);
+
+// `s` on one line for a C comment: blanks collapsed, `*/` and `/*` broken
+// up, cut to `max` bytes (ending in "...").
+std::string commentText(std::string_view s, std::size_t max = 80);
+
+// `s` on one line for a dump: newline, tab, CR and `\` escaped C-style.
+std::string oneLine(std::string_view s);
+
+// `s` for a message: bytes outside printable ASCII as \xHH.
+std::string printable(std::string_view s);
+
+// A byte a mangled C identifier may keep (letters, digits, _, $, and UTF-8's
+// bytes >= 0x80).
+bool identifierByte(unsigned char c);
+
+// `s` as part of an identifier: every other byte as xHH.
+std::string identifierSafe(std::string_view s);
+
+// Appends the low `digits` hex digits of `v`, lower case, most significant
+// first.
+void appendHex(std::string &out, std::uint64_t v, unsigned digits);
+
+// `s` as one POSIX shell word: single-quoted, `'` as '\''.
+std::string shellQuoted(std::string_view s);
+
+} // namespace wuc
