@@ -19,6 +19,14 @@ trap 'rm -rf "$scratch"' EXIT
 cmake --install "$build_dir" --prefix "$scratch/first" >/dev/null
 mv "$scratch/first" "$scratch/moved"
 prefix=$scratch/moved
+# The runtime's headers are private (README.md, Layout): none is installed,
+# and the package points at no directory of the source tree.
+for h in "$source_dir"/runtime/*.h; do
+  if [ -e "$prefix/include/${h##*/}" ]; then echo "installed a private header: ${h##*/}"; exit 1; fi
+done
+if grep -rqF -- "$source_dir/" "$prefix/lib/cmake/wuc" "$prefix/lib/pkgconfig"; then
+  echo "the installed package names the source tree $source_dir"; exit 1
+fi
 
 case "$mode" in
 cmake)
