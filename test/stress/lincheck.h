@@ -7,7 +7,7 @@
 // over which pending operation takes effect next, with memoisation of
 // failed (taken-so-far, channel state) pairs); histories are small.
 //
-// The sequential model (LANGUAGE.md §3, <wuc/channel.h>), in the dual view
+// The sequential model (docs/library.md, <wuc/channel.h>), in the dual view
 // of Scherer & Scott that the Kotlin paper (§4) uses for blocking
 // operations: a blocking send or receive takes effect at one point
 // (registration); if it cannot complete there it becomes a *waiter*, and it
