@@ -33,7 +33,7 @@
  *   - In a statement that mixes `and` and `or`, each clause is claimed on its
  *     own status word; the waiting thread withdraws the clauses it no longer
  *     needs, and a clause whose operation won the race against its
- *     withdrawal has completed (LANGUAGE.md §2.1 rule 4).
+ *     withdrawal has completed (docs/language.md §5, rule 4).
  *
  * Node life-cycle (n->status):
  *
@@ -73,7 +73,7 @@
  *   4. for a completed clause whose body is to run:
  *          if (on_selected(r, n)) body;   then   unreg(r, n);
  *      unreg after the body is where a lock or semaphore gives back what the
- *      clause acquired (LANGUAGE.md: "released when the body ends");
+ *      clause acquired (docs/language.md §4: "released when the body ends");
  *   5. for every other registered clause: clear n->needed (the statement is
  *      done with it), unreg(r, n); if that returns true the clause completed
  *      after all, and its body runs only if on_selected(r, n) says so — a

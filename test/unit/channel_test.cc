@@ -1,4 +1,4 @@
-// channel_test.cc — channels (<wuc/channel.h>, LANGUAGE.md §3): set-up and
+// channel_test.cc — channels (<wuc/channel.h>, docs/library.md): set-up and
 // capacities, FIFO order, when sends and receives block and when try
 // operations succeed, element types (channel_c_api.c, compiled as C), close,
 // segment removal behind withdrawn waiters, and misuse and deadlock reports
