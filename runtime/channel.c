@@ -505,9 +505,11 @@ send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct chan_segmen
     seg = segment_for(ch, &ch->send_segment, &ch->senders, CLOSED_BIT, seg, s);
     if (!seg) continue;
     enum outcome outcome = update_cell_send(ch, seg, s, value, w);
-    if (outcome == OUTCOME_FAILED) continue;
-    *seg_out = seg;
-    *index_out = s;
+    if (__builtin_expect(outcome == OUTCOME_FAILED, 0)) continue;
+    if (outcome == OUTCOME_WAITING) {
+      *seg_out = seg;
+      *index_out = s;
+    }
     return outcome;
   }
 }
@@ -638,7 +640,7 @@ recv_cells(wuc_chan *ch, void *out, struct waiter *w, struct chan_segment **seg_
     seg = segment_for(ch, &ch->receive_segment, &ch->receivers, 0, seg, r);
     if (!seg) continue;
     enum outcome outcome = update_cell_receive(ch, seg, r, out, w);
-    if (outcome == OUTCOME_FAILED || outcome == OUTCOME_GAVE_UP) continue;
+    if (__builtin_expect(outcome == OUTCOME_FAILED || outcome == OUTCOME_GAVE_UP, 0)) continue;
     *seg_out = seg;
     *index_out = r;
     return outcome;
@@ -932,7 +934,7 @@ bool wuc_chan_recv_unregister(wuc_chan_recv_clause *clause, wuc_select_node *n) 
 }
 
 /* A completed transfer runs its body even when no longer needed: the
- * element has moved (LANGUAGE.md §2.1 rule 4). */
+ * element has moved (docs/language.md, 'Semantics', rule 4). */
 bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   (void)clause;
   (void)n;
