@@ -39,11 +39,8 @@ void wuc_semaphore_acquire_at(semaphore *s, const char *file, int line) {
     waitq_unlock(&s->waiters);
     return;
   }
-  struct wuc_waiter w;
-  waitq_thread_init(&w, self);
-  waitq_push(&s->waiters, &w);
-  waitq_unlock(&s->waiters);
-  waitq_wait(&w, "semaphore_acquire", s, file, line); /* a releaser handed us its permit */
+  /* A releaser hands us its permit before it wakes us. */
+  waitq_block(&s->waiters, self, "semaphore_acquire", s, file, line);
 }
 
 void semaphore_acquire(semaphore *s) { wuc_semaphore_acquire_at(s, NULL, 0); }
