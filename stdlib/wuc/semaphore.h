@@ -51,11 +51,8 @@ void semaphore_release(semaphore *s);
 /* The waituntil trait (<wuc/select.h>). */
 bool semaphore_register(semaphore *s, wuc_select_node *n);
 bool semaphore_unregister(semaphore *s, wuc_select_node *n);
-static inline bool semaphore_on_selected(semaphore *s, wuc_select_node *n) {
-  (void)s;
-  return n->needed;
-}
-WUC_SELECTABLE(semaphore, semaphore_register, semaphore_unregister, semaphore_on_selected);
+WUC_SELECTABLE_DROPPABLE(semaphore, semaphore_register, semaphore_unregister,
+                         semaphore_on_selected);
 
 #ifdef __cplusplus
 }
