@@ -15,8 +15,9 @@
  * does not run (no longer needed, or the statement was left by a jump)
  * returns it too.
  *
- * Misuse stops the program: semaphore_init with a negative count, or on a
- * semaphore already initialised or used; more than LONG_MAX permits. */
+ * Misuse stops the program: semaphore_init with a negative count, on a
+ * semaphore already initialised or used, or on one that is not zeroed; more
+ * than LONG_MAX permits. */
 #ifndef WUC_SEMAPHORE_H
 #define WUC_SEMAPHORE_H
 
