@@ -1,11 +1,11 @@
-/* sched.c — workers, switching, work finding, stealing and idling.
+/* scheduler.c — workers, switching, work finding, stealing and idling.
  * The design and its invariants are described in scheduler.h. */
 #define _GNU_SOURCE
 #include "scheduler.h"
 
 #include <errno.h>
 #include <linux/futex.h>
-#include <scheduler.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -594,6 +594,7 @@ static struct uthread main_thread;
 void wuc_uthread_main_init(struct uthread *t);
 
 __attribute__((constructor(101))) static void wuc_runtime_init(void) {
+  wuc_fatal_set_where(wuc_describe_where);
   wuc_stacks_init();
   wuc_sched.target_workers = default_processors();
   struct worker *w0 = worker_new(0);

@@ -273,6 +273,17 @@ typedef struct wuc_selectable_ops {
   __attribute__((unused)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = { \
       wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn,                      \
       wuc_selectable_sel_##reg_fn}
+
+/* WUC_SELECTABLE for a resource whose completed operation may be dropped
+ * (unreg undoes it, or it consumed nothing): also defines selected_fn, which
+ * runs the body only while the clause is needed (n->needed). */
+#define WUC_SELECTABLE_DROPPABLE(T, reg_fn, unreg_fn, selected_fn)                      \
+  static inline bool selected_fn(T *r, wuc_select_node *n) {                           \
+    (void)r;                                                                           \
+    return n->needed;                                                                  \
+  }                                                                                    \
+  WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)
+
 #ifdef __clang__
 #define WUC_SELECTABLE_ANNOTATION_ __attribute__((annotate("wuc_selectable"), unused))
 #else
