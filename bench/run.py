@@ -147,8 +147,8 @@ def channel_benches() -> list[Bench]:
                     ("Con", 4_000_000)):
         args = ["-mode", mode]
         out.append(Bench("elastic", CHAN_PROCS, args, args, n, n,
-                         note="Go's Seq/Con are seed 002's goroutine emulation of an unbounded "
-                              "channel; wuc's are its own CHAN_UNBOUNDED channel" if mode == "Con" else ""))
+                         note="Go's Seq/Con: a goroutine emulating an unbounded channel (Elastic "
+                              "channels article); wuc's are its own CHAN_UNBOUNDED channel" if mode == "Con" else ""))
     # timeout-loop: the wuc statement against each of Go's three ways.
     for shape, div in (("ready", 1), ("pc", 2)):
         for timer, go_n, go_env, suffix in (("after", 1_000_000, {}, ""),

@@ -1,4 +1,4 @@
-// driver_args.h — wucc's command line (LANGUAGE.md §1), parsed into what
+// driver_args.h — wucc's command line (docs/language.md §1), parsed into what
 // the driver does; kept apart from the work so it can be tested alone.
 #pragma once
 

@@ -1,5 +1,5 @@
 /* countdown_gate.h — a selectable resource written by a user, on nothing but
- * the documented protocol of <wuc/select.h> (LANGUAGE.md §4): a countdown
+ * the documented protocol of <wuc/select.h> (docs/protocol.md): a countdown
  * gate that opens after N arrivals and stays open.  As a waituntil clause it
  * is ready once open; the clause does nothing to the gate.
  *

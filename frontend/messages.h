@@ -17,7 +17,7 @@ inline constexpr const char *UnknownDurationUnit =
 inline constexpr const char *DurationNeedsNumber = "a duration literal needs a number before '`'";
 inline constexpr const char *EmptyTypeName = "expected a type name in '%s( )'";
 
-// ---- the waituntil statement (LANGUAGE.md §2) ----------------------------
+// ---- the waituntil statement (docs/language.md §7) ----------------------
 inline constexpr const char *ElseNotLast = "'else' must be the last clause of a waituntil statement";
 inline constexpr const char *ElseTwice = "a waituntil statement can have only one 'else'";
 inline constexpr const char *ElseInParens = "'else' cannot appear inside parentheses";
@@ -57,7 +57,7 @@ inline constexpr const char *ComputedGotoInBody =
     "a computed goto cannot leave a waituntil clause body (its statement's clauses would stay "
     "registered); jump to a named label instead";
 
-// ---- operands (LANGUAGE.md §2.2), from the semantic pass -----------------
+// ---- operands (docs/language.md §8), from the semantic pass -------------
 inline constexpr const char *NotSelectable =
     "operand of type '%s' is not selectable (no WUC_SELECTABLE declaration for it)";
 inline constexpr const char *ShiftWithoutChannel =

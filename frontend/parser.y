@@ -24,7 +24,7 @@
  * language's rule in each case:
  *   1  dangling else: `else` binds to the nearest `if`.
  *   9  an operator after a clause body continues the innermost waituntil
- *      statement (LANGUAGE.md §2: "continues the innermost"), for the three
+ *      statement (docs/language.md §3: "continues the innermost"), for the three
  *      spellings of each operator (`or` before waituntil/when/else/group,
  *      `or (`, `||`; the same for and) in the three states where a
  *      statement can end: after the first and-list (and), after an or-list
@@ -195,7 +195,7 @@ case_item
   | QUESTION COLON                              { $$ = cover($1, $2); }
   ;
 
-/* LANGUAGE.md §2, kept permissive where a misuse has its own message: an
+/* docs/language.md §3, kept permissive where a misuse has its own message: an
    `else` may appear anywhere an operand may, and finishStatement() reports
    where it must not.  A statement cannot start with a bare `else` (that
    `else` belongs to an `if`). */

@@ -1,6 +1,6 @@
 // syntax_errors.cpp — what to say when the grammar stops: the waituntil
 // statement's own messages where the tokens around the error identify the
-// misuse (LANGUAGE.md §2), else "expected X before 'y'".
+// misuse (docs/language.md §7), else "expected X before 'y'".
 #include <algorithm>
 #include <cctype>
 

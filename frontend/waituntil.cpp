@@ -1,5 +1,5 @@
 // waituntil.cpp — the grammar actions of the waituntil statement: parse
-// nodes, the checks of LANGUAGE.md §2 that have their own messages, and the
+// nodes, the checks of docs/language.md §3 that have their own messages, and the
 // ast.h WaitUntil they turn into.
 #include <cstring>
 

@@ -164,7 +164,7 @@ private:
   }
   std::string site(const Clause &c) const { return cStringLiteral(where(c.keywordOffset)); }
 
-  // ---- evaluation (LANGUAGE.md §2.1 rule 1) -------------------------------
+  // ---- evaluation (docs/language.md, 'Semantics', rule 1) ----------------
   // Per clause in source order: its guard; if true, its resource expression
   // (with the value of a send and the deadline of a timeout).  A clause
   // without a guard has no guard variable: its conditions fold away.

@@ -1,7 +1,7 @@
 /* chan_segment.h — the infinite array of channel cells, as a list of segments.
  *
  * A channel's cells are numbered 0, 1, 2, …; cell i lives in segment
- * i / WUC_SEGMENT_SIZE at offset i % WUC_SEGMENT_SIZE (seed 000, §3.3).
+ * i / WUC_SEGMENT_SIZE at offset i % WUC_SEGMENT_SIZE (arXiv 2211.04986, §3.3).
  * Segments are created on demand at the tail and linked forward by `next`.
  *
  * Three head pointers walk the list: the send, receive and buffer-end

@@ -1,5 +1,7 @@
-/* channel.c — the buffered-channel algorithm of seed 000 (Kotlin's
- * BufferedChannel), for rendezvous, buffered and unbounded channels alike.
+/* channel.c — the buffered-channel algorithm of the Kotlin channels paper
+ * ("Fast and Scalable Channels in Kotlin Coroutines", Koval, Alistarh and
+ * Elizarov, arXiv 2211.04986; Kotlin's BufferedChannel), for rendezvous,
+ * buffered and unbounded channels alike.
  *
  * Counters.  S counts send operations begun, R receive operations begun, B is
  * the end of the logical buffer (capacity 0 < C < ∞ only; 0 for rendezvous,
@@ -7,31 +9,16 @@
  * on its counter: send i and receive i meet in cell i.  A send does not
  * suspend when s < B (room in the buffer) or s < R (a receiver is there or
  * coming); a receive does not suspend when r < S.  The closed status is bit 63
- * of S, so a send learns it with the same fetch-and-add.
+ * of S, so a send learns it with the same fetch-and-add.  The cell states are
+ * in chan_cell.h.
  *
- * Cell states (the paper's names, with Kotlin's refinements):
- *
- *   EMPTY              nobody has touched the cell
- *   waiter             a suspended operation: a wuc_select_node, tagged
- *                      WAITER_SENDER for a sender; WAITER_EB when
- *                      expandBuffer passed a sender it could not resume yet
- *                      (whoever resumes it then expands the buffer)
- *   BUFFERED           an element waits in the cell
- *   IN_BUFFER          expandBuffer made the cell part of the buffer before
- *                      its sender came: the sender will buffer
- *   S_RESUMING_BY_RCV  a receiver is resuming the suspended sender
- *   S_RESUMING_BY_EB   expandBuffer is resuming the suspended sender
- *   R_RESUMING_BY_SND  a sender is resuming the suspended receiver
- *   CLOSING            close is failing the suspended waiter
- *   BROKEN             a receiver found no element where one was due (its
- *                      sender is late) and poisoned the cell; both skip it
- *   DONE               the receiver took the element
- *   INTERRUPTED_SEND   the sender left (withdrawn, or failed by close)
- *   INTERRUPTED_RCV    the receiver left (withdrawn, or a non-blocking try)
- *   CLOSED             close marked a cell no sender will ever reach
- *
- * A waiter is always a select node: a blocking chan_send/chan_recv waits
- * through a one-clause statement on its own stack.
+ * One cell machine per direction.  update_cell_send and update_cell_receive
+ * are the only code that moves a cell on behalf of a send or a receive; who
+ * is operating is their `waiter` parameter (as in Kotlin, where a select
+ * clause registers through sendImpl(waiter = select)): a try operation that
+ * gives its cell up rather than wait, a blocking chan_send/chan_recv (a
+ * one-clause statement on its own stack), or a waituntil clause.  They are
+ * inlined into each caller, so each kind pays only for its own branches.
  *
  * Busy states.  Nodes live in their threads' frames, not on a garbage-
  * collected heap, so whoever takes a waiter out of its cell to deal with
@@ -54,67 +41,26 @@
 #include <wuc/channel.h>
 #include <wuc/select.h>
 
+#include "chan_cell.h"
 #include "chan_segment.h"
 #include "fatal.h"
 #include "park.h"
 #include "scheduler.h"
 #include "spin.h"
 
-enum cell_state {
-  CELL_EMPTY = 0,
-  CELL_BUFFERED = 16,
-  CELL_IN_BUFFER = 32,
-  CELL_S_RESUMING_BY_RCV = 48,
-  CELL_S_RESUMING_BY_EB = 64,
-  CELL_BROKEN = 80,
-  CELL_DONE = 96,
-  CELL_INTERRUPTED_SEND = 112,
-  CELL_INTERRUPTED_RCV = 128,
-  CELL_CLOSED = 144,
-  CELL_R_RESUMING_BY_SND = 160,
-  CELL_CLOSING = 176,
-};
-/* Node pointers are far above every state constant. */
-#define WAITER_MIN ((uintptr_t)4096)
-#define WAITER_SENDER ((uintptr_t)1)
-#define WAITER_EB ((uintptr_t)2)
-
-#define CLOSED_BIT (UINT64_C(1) << 63)
 #define UNBOUNDED_B UINT64_MAX
 
-enum chan_state { CHAN_FRESH = 0, CHAN_INITIALISING, CHAN_READY, CHAN_DESTROYED };
-
-
-static inline bool is_waiter(uintptr_t state) { return state >= WAITER_MIN; }
-static inline bool is_busy(uintptr_t state) {
-  return state == CELL_S_RESUMING_BY_RCV || state == CELL_S_RESUMING_BY_EB ||
-         state == CELL_R_RESUMING_BY_SND || state == CELL_CLOSING;
-}
-static inline wuc_select_node *waiter_node(uintptr_t state) {
-  return (wuc_select_node *)(state & ~(WAITER_SENDER | WAITER_EB));
-}
-
 /* A waiting node's res words, while it is in a cell:
- *   word[0]  what its resumer tells it: WAKE_OK or WAKE_CLOSED
- *   ptr[1]   the segment it waits in (a waituntil clause pins it)
- *   word[2]  the cell index
- *   ptr[3]   the channel
- *   word[4]  NODE_BLOCKING_OP for chan_send/chan_recv (close wakes those;
- *            a receive clause of a waituntil never becomes ready on close) */
+ *   word[RES_RESULT]   what its resumer tells it: WAKE_OK or WAKE_CLOSED
+ *   ptr[RES_SEGMENT]   the segment it waits in (a waituntil clause pins it)
+ *   word[RES_INDEX]    the cell index
+ *   ptr[RES_CHAN]      the channel
+ *   word[RES_KIND]     NODE_BLOCKING_OP for chan_send/chan_recv (close wakes
+ *                      those; a receive clause of a waituntil never becomes
+ *                      ready on close) */
 enum wake_result { WAKE_OK = 1, WAKE_CLOSED = 2 };
 enum { RES_RESULT = 0, RES_SEGMENT = 1, RES_INDEX = 2, RES_CHAN = 3, RES_KIND = 4 };
 #define NODE_BLOCKING_OP 1
-
-/* S as receivers must see it: once closed, sends beyond the close point
- * still bump S (they fail right after their fetch-and-add), but no element
- * will ever come from them.  Close publishes the point (plus one, so that
- * 0 means "not yet") right after setting the bit. */
-static uint64_t close_point(wuc_chan *ch) {
-  uint64_t published;
-  while ((published = atomic_load_explicit(&ch->close_point, memory_order_acquire)) == 0)
-    cpu_relax(); /* close is between two stores */
-  return published - 1;
-}
 
 static inline uint64_t senders_for_receivers(wuc_chan *ch, uint64_t sc) {
   return sc & CLOSED_BIT ? close_point(ch) : sc;
@@ -128,10 +74,6 @@ static inline bool buffered_channel(const wuc_chan *ch) {
   return ch->capacity != 0 && ch->capacity != CHAN_UNBOUNDED;
 }
 
-static void watch_lock(wuc_chan *ch);
-static void watch_unlock(wuc_chan *ch);
-static void notify_closed_watchers(wuc_chan *ch);
-
 /* Every operation ends with this.  A closed(ch) clause becomes ready when
  * the last cell below the close point is settled, and any operation may be
  * the one that settles it (a receiver breaking a cell, a withdrawn sender,
@@ -140,19 +82,9 @@ static void notify_closed_watchers(wuc_chan *ch);
  * read-modify-write: on R or on a cell at or beyond R) tells the watchers;
  * one that does not ended before close published the close point, and
  * close's own notify, after that store and a seq_cst fence, sees its
- * transition.
- *
- * The test reads close_point, not the closed bit in S: S's line belongs to
- * the senders, who write it on every send, and a receiver on another CPU
- * reading it at every receive cost the next send a cache miss (elastic Con
- * at 2 workers spent ~25 ns per element on it).  close_point is written once
- * and shares its line with fields every operation only reads. */
-static inline bool closed_for_watchers(wuc_chan *ch) {
-  return atomic_load(&ch->close_point) != 0;
-}
-
+ * transition. */
 static inline void notify_if_closed(wuc_chan *ch) {
-  if (__builtin_expect(closed_for_watchers(ch), 0)) notify_closed_watchers(ch);
+  if (__builtin_expect(closed_for_watchers(ch), 0)) chan_notify_closed_watchers(ch);
 }
 
 /* ---- set-up and checks ------------------------------------------------------ */
@@ -173,7 +105,7 @@ static void setup(wuc_chan *ch, size_t capacity, size_t elem_size) {
   atomic_store_explicit(&ch->state, CHAN_READY, memory_order_release);
 }
 
-static void ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
+void chan_ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
   for (;;) {
     uint32_t state = atomic_load_explicit(&ch->state, memory_order_acquire);
     if (state == CHAN_READY) break;
@@ -187,14 +119,6 @@ static void ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
   if (ch->elem_size != elem_size)
     wuc_fatal("%s: channel %p holds %u-byte elements, not %zu", call, (void *)ch, ch->elem_size,
               elem_size);
-}
-
-/* Every call starts here: lazily sets up a zeroed channel. */
-static inline void ready(wuc_chan *ch, size_t elem_size, const char *call) {
-  if (__builtin_expect(atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY ||
-                           ch->elem_size != elem_size,
-                       0))
-    ready_slow(ch, elem_size, call);
 }
 
 void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size) {
@@ -262,9 +186,6 @@ static struct chan_segment *segment_for(wuc_chan *ch, _Atomic(struct chan_segmen
   return NULL;
 }
 
-static inline _Atomic uintptr_t *cell(struct chan_segment *seg, uint64_t index) {
-  return &seg->cells[index % WUC_SEGMENT_SIZE];
-}
 static inline void *cell_element(wuc_chan *ch, struct chan_segment *seg, uint64_t index) {
   return chan_segment_element(seg, (unsigned)(index % WUC_SEGMENT_SIZE), ch->elem_size);
 }
@@ -299,14 +220,6 @@ static inline void finish_transfer(_Atomic uintptr_t *c) {
 }
 
 /* ---- resuming waiters ------------------------------------------------------- */
-
-static bool try_resume_receiver(wuc_chan *ch, wuc_select_node *receiver, const void *value) {
-  if (!wuc_select_claim(receiver)) return false;
-  copy_element(ch, receiver->data, value);
-  receiver->res.word[RES_RESULT] = WAKE_OK;
-  wuc_select_wake(receiver);
-  return true;
-}
 
 /* The sender's element is in its cell: the resumer takes it from there. */
 static bool try_resume_sender(wuc_select_node *sender) {
@@ -395,16 +308,109 @@ static void expand_buffer(wuc_chan *ch) {
   }
 }
 
-/* ---- send --------------------------------------------------------------------- */
+/* ---- the waiter -------------------------------------------------------------- */
 
-enum send_result {
-  SEND_RENDEZVOUS,
-  SEND_BUFFERED,
-  SEND_SUSPEND,
-  SEND_GAVE_UP,
-  SEND_FAILED,
-  SEND_CLOSED
+/* A one-clause statement for a blocking operation that must suspend. */
+struct blocking_op {
+  wuc_select_stmt stmt;
+  wuc_select_node node;
 };
+
+static void blocking_op_init(struct blocking_op *op, void *data) {
+  wuc_select_stmt_init(&op->stmt, true);
+  wuc_select_node_init(&op->node, &op->stmt, data);
+  op->node.res.word[RES_KIND] = NODE_BLOCKING_OP;
+}
+
+/* Waits until a resumer (or close) has claimed and woken op's node. */
+static bool blocking_op_wait(struct blocking_op *op, const char *what, wuc_chan *ch) {
+  while (atomic_load(&op->stmt.race) == WUC_RACE_OPEN) wuc_park(what, ch);
+  wuc_select_wait_winner(&op->stmt); /* returns at once: waits out CLAIMED -> DONE */
+  return op->node.res.word[RES_RESULT] == WAKE_OK;
+}
+
+/* Who operates on a cell, and so what is left in it if the operation must
+ * wait there:
+ *   WAITER_TRY       chan_try_send/chan_try_recv: never waits; gives the cell up
+ *   WAITER_BLOCKING  chan_send/chan_recv: `op`, set up only once the cell says
+ *                    the operation must wait (most do not)
+ *   WAITER_CLAUSE    a waituntil clause: its `node`, which it must own before it
+ *                    completes anything (select.h); in its statement's try
+ *                    pass (try_only) it gives the cell up instead of waiting */
+enum waiter_kind { WAITER_TRY, WAITER_BLOCKING, WAITER_CLAUSE };
+
+struct waiter {
+  enum waiter_kind kind;
+  wuc_select_node *node; /* the clause's; a blocking op's once set up */
+  struct blocking_op *op;
+};
+
+static inline bool gives_up(const struct waiter *w) {
+  return w->kind == WAITER_TRY || (w->kind == WAITER_CLAUSE && w->node->try_only);
+}
+
+/* The node to leave in the cell (`data` is where a receiver's element goes). */
+static inline wuc_select_node *waiting_node(struct waiter *w, void *data) {
+  if (w->kind == WAITER_BLOCKING && !w->node) {
+    blocking_op_init(w->op, data);
+    w->node = &w->op->node;
+  }
+  return w->node;
+}
+
+static __attribute__((noreturn)) void own_claim_lost(wuc_select_node *n) {
+  wuc_fatal("waituntil%s%s: a channel clause completed after its statement was won elsewhere "
+            "(register all-or clauses between wuc_select_begin_registration and "
+            "wuc_select_end_registration)",
+            n->site ? " at " : "", n->site ? n->site : "");
+}
+
+/* The partner waiting in the cell: claim it, and a clause its own node with
+ * it (both complete or neither: a losing partner is skipped like a withdrawn
+ * waiter).  Nobody else can see a try or blocking operation yet. */
+static inline enum wuc_claim_pair_result claim_partner(struct waiter *w,
+                                                       wuc_select_node *partner) {
+  if (w->kind == WAITER_CLAUSE) return wuc_select_claim_pair(w->node, partner);
+  return wuc_select_claim(partner) ? WUC_PAIR_CLAIMED : WUC_PAIR_THEIRS_LOST;
+}
+
+/* Completed through a buffered cell, without a partner: a clause claims its
+ * own node (within registration nobody else can, so it cannot fail). */
+static inline void completed_alone(struct waiter *w) {
+  if (w->kind != WAITER_CLAUSE) return;
+  if (!wuc_select_claim(w->node)) own_claim_lost(w->node);
+  wuc_select_done(w->node);
+}
+
+/* Completed with a partner, both claimed by claim_partner. */
+static inline void completed_with_partner(struct waiter *w) {
+  if (w->kind == WAITER_CLAUSE) wuc_select_done(w->node);
+}
+
+/* What a cell update (and a walk over cells) ends in. */
+enum outcome {
+  OUTCOME_COMPLETED, /* the element moved */
+  OUTCOME_WAITING,   /* the waiter is in the cell */
+  OUTCOME_GAVE_UP,   /* a try found nothing to do now */
+  OUTCOME_FAILED,    /* the cell is lost: take another */
+  OUTCOME_CLOSED     /* the channel is closed (for a receive: and drained) */
+};
+
+/* After waiting in cell index: if the channel was closed meanwhile, close
+ * may have scanned past the cell before the waiter was in it; take the
+ * waiter out again (true) unless a resumer got there first. */
+static bool withdraw_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t index,
+                               wuc_select_node *node, uintptr_t gone) {
+  if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
+  _Atomic uintptr_t *c = cell(seg, index);
+  uintptr_t state = atomic_load(c);
+  while (is_waiter(state) && waiter_node(state) == node) {
+    if (atomic_compare_exchange_weak(c, &state, gone)) return true;
+  }
+  return false;
+}
+
+/* ---- send --------------------------------------------------------------------- */
 
 static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
   /* B only grows: any value it had is a lower bound, and s below one proves
@@ -419,153 +425,137 @@ static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
   return s < atomic_load(&ch->receivers);
 }
 
-/* A one-clause statement for a blocking operation that must suspend. */
-struct blocking_op {
-  wuc_select_stmt stmt;
-  wuc_select_node node;
-};
-
-static void blocking_op_init(struct blocking_op *op, void *data) {
-  wuc_select_stmt_init(&op->stmt, true);
-  wuc_select_node_init(&op->node, &op->stmt, data);
-  op->node.res.word[RES_KIND] = NODE_BLOCKING_OP;
-}
-
-/* `waiter` is the tagged node to install if the send must suspend, or
- * CELL_INTERRUPTED_SEND for a try_send that gives up (SEND_GAVE_UP), or 0
- * for a blocking send: then `op` is set up as the waiter only once the cell
- * says the send must wait (most sends do not, and a guess made before
- * reading the cell would read R's line, which the receivers write). */
-static enum send_result update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s,
-                                         const void *value, uintptr_t waiter,
-                                         struct blocking_op *op) {
+/* The send's cell machine: cell s of seg, for waiter w. */
+static inline __attribute__((always_inline)) enum outcome
+update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void *value,
+                 struct waiter *w) {
   _Atomic uintptr_t *c = cell(seg, s);
   copy_element(ch, cell_element(ch, seg, s), value); /* published by the state CAS */
   for (;;) {
     uintptr_t state = atomic_load(c);
     if (is_waiter(state)) { /* a receiver waits here (maybe marked by expandBuffer) */
       if (!atomic_compare_exchange_strong(c, &state, CELL_R_RESUMING_BY_SND)) continue;
-      if (try_resume_receiver(ch, waiter_node(state), value)) {
+      wuc_select_node *receiver = waiter_node(state);
+      switch (claim_partner(w, receiver)) {
+      case WUC_PAIR_CLAIMED:
+        copy_element(ch, receiver->data, value);
+        receiver->res.word[RES_RESULT] = WAKE_OK;
+        wuc_select_wake(receiver);
+        completed_with_partner(w);
         finish_transfer(c);
-        return SEND_RENDEZVOUS;
+        return OUTCOME_COMPLETED;
+      case WUC_PAIR_THEIRS_LOST:
+        atomic_store(c, CELL_INTERRUPTED_RCV);
+        chan_segment_cell_cleaned(ch, seg);
+        return OUTCOME_FAILED;
+      case WUC_PAIR_MINE_LOST:
+        own_claim_lost(w->node);
       }
-      atomic_store(c, CELL_INTERRUPTED_RCV);
-      chan_segment_cell_cleaned(ch, seg);
-      return SEND_FAILED;
     }
     switch (state) {
     case CELL_EMPTY:
       if (buffer_or_rendezvous_send(ch, s)) {
-        if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) return SEND_BUFFERED;
-      } else {
-        if (!waiter) {
-          blocking_op_init(op, NULL);
-          waiter = (uintptr_t)&op->node | WAITER_SENDER;
+        if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) {
+          completed_alone(w);
+          return OUTCOME_COMPLETED;
         }
-        if (atomic_compare_exchange_strong(c, &state, waiter)) {
-          if (waiter != CELL_INTERRUPTED_SEND) return SEND_SUSPEND;
-          /* a try_send gives the cell up: expandBuffer skips it, the
-           * receiver that reaches it takes another */
+      } else if (gives_up(w)) {
+        /* Give the cell up: expandBuffer skips it, its receiver takes another. */
+        if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_SEND)) {
           chan_segment_cell_cleaned(ch, seg);
-          return SEND_GAVE_UP;
+          return OUTCOME_GAVE_UP;
         }
+      } else if (atomic_compare_exchange_strong(
+                     c, &state, (uintptr_t)waiting_node(w, NULL) | WAITER_SENDER)) {
+        return OUTCOME_WAITING;
       }
       break;
     case CELL_IN_BUFFER:
-      if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) return SEND_BUFFERED;
+      if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) {
+        completed_alone(w);
+        return OUTCOME_COMPLETED;
+      }
       break;
     case CELL_CLOSED:
-      return SEND_CLOSED;
+      return OUTCOME_CLOSED;
     case CELL_CLOSING:
       cpu_relax();
       break;
     default: /* INTERRUPTED_RCV, BROKEN: the receiver of this cell is gone */
-      return SEND_FAILED;
+      return OUTCOME_FAILED;
     }
   }
 }
 
-/* Waits until a resumer (or close) has claimed and woken op's node. */
-static bool blocking_op_wait(struct blocking_op *op, const char *what, wuc_chan *ch) {
-  while (atomic_load(&op->stmt.race) == WUC_RACE_OPEN) wuc_park(what, ch);
-  wuc_select_wait_winner(&op->stmt); /* returns at once: waits out CLAIMED -> DONE */
-  return op->node.res.word[RES_RESULT] == WAKE_OK;
-}
-
-/* After suspending in cell index: if the channel was closed meanwhile, close
- * may have scanned past the cell before the waiter was in it; take the
- * waiter out again (true) unless a resumer got there first. */
-static bool withdraw_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t index,
-                               uintptr_t waiter, uintptr_t gone) {
-  if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
-  _Atomic uintptr_t *c = cell(seg, index);
-  uintptr_t state = atomic_load(c);
-  while (is_waiter(state) && waiter_node(state) == waiter_node(waiter)) {
-    if (atomic_compare_exchange_weak(c, &state, gone)) return true;
-  }
-  return false;
-}
-
-static bool send_cells(wuc_chan *ch, const void *value, bool block) {
-  struct blocking_op op;
+/* Takes send cells until one settles the send.  WAITING: *seg_out and
+ * *index_out say where the waiter is. */
+static inline __attribute__((always_inline)) enum outcome
+send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct chan_segment **seg_out,
+           uint64_t *index_out) {
   for (;;) {
     struct chan_segment *seg = atomic_load(&ch->send_segment);
-    if (atomic_load_explicit(&ch->senders, memory_order_relaxed) & CLOSED_BIT) return false;
-    uint64_t sc = atomic_fetch_add(&ch->senders, 1);
-    uint64_t s = sc & ~CLOSED_BIT;
-    if (sc & CLOSED_BIT) return false;
+    uint64_t sc = atomic_load_explicit(&ch->senders, memory_order_relaxed);
+    if (sc & CLOSED_BIT) return OUTCOME_CLOSED;
+    /* A try takes a cell only while there is room or a receiver; it checks
+     * again after every failed cell, or it would burn cells. */
+    if (gives_up(w) && !buffer_or_rendezvous_send(ch, sc)) return OUTCOME_GAVE_UP;
+    sc = atomic_fetch_add(&ch->senders, 1);
+    if (sc & CLOSED_BIT) return OUTCOME_CLOSED;
+    uint64_t s = sc;
     seg = segment_for(ch, &ch->send_segment, &ch->senders, CLOSED_BIT, seg, s);
     if (!seg) continue;
-    switch (update_cell_send(ch, seg, s, value, block ? 0 : CELL_INTERRUPTED_SEND, &op)) {
-    case SEND_SUSPEND: {
-      uintptr_t waiter = (uintptr_t)&op.node | WAITER_SENDER;
-      if (withdraw_if_closed(ch, seg, s, waiter, CELL_INTERRUPTED_SEND)) return false;
-      return blocking_op_wait(&op, "chan_send", ch); /* no segment pointer held */
+    enum outcome outcome = update_cell_send(ch, seg, s, value, w);
+    if (__builtin_expect(outcome == OUTCOME_FAILED, 0)) continue;
+    if (outcome == OUTCOME_WAITING) {
+      *seg_out = seg;
+      *index_out = s;
     }
-    case SEND_RENDEZVOUS:
-    case SEND_BUFFERED:
-      return true;
-    case SEND_CLOSED:
-    case SEND_GAVE_UP:
-      return false;
-    case SEND_FAILED: /* take another cell */
-      break;
-    }
+    return outcome;
   }
 }
 
-static bool send_impl(wuc_chan *ch, const void *value, bool block) {
-  bool sent = send_cells(ch, value, block);
+/* chan_send and chan_try_send. */
+static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const void *value,
+                                                            enum waiter_kind kind) {
+  struct blocking_op op;
+  struct waiter w = {.kind = kind, .node = NULL, .op = &op};
+  struct chan_segment *seg;
+  uint64_t s;
+  bool sent = false;
+  switch (send_cells(ch, value, &w, &seg, &s)) {
+  case OUTCOME_COMPLETED:
+    sent = true;
+    break;
+  case OUTCOME_WAITING: /* no segment pointer held while parked */
+    sent = !withdraw_if_closed(ch, seg, s, w.node, CELL_INTERRUPTED_SEND) &&
+           blocking_op_wait(&op, "chan_send", ch);
+    break;
+  default:
+    break;
+  }
   notify_if_closed(ch);
   return sent;
 }
 
 bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
-  ready(ch, elem_size, "chan_send");
-  return send_impl(ch, value, true);
+  chan_ready(ch, elem_size, "chan_send");
+  return send_impl(ch, value, WAITER_BLOCKING);
 }
 
 bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
-  ready(ch, elem_size, "chan_try_send");
-  uint64_t sc = atomic_load(&ch->senders);
-  if (sc & CLOSED_BIT) return false;
-  /* Full and no receiver waiting: fail without taking a cell. */
-  if (!buffer_or_rendezvous_send(ch, sc)) return false;
-  return send_impl(ch, value, false);
+  chan_ready(ch, elem_size, "chan_try_send");
+  return send_impl(ch, value, WAITER_TRY);
 }
 
 /* ---- receive ------------------------------------------------------------------ */
 
-enum recv_result { RECV_ELEMENT, RECV_SUSPEND, RECV_FAILED, RECV_CLOSED };
-
-/* `waiter` is the node to install if the receive must suspend, or
- * CELL_INTERRUPTED_RCV for a try_recv that gives up, or 0 for a blocking
- * receive: then `op` is set up as the waiter (with `out` as its data) only
- * once the cell says the receive must wait. */
-static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r,
-                                            void *out, uintptr_t waiter, struct blocking_op *op) {
+/* The receive's cell machine: cell r of seg, for waiter w; the element goes
+ * to `out`. */
+static inline __attribute__((always_inline)) enum outcome
+update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *out,
+                    struct waiter *w) {
   _Atomic uintptr_t *c = cell(seg, r);
   for (;;) {
     uintptr_t state = atomic_load(c);
@@ -574,18 +564,26 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
       bool help_expand = state & WAITER_EB;
       if (fail_sender_if_closed(ch, c, state)) {
         if (help_expand) expand_buffer(ch);
-        return RECV_FAILED;
+        return OUTCOME_FAILED;
       }
-      if (try_resume_sender(waiter_node(state))) {
+      wuc_select_node *sender = waiter_node(state);
+      switch (claim_partner(w, sender)) {
+      case WUC_PAIR_CLAIMED:
         copy_element(ch, out, cell_element(ch, seg, r));
+        sender->res.word[RES_RESULT] = WAKE_OK;
+        wuc_select_wake(sender);
+        completed_with_partner(w);
         finish_transfer(c);
         expand_buffer(ch);
-        return RECV_ELEMENT;
+        return OUTCOME_COMPLETED;
+      case WUC_PAIR_THEIRS_LOST:
+        atomic_store(c, CELL_INTERRUPTED_SEND);
+        chan_segment_cell_cleaned(ch, seg);
+        if (help_expand) expand_buffer(ch);
+        return OUTCOME_FAILED;
+      case WUC_PAIR_MINE_LOST:
+        own_claim_lost(w->node);
       }
-      atomic_store(c, CELL_INTERRUPTED_SEND);
-      chan_segment_cell_cleaned(ch, seg);
-      if (help_expand) expand_buffer(ch);
-      return RECV_FAILED;
     }
     switch (state) {
     case CELL_EMPTY:
@@ -595,63 +593,57 @@ static enum recv_result update_cell_receive(wuc_chan *ch, struct chan_segment *s
         /* A sender has this cell but has not filled it: do not wait for it. */
         if (atomic_compare_exchange_strong(c, &state, CELL_BROKEN)) {
           expand_buffer(ch);
-          return RECV_FAILED;
+          return OUTCOME_FAILED;
         }
       } else if (sc & CLOSED_BIT) {
-        return RECV_CLOSED;
-      } else {
-        if (!waiter) {
-          blocking_op_init(op, out);
-          waiter = (uintptr_t)&op->node;
-        }
-        if (!atomic_compare_exchange_strong(c, &state, waiter)) break;
-        expand_buffer(ch); /* the cell is used up, as if a receiver waited in it */
-        if (waiter == CELL_INTERRUPTED_RCV) {
+        return OUTCOME_CLOSED;
+      } else if (gives_up(w)) {
+        if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_RCV)) {
+          expand_buffer(ch); /* the cell is used up, as if a receiver waited in it */
           chan_segment_cell_cleaned(ch, seg);
-          return RECV_FAILED;
+          return OUTCOME_GAVE_UP;
         }
-        return RECV_SUSPEND;
+      } else if (atomic_compare_exchange_strong(c, &state, (uintptr_t)waiting_node(w, out))) {
+        expand_buffer(ch); /* the cell is used up */
+        return OUTCOME_WAITING;
       }
       break;
     }
     case CELL_BUFFERED:
       take_buffered(ch, c, out, cell_element(ch, seg, r));
+      completed_alone(w);
       expand_buffer(ch);
-      return RECV_ELEMENT;
+      return OUTCOME_COMPLETED;
     case CELL_S_RESUMING_BY_EB:
       cpu_relax(); /* expandBuffer decides in a few instructions */
       break;
     case CELL_CLOSED:
-      return RECV_CLOSED;
+      return OUTCOME_CLOSED;
     default: /* INTERRUPTED_SEND, BROKEN */
-      return RECV_FAILED;
+      return OUTCOME_FAILED;
     }
   }
 }
 
-/* *held: the segment of the cell received from, when the receive took its
- * element without waiting (the caller may still look into it), else NULL. */
-static bool recv_cells(wuc_chan *ch, void *out, bool block, struct chan_segment **held) {
-  struct blocking_op op;
-  *held = NULL;
+/* Takes receive cells until one settles the receive.  COMPLETED and
+ * WAITING: *seg_out and *index_out say which cell (the caller may still look
+ * into a segment it completed in). */
+static inline __attribute__((always_inline)) enum outcome
+recv_cells(wuc_chan *ch, void *out, struct waiter *w, struct chan_segment **seg_out,
+           uint64_t *index_out) {
   for (;;) {
+    /* A try takes a cell only while something was sent beyond R, and looks
+     * again after every lost cell. */
+    if (gives_up(w) && atomic_load(&ch->receivers) >= receivable(ch)) return OUTCOME_GAVE_UP;
     struct chan_segment *seg = atomic_load(&ch->receive_segment);
     uint64_t r = atomic_fetch_add(&ch->receivers, 1);
     seg = segment_for(ch, &ch->receive_segment, &ch->receivers, 0, seg, r);
     if (!seg) continue;
-    switch (update_cell_receive(ch, seg, r, out, block ? 0 : CELL_INTERRUPTED_RCV, &op)) {
-    case RECV_SUSPEND:
-      if (withdraw_if_closed(ch, seg, r, (uintptr_t)&op.node, CELL_CLOSED)) return false;
-      return blocking_op_wait(&op, "chan_recv", ch); /* no segment pointer held */
-    case RECV_ELEMENT:
-      *held = seg;
-      return true;
-    case RECV_CLOSED:
-      return false;
-    case RECV_FAILED: /* take another cell (a try_recv gives up) */
-      if (!block && atomic_load(&ch->receivers) >= receivable(ch)) return false;
-      break;
-    }
+    enum outcome outcome = update_cell_receive(ch, seg, r, out, w);
+    if (__builtin_expect(outcome == OUTCOME_FAILED || outcome == OUTCOME_GAVE_UP, 0)) continue;
+    *seg_out = seg;
+    *index_out = r;
+    return outcome;
   }
 }
 
@@ -670,27 +662,42 @@ static bool next_element_buffered(wuc_chan *ch, struct chan_segment *seg) {
          atomic_load(cell(seg, r)) == CELL_BUFFERED;
 }
 
-static bool recv_impl(wuc_chan *ch, void *out, bool block) {
-  struct chan_segment *held;
-  bool received = recv_cells(ch, out, block, &held);
+/* chan_recv and chan_try_recv. */
+static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *out,
+                                                            enum waiter_kind kind) {
+  struct blocking_op op;
+  struct waiter w = {.kind = kind, .node = NULL, .op = &op};
+  struct chan_segment *seg, *held = NULL;
+  uint64_t r;
+  bool received = false;
+  switch (recv_cells(ch, out, &w, &seg, &r)) {
+  case OUTCOME_COMPLETED:
+    received = true;
+    held = seg;
+    break;
+  case OUTCOME_WAITING: /* no segment pointer held while parked */
+    received = !withdraw_if_closed(ch, seg, r, w.node, CELL_CLOSED) &&
+               blocking_op_wait(&op, "chan_recv", ch);
+    break;
+  default:
+    break;
+  }
   /* notify_if_closed, but without the check while an element is left */
   if (__builtin_expect(closed_for_watchers(ch), 0) && !(held && next_element_buffered(ch, held)))
-    notify_closed_watchers(ch);
+    chan_notify_closed_watchers(ch);
   return received;
 }
 
 bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
-  ready(ch, elem_size, "chan_recv");
-  return recv_impl(ch, out, true);
+  chan_ready(ch, elem_size, "chan_recv");
+  return recv_impl(ch, out, WAITER_BLOCKING);
 }
 
 bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
-  ready(ch, elem_size, "chan_try_recv");
-  /* Nothing sent beyond the receivers: fail without taking a cell. */
-  if (atomic_load(&ch->receivers) >= receivable(ch)) return false;
-  return recv_impl(ch, out, false);
+  chan_ready(ch, elem_size, "chan_try_recv");
+  return recv_impl(ch, out, WAITER_TRY);
 }
 
 /* ---- close ------------------------------------------------------------------- */
@@ -703,8 +710,7 @@ bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size) {
  * them).  Buffered elements stay and are delivered.  An operation that
  * suspends after the scan passed its cell sees the closed bit and takes
  * itself out (withdraw_if_closed). */
-static void close_cell(struct chan_segment *seg, uint64_t index, uint64_t s_close) {
-  _Atomic uintptr_t *c = cell(seg, index);
+static void close_cell(_Atomic uintptr_t *c, uint64_t index, uint64_t s_close) {
   for (;;) {
     uintptr_t state = atomic_load(c);
     if (index < s_close) { /* a sender's cell */
@@ -734,7 +740,7 @@ static void close_cell(struct chan_segment *seg, uint64_t index, uint64_t s_clos
 
 void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
-  ready(ch, elem_size, "chan_close");
+  chan_ready(ch, elem_size, "chan_close");
   struct chan_segment *seg = atomic_load(&ch->receive_segment);
   struct chan_segment *sseg = atomic_load(&ch->send_segment);
   if (sseg->id < seg->id) seg = sseg;
@@ -748,20 +754,10 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
    * nothing to settle, only buffered elements (a Seq-style close of n
    * elements would otherwise walk n cells). */
   if (ch->capacity == CHAN_UNBOUNDED && lo < s_close) lo = s_close;
-  for (uint64_t i = lo; i < hi; i++) {
-    while (seg->id < i / WUC_SEGMENT_SIZE) {
-      struct chan_segment *next = atomic_load(&seg->next);
-      if (!next) goto scanned; /* no segment yet: nobody waits beyond */
-      seg = next;
-    }
-    if (seg->id > i / WUC_SEGMENT_SIZE) {
-      i = seg->id * WUC_SEGMENT_SIZE - 1; /* a removed segment: all cleaned */
-      continue;
-    }
-    close_cell(seg, i, s_close);
-  }
-scanned:
-  notify_closed_watchers(ch);
+  /* A segment not there yet has nobody waiting in it, nor beyond. */
+  for (struct cell_walk w = cell_walk_start(seg, lo, hi); cell_walk_next(&w);)
+    close_cell(w.cell, w.index, s_close);
+  chan_notify_closed_watchers(ch);
 }
 
 bool wuc_chan_is_closed(wuc_chan *ch) {
@@ -774,11 +770,8 @@ static unsigned count_waiters(wuc_chan *ch) {
   unsigned n = ch->watchers ? 1 : 0;
   uint64_t r = atomic_load(&ch->receivers), s = receivable(ch);
   uint64_t lo = r < s ? r : s, hi = r < s ? s : r;
-  struct chan_segment *seg = ch->oldest;
-  for (uint64_t i = lo; i < hi && seg; i++) {
-    while (seg && seg->id < i / WUC_SEGMENT_SIZE) seg = atomic_load(&seg->next);
-    if (!seg || seg->id > i / WUC_SEGMENT_SIZE) continue;
-    uintptr_t state = atomic_load(cell(seg, i));
+  for (struct cell_walk w = cell_walk_start(ch->oldest, lo, hi); cell_walk_next(&w);) {
+    uintptr_t state = atomic_load(w.cell);
     if (is_waiter(state) || is_busy(state)) n++;
   }
   return n;
@@ -795,17 +788,9 @@ size_t wuc_chan_len(wuc_chan *ch) {
    * The caller is not quiescent, so no segment it reaches is freed under
    * it; a removed segment held only interrupted cells. */
   size_t n = 0;
-  struct chan_segment *seg = atomic_load(&ch->receive_segment);
-  for (uint64_t i = r; i < s && seg; i++) {
-    uint64_t id = i / WUC_SEGMENT_SIZE;
-    while (seg && seg->id < id) seg = atomic_load(&seg->next);
-    if (!seg) break;
-    if (seg->id > id) {
-      i = seg->id * WUC_SEGMENT_SIZE - 1; /* cells before it were taken or removed */
-      continue;
-    }
-    if (atomic_load(cell(seg, i)) == CELL_BUFFERED) n++;
-  }
+  for (struct cell_walk w = cell_walk_start(atomic_load(&ch->receive_segment), r, s);
+       cell_walk_next(&w);)
+    if (atomic_load(w.cell) == CELL_BUFFERED) n++;
   return n;
 }
 
@@ -817,27 +802,9 @@ size_t wuc_chan_cap(wuc_chan *ch) {
 
 /* ---- waituntil clauses ------------------------------------------------------- *
  *
- * A clause registers like a blocking operation, with its select node as the
- * waiter, and three differences:
- *   - before it completes anything it must own its node (select.h).  Within
- *     the registration phase nobody else can claim it, so the claim cannot
- *     fail and is taken right after the cell transition;
- *   - meeting another waiter, it claims both nodes at once
- *     (wuc_select_claim_pair): a losing other side is skipped like a
- *     withdrawn waiter;
- *   - with try_only it never leaves its node in a cell.
- * A registered clause pins its segment until it unregisters. */
-
-enum clause_result { CLAUSE_COMPLETED, CLAUSE_REGISTERED, CLAUSE_NOT_NOW, CLAUSE_FAILED };
-
-static void claim_own(wuc_select_node *n) {
-  if (!wuc_select_claim(n))
-    wuc_fatal("waituntil%s%s: a channel clause completed after its statement was won elsewhere "
-              "(register all-or clauses between wuc_select_begin_registration and "
-              "wuc_select_end_registration)",
-              n->site ? " at " : "", n->site ? n->site : "");
-  wuc_select_done(n);
-}
+ * A clause registers through the same cell machines as a blocking
+ * operation, with its node as the waiter (see struct waiter).  A registered
+ * clause pins its segment until it unregisters. */
 
 static __attribute__((noreturn)) void send_on_closed(wuc_select_node *n) {
   wuc_fatal("waituntil%s%s: send on a closed channel", n->site ? " at " : "",
@@ -862,204 +829,53 @@ static void remember_registration(wuc_chan *ch, wuc_select_node *n, struct chan_
   n->res.ptr[RES_CHAN] = ch;
 }
 
-static enum clause_result clause_update_cell_send(wuc_chan *ch, struct chan_segment *seg,
-                                                  uint64_t s, wuc_select_node *n) {
-  _Atomic uintptr_t *c = cell(seg, s);
-  copy_element(ch, cell_element(ch, seg, s), n->data);
-  for (;;) {
-    uintptr_t state = atomic_load(c);
-    if (is_waiter(state)) { /* a receiver: both clauses complete, or neither */
-      if (!atomic_compare_exchange_strong(c, &state, CELL_R_RESUMING_BY_SND)) continue;
-      wuc_select_node *receiver = waiter_node(state);
-      switch (wuc_select_claim_pair(n, receiver)) {
-      case WUC_PAIR_CLAIMED:
-        copy_element(ch, receiver->data, n->data);
-        receiver->res.word[RES_RESULT] = WAKE_OK;
-        wuc_select_wake(receiver);
-        wuc_select_done(n);
-        finish_transfer(c);
-        return CLAUSE_COMPLETED;
-      case WUC_PAIR_THEIRS_LOST:
-        atomic_store(c, CELL_INTERRUPTED_RCV);
-        chan_segment_cell_cleaned(ch, seg);
-        return CLAUSE_FAILED;
-      case WUC_PAIR_MINE_LOST:
-        claim_own(n); /* cannot succeed: reports the misuse */
-      }
-    }
-    switch (state) {
-    case CELL_CLOSING:
-      cpu_relax();
-      break;
-    case CELL_EMPTY:
-      if (buffer_or_rendezvous_send(ch, s)) {
-        if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) {
-          claim_own(n);
-          return CLAUSE_COMPLETED;
-        }
-      } else if (n->try_only) {
-        /* Give the cell up: expandBuffer skips it, its receiver takes another. */
-        if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_SEND)) return CLAUSE_NOT_NOW;
-      } else if (atomic_compare_exchange_strong(c, &state, (uintptr_t)n | WAITER_SENDER)) {
-        return CLAUSE_REGISTERED;
-      }
-      break;
-    case CELL_IN_BUFFER:
-      if (atomic_compare_exchange_strong(c, &state, CELL_BUFFERED)) {
-        claim_own(n);
-        return CLAUSE_COMPLETED;
-      }
-      break;
-    default: /* INTERRUPTED_RCV, BROKEN; CLOSED cannot be: our S had no closed bit */
-      return CLAUSE_FAILED;
-    }
-  }
-}
-
-/* A send clause that suspended in a cell close had already scanned would
- * wait forever: like a blocking send (withdraw_if_closed) it takes itself
- * out, and a send on a closed channel is a misuse.  If someone took it
- * first, that one completed it (a receiver) or failed it (close). */
-static void fail_registered_send_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t s,
-                                           wuc_select_node *n) {
-  if (withdraw_if_closed(ch, seg, s, (uintptr_t)n | WAITER_SENDER, CELL_INTERRUPTED_SEND))
-    send_on_closed(n); /* stops the program */
-}
-
-static bool send_register_cells(wuc_chan *ch, wuc_select_node *n) {
-  for (;;) {
-    uint64_t sc = atomic_load(&ch->senders);
-    if (sc & CLOSED_BIT) send_on_closed(n);
-    /* A try pass takes a cell only while there is room or a receiver; it
-     * checks again after every failed cell, or it would burn cells. */
-    if (n->try_only && !buffer_or_rendezvous_send(ch, sc)) return false;
-    struct chan_segment *seg = atomic_load(&ch->send_segment);
-    sc = atomic_fetch_add(&ch->senders, 1);
-    if (sc & CLOSED_BIT) send_on_closed(n);
-    uint64_t s = sc;
-    seg = segment_for(ch, &ch->send_segment, &ch->senders, CLOSED_BIT, seg, s);
-    if (!seg) continue;
-    switch (clause_update_cell_send(ch, seg, s, n)) {
-    case CLAUSE_COMPLETED:
-      return true;
-    case CLAUSE_REGISTERED:
-      remember_registration(ch, n, seg, s);
-      fail_registered_send_if_closed(ch, seg, s, n);
-      return false;
-    case CLAUSE_NOT_NOW:
-      chan_segment_cell_cleaned(ch, seg);
-      return false;
-    case CLAUSE_FAILED:
-      break;
-    }
-  }
-}
-
 bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
   wuc_chan *ch = clause->chan;
-  ready(ch, clause->elem_size, "waituntil (ch << e)");
+  chan_ready(ch, clause->elem_size, "waituntil (ch << e)");
   forget_registration(n);
-  bool completed = send_register_cells(ch, n);
+  struct waiter w = {.kind = WAITER_CLAUSE, .node = n, .op = NULL};
+  struct chan_segment *seg;
+  uint64_t s;
+  bool completed = false;
+  switch (send_cells(ch, n->data, &w, &seg, &s)) {
+  case OUTCOME_COMPLETED:
+    completed = true;
+    break;
+  case OUTCOME_WAITING:
+    remember_registration(ch, n, seg, s);
+    /* Waiting in a cell close had already scanned, it would wait forever:
+     * like a blocking send it takes itself out, and a send on a closed
+     * channel is a misuse.  If someone took it first, that one completed it
+     * (a receiver) or failed it (close: on_selected reports it). */
+    if (withdraw_if_closed(ch, seg, s, n, CELL_INTERRUPTED_SEND)) send_on_closed(n);
+    break;
+  case OUTCOME_CLOSED:
+    send_on_closed(n);
+  default:
+    break;
+  }
   notify_if_closed(ch);
   return completed;
 }
 
-static enum clause_result clause_update_cell_receive(wuc_chan *ch, struct chan_segment *seg,
-                                                     uint64_t r, wuc_select_node *n) {
-  _Atomic uintptr_t *c = cell(seg, r);
-  for (;;) {
-    uintptr_t state = atomic_load(c);
-    if (is_waiter(state)) { /* a suspended sender */
-      if (!atomic_compare_exchange_strong(c, &state, CELL_S_RESUMING_BY_RCV)) continue;
-      if (fail_sender_if_closed(ch, c, state)) {
-        if (state & WAITER_EB) expand_buffer(ch);
-        return CLAUSE_FAILED;
-      }
-      wuc_select_node *sender = waiter_node(state);
-      switch (wuc_select_claim_pair(n, sender)) {
-      case WUC_PAIR_CLAIMED:
-        copy_element(ch, n->data, cell_element(ch, seg, r));
-        sender->res.word[RES_RESULT] = WAKE_OK;
-        wuc_select_wake(sender);
-        wuc_select_done(n);
-        finish_transfer(c);
-        expand_buffer(ch);
-        return CLAUSE_COMPLETED;
-      case WUC_PAIR_THEIRS_LOST:
-        atomic_store(c, CELL_INTERRUPTED_SEND);
-        chan_segment_cell_cleaned(ch, seg);
-        if (state & WAITER_EB) expand_buffer(ch);
-        return CLAUSE_FAILED;
-      case WUC_PAIR_MINE_LOST:
-        claim_own(n); /* cannot succeed: reports the misuse */
-      }
-    }
-    switch (state) {
-    case CELL_EMPTY:
-    case CELL_IN_BUFFER: {
-      uint64_t sc = atomic_load(&ch->senders);
-      if (r < senders_for_receivers(ch, sc)) {
-        if (atomic_compare_exchange_strong(c, &state, CELL_BROKEN)) {
-          expand_buffer(ch);
-          return CLAUSE_FAILED;
-        }
-      } else if (sc & CLOSED_BIT) {
-        return CLAUSE_NOT_NOW; /* closed and drained: never ready */
-      } else if (n->try_only) {
-        if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_RCV)) {
-          expand_buffer(ch); /* the cell is used up, as if a receiver waited in it */
-          chan_segment_cell_cleaned(ch, seg);
-          return CLAUSE_NOT_NOW;
-        }
-      } else if (atomic_compare_exchange_strong(c, &state, (uintptr_t)n)) {
-        expand_buffer(ch);
-        return CLAUSE_REGISTERED;
-      }
-      break;
-    }
-    case CELL_BUFFERED:
-      take_buffered(ch, c, n->data, cell_element(ch, seg, r));
-      claim_own(n);
-      expand_buffer(ch);
-      return CLAUSE_COMPLETED;
-    case CELL_S_RESUMING_BY_EB:
-      cpu_relax();
-      break;
-    case CELL_CLOSED:
-      return CLAUSE_NOT_NOW;
-    default: /* INTERRUPTED_SEND, BROKEN */
-      return CLAUSE_FAILED;
-    }
-  }
-}
-
-static bool recv_register_cells(wuc_chan *ch, wuc_select_node *n) {
-  for (;;) {
-    if (n->try_only && atomic_load(&ch->receivers) >= receivable(ch))
-      return false; /* nothing to take now: do not use up a cell */
-    struct chan_segment *seg = atomic_load(&ch->receive_segment);
-    uint64_t r = atomic_fetch_add(&ch->receivers, 1);
-    seg = segment_for(ch, &ch->receive_segment, &ch->receivers, 0, seg, r);
-    if (!seg) continue;
-    switch (clause_update_cell_receive(ch, seg, r, n)) {
-    case CLAUSE_COMPLETED:
-      return true;
-    case CLAUSE_REGISTERED:
-      remember_registration(ch, n, seg, r);
-      return false;
-    case CLAUSE_NOT_NOW:
-      return false;
-    case CLAUSE_FAILED:
-      break;
-    }
-  }
-}
-
 bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   wuc_chan *ch = clause->chan;
-  ready(ch, clause->elem_size, "waituntil (x << ch)");
+  chan_ready(ch, clause->elem_size, "waituntil (x << ch)");
   forget_registration(n);
-  bool completed = recv_register_cells(ch, n);
+  struct waiter w = {.kind = WAITER_CLAUSE, .node = n, .op = NULL};
+  struct chan_segment *seg;
+  uint64_t r;
+  bool completed = false;
+  switch (recv_cells(ch, n->data, &w, &seg, &r)) {
+  case OUTCOME_COMPLETED:
+    completed = true;
+    break;
+  case OUTCOME_WAITING:
+    remember_registration(ch, n, seg, r);
+    break;
+  default: /* closed and drained: a receive clause is never ready */
+    break;
+  }
   notify_if_closed(ch);
   return completed;
 }
@@ -1118,7 +934,7 @@ bool wuc_chan_recv_unregister(wuc_chan_recv_clause *clause, wuc_select_node *n) 
 }
 
 /* A completed transfer runs its body even when no longer needed: the
- * element has moved (LANGUAGE.md §2.1 rule 4). */
+ * element has moved (docs/language.md, 'Semantics', rule 4). */
 bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   (void)clause;
   (void)n;
@@ -1129,122 +945,4 @@ bool wuc_chan_send_on_selected(wuc_chan_send_clause *clause, wuc_select_node *n)
   (void)clause;
   if (n->res.word[RES_RESULT] == WAKE_CLOSED) send_on_closed(n); /* closed while waiting */
   return true;
-}
-
-/* ---- closed(ch) --------------------------------------------------------------- *
- *
- * Ready once the channel is closed and holds no element: every cell below
- * S_close that a receiver has not taken is settled without an element
- * (its sender was interrupted, or the cell broken).  Waiting clauses sit in
- * a list under the watch lock; close, and every receive or failed send after
- * close, looks whether the channel has drained. */
-
-static void watch_lock(wuc_chan *ch) { wuc_spin_lock(&ch->watch_lock); }
-static void watch_unlock(wuc_chan *ch) { wuc_spin_unlock(&ch->watch_lock); }
-
-/* Under the watch lock. */
-static bool drained(wuc_chan *ch) {
-  if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
-  uint64_t s_close = close_point(ch);
-  uint64_t r = atomic_load(&ch->receivers);
-  struct chan_segment *seg = atomic_load(&ch->receive_segment);
-  for (uint64_t i = r; i < s_close; i++) {
-    while (seg->id < i / WUC_SEGMENT_SIZE) {
-      struct chan_segment *next = atomic_load(&seg->next);
-      if (!next) return false; /* a sender has yet to reach its segment */
-      seg = next;
-    }
-    if (seg->id > i / WUC_SEGMENT_SIZE) {
-      i = seg->id * WUC_SEGMENT_SIZE - 1; /* removed segment: all cleaned */
-      continue;
-    }
-    uintptr_t state = atomic_load(cell(seg, i));
-    if (state != CELL_INTERRUPTED_SEND && state != CELL_BROKEN && state != CELL_DONE &&
-        state != CELL_INTERRUPTED_RCV)
-      return false;
-  }
-  return true;
-}
-
-static void notify_closed_watchers(wuc_chan *ch) {
-  /* The load half of the store-then-load pair with wuc_chan_closed_register. */
-  atomic_thread_fence(memory_order_seq_cst);
-  if (!atomic_load_explicit((_Atomic(struct wuc_select_node *) *)&ch->watchers,
-                            memory_order_relaxed))
-    return;
-  /* Claim under the lock: a node we did not claim may belong to a statement
-   * that has withdrawn and returned, so it must not be touched after unlock;
-   * a claimed one cannot leave before we wake it. */
-  wuc_select_node *claimed = NULL;
-  watch_lock(ch);
-  if (drained(ch)) {
-    wuc_select_node *n = ch->watchers;
-    ch->watchers = NULL;
-    while (n) {
-      wuc_select_node *next = n->res.ptr[1];
-      n->res.ptr[0] = NULL; /* off the list */
-      if (wuc_select_claim(n)) {
-        n->res.ptr[1] = claimed;
-        claimed = n;
-      }
-      n = next;
-    }
-  }
-  watch_unlock(ch);
-  while (claimed) {
-    wuc_select_node *n = claimed;
-    claimed = n->res.ptr[1];
-    wuc_select_wake(n);
-  }
-}
-
-/* closed(ch) nodes: res.ptr[0] = the channel while listed, ptr[1] = next.
- * The node is listed before drained() is asked: an operation that settles
- * the last cell stores its cell, then loads the list (notify_if_closed), so
- * either it sees the node or the node's drained() sees its cell. */
-static void unlist_watcher(wuc_chan *ch, wuc_select_node *n) {
-  for (wuc_select_node **p = &ch->watchers; *p; p = (wuc_select_node **)&(*p)->res.ptr[1]) {
-    if (*p == n) {
-      *p = n->res.ptr[1];
-      break;
-    }
-  }
-  n->res.ptr[0] = NULL;
-}
-
-bool wuc_chan_closed_register(wuc_chan_closed_clause *clause, wuc_select_node *n) {
-  wuc_chan *ch = clause->chan;
-  ready(ch, clause->elem_size, "waituntil (closed(ch))");
-  watch_lock(ch);
-  if (!n->try_only && !n->res.ptr[0]) {
-    n->res.ptr[0] = ch;
-    n->res.ptr[1] = ch->watchers;
-    atomic_store((_Atomic(struct wuc_select_node *) *)&ch->watchers, n);
-  }
-  atomic_thread_fence(memory_order_seq_cst);
-  if (drained(ch)) {
-    if (n->res.ptr[0]) unlist_watcher(ch, n);
-    watch_unlock(ch);
-    if (!wuc_select_claim(n)) return false;
-    wuc_select_done(n);
-    return true;
-  }
-  watch_unlock(ch);
-  return false;
-}
-
-bool wuc_chan_closed_unregister(wuc_chan_closed_clause *clause, wuc_select_node *n) {
-  wuc_chan *ch = clause->chan;
-  bool done = wuc_select_withdraw(n);
-  if (n->res.ptr[0]) {
-    watch_lock(ch);
-    if (n->res.ptr[0]) unlist_watcher(ch, n); /* unless a notify took it off */
-    watch_unlock(ch);
-  }
-  return done;
-}
-
-bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *clause, wuc_select_node *n) {
-  (void)clause;
-  return n->needed;
 }

@@ -1,4 +1,7 @@
-/* deadlock.c — the registry of live threads and the deadlock report. */
+/* deadlock.c — the registry of live threads, and how reports name them:
+ * the deadlock report, and the line under a fatal message (fatal.h's hook). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +27,39 @@ void wuc_registry_remove(struct uthread *t) {
   if (t->all_next) t->all_next->all_prev = t->all_prev;
   atomic_fetch_sub(&wuc_sched.live_threads, 1);
   pthread_mutex_unlock(&wuc_sched.registry_lock);
+}
+
+void wuc_describe_thread(struct uthread *t, char *buf, unsigned size) {
+  Dl_info info;
+  const char *fn_name = NULL;
+  if (t->fn && dladdr((void *)(uintptr_t)t->fn, &info) && info.dli_sname)
+    fn_name = info.dli_sname;
+  if (t->id == 1) {
+    snprintf(buf, size, "user thread 1 (main)");
+  } else if (t->spawn_file) {
+    snprintf(buf, size, "user thread %lu (%s, spawned at %s:%d by thread %lu)", t->id,
+             fn_name ? fn_name : "?", t->spawn_file, t->spawn_line, t->parent_id);
+  } else {
+    snprintf(buf, size, "user thread %lu (%s, spawned from %p by thread %lu)", t->id,
+             fn_name ? fn_name : "?", t->spawn_return_address, t->parent_id);
+  }
+}
+
+void wuc_describe_where(char *buf, unsigned size) {
+  struct worker *w = wuc_current_worker();
+  if (w && w->in_timer_callbacks) {
+    snprintf(buf, size, "in a timer callback on worker %u", w->id);
+  } else if (w && w->current) {
+    char who[512];
+    wuc_describe_thread(w->current, who, sizeof who);
+    snprintf(buf, size, "in %s", who);
+  } else if (w) {
+    snprintf(buf, size, "in the scheduler of worker %u", w->id);
+  } else if (!atomic_load(&wuc_sched.initialized)) {
+    snprintf(buf, size, "while the wuc runtime starts up");
+  } else {
+    snprintf(buf, size, "in a kernel thread that is not a wuc worker");
+  }
 }
 
 static void print_thread(FILE *out, struct uthread *t) {

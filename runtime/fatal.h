@@ -2,9 +2,13 @@
  *
  * wuc_fatal prints
  *     wuc: fatal: <message>
- *       in user thread N (spawned at FILE:LINE by FUNCTION)
+ *       in user thread N (FUNCTION, spawned at FILE:LINE by thread M)
  * on stderr and exits with status 2 (as Go does for its fatal errors); with
- * $WUC_ABORT set it calls abort() instead, for a core dump or a debugger. */
+ * $WUC_ABORT set it calls abort() instead, for a core dump or a debugger.
+ *
+ * The second line comes from the scheduler, through a hook it installs at
+ * start-up, so this module stays a leaf: everything may include it, and it
+ * includes nothing of the runtime's. */
 #ifndef WUC_RUNTIME_FATAL_H
 #define WUC_RUNTIME_FATAL_H
 
@@ -12,9 +16,12 @@
 
 __attribute__((noreturn, format(printf, 1, 2))) void wuc_fatal(const char *fmt, ...);
 
-/* Writes "FILE:LINE" (or "unknown location") of the caller-supplied site. */
-struct uthread;
-void wuc_describe_thread(struct uthread *t, char *buf, unsigned size);
+/* Writes where the caller runs, as the line under a fatal message says it
+ * ("in user thread 1 (main)"), into buf. */
+typedef void (*wuc_fatal_where_fn)(char *buf, unsigned size);
+/* Installs the hook; until then a report says "while the wuc runtime starts
+ * up" (nothing runs on a worker before the scheduler installs it). */
+void wuc_fatal_set_where(wuc_fatal_where_fn where);
 
 /* Ends the process after a report has been printed (exit status 2, or abort). */
 __attribute__((noreturn)) void wuc_die(void);

@@ -27,11 +27,7 @@ void wuc_future_wait_at(wuc_future *f, const char *file, int line) {
     waitq_unlock(&f->waiters);
     return;
   }
-  struct wuc_waiter w;
-  waitq_thread_init(&w, self);
-  waitq_push(&f->waiters, &w);
-  waitq_unlock(&f->waiters);
-  waitq_wait(&w, "future_get", f, file, line);
+  waitq_block(&f->waiters, self, "future_get", f, file, line);
 }
 
 void wuc_future_reset(wuc_future *f) {

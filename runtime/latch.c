@@ -32,11 +32,7 @@ void wuc_latch_wait_at(latch *e, const char *file, int line) {
     waitq_unlock(&e->waiters);
     return;
   }
-  struct wuc_waiter w;
-  waitq_thread_init(&w, self);
-  waitq_push(&e->waiters, &w);
-  waitq_unlock(&e->waiters);
-  waitq_wait(&w, "latch_wait", e, file, line);
+  waitq_block(&e->waiters, self, "latch_wait", e, file, line);
 }
 
 void latch_wait(latch *e) { wuc_latch_wait_at(e, NULL, 0); }

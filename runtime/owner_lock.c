@@ -27,11 +27,8 @@ void wuc_lock_acquire_at(owner_lock *l, const char *file, int line) {
     waitq_unlock(&l->waiters);
     return;
   }
-  struct wuc_waiter w;
-  waitq_thread_init(&w, self);
-  waitq_push(&l->waiters, &w);
-  waitq_unlock(&l->waiters);
-  waitq_wait(&w, "lock_acquire", l, file, line); /* the releaser made us the owner */
+  /* The releaser makes us the owner before it wakes us. */
+  waitq_block(&l->waiters, self, "lock_acquire", l, file, line);
 }
 
 void lock_acquire(owner_lock *l) { wuc_lock_acquire_at(l, NULL, 0); }

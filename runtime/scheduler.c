@@ -1,11 +1,11 @@
-/* sched.c — workers, switching, work finding, stealing and idling.
+/* scheduler.c — workers, switching, work finding, stealing and idling.
  * The design and its invariants are described in scheduler.h. */
 #define _GNU_SOURCE
 #include "scheduler.h"
 
 #include <errno.h>
 #include <linux/futex.h>
-#include <scheduler.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -223,7 +223,7 @@ static struct uthread *find_local_work(struct worker *w) {
  * in a loop), and every poll pulls the cache lines that thread is working
  * on.  Pausing a little before polling again (~1.8 us on the development
  * machine) lets it get a batch of operations done per poll: select-spin C2
- * at P2 went from 2.2-3.5 M to 4.3-5.1 M elements/s (docs/benchmarks.md). */
+ * at P2 went from 2.2-3.5 M to 4.3-5.1 M elements/s (docs/benchmarks-log.md). */
 #define POLLING_PAUSES 128
 
 static void polling_pause(void) {
@@ -268,7 +268,7 @@ void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action act
  * compute.  A backlog that has waited this long means the worker is really
  * overloaded.  Linux's load balancer reasons the same way (a task that ran
  * in the last 0.5 ms is cache-hot and stays).  docs/runtime.md ("Why
- * stealing waits") and docs/benchmarks.md have the measurements. */
+ * stealing waits") and docs/benchmarks-log.md have the measurements. */
 #define STEAL_AGE_NS 100000
 
 /* One pass over the other workers: the time it started, and the earliest
@@ -594,6 +594,7 @@ static struct uthread main_thread;
 void wuc_uthread_main_init(struct uthread *t);
 
 __attribute__((constructor(101))) static void wuc_runtime_init(void) {
+  wuc_fatal_set_where(wuc_describe_where);
   wuc_stacks_init();
   wuc_sched.target_workers = default_processors();
   struct worker *w0 = worker_new(0);

@@ -206,7 +206,12 @@ void wuc_registry_add(struct uthread *t);
 void wuc_registry_remove(struct uthread *t);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);
-
+/* How reports name t: "user thread N (FUNCTION, spawned at FILE:LINE by
+ * thread M)", or "user thread 1 (main)". */
+void wuc_describe_thread(struct uthread *t, char *buf, unsigned size);
+/* fatal.h's hook: where the caller runs, "in <thread>" or another place (a
+ * timer callback, a worker's scheduler, start-up, a foreign kernel thread). */
+void wuc_describe_where(char *buf, unsigned size);
 
 /* Worker statistics, for tests and benchmarks. */
 struct wuc_worker_stats {

@@ -14,14 +14,28 @@
 
 #undef semaphore_acquire
 
+static __attribute__((noreturn)) void not_zeroed(semaphore *s) {
+  wuc_fatal("semaphore_init(%p): the semaphore is not zeroed (declare it static, or with = {0}, "
+            "or allocate it with calloc: semaphore_init goes on a zeroed, unused semaphore)",
+            (void *)s);
+}
+
 void semaphore_init(semaphore *s, long n) {
   if (n < 0) wuc_fatal("semaphore_init(%p, %ld): negative permit count", (void *)s, n);
+  /* A local semaphore without an initialiser holds garbage: a lock word
+   * that is neither free (0) nor held (1) would spin forever, and queue
+   * links would lead the first waiter into random memory. */
+  int lock = atomic_load_explicit(&s->waiters.lock, memory_order_relaxed);
+  if (lock != 0 && lock != 1) not_zeroed(s);
   waitq_lock(&s->waiters);
   bool used = s->used;
+  /* !used => the queue is empty: every operation sets used before it queues. */
+  bool links = s->waiters.head || s->waiters.tail;
   s->used = true;
   if (!used) s->permits = n;
   waitq_unlock(&s->waiters);
   if (used) wuc_fatal("semaphore_init(%p): the semaphore was already initialised or used", (void *)s);
+  if (links) not_zeroed(s);
 }
 
 /* Takes a permit if one is there.  Locked. */
@@ -39,11 +53,8 @@ void wuc_semaphore_acquire_at(semaphore *s, const char *file, int line) {
     waitq_unlock(&s->waiters);
     return;
   }
-  struct wuc_waiter w;
-  waitq_thread_init(&w, self);
-  waitq_push(&s->waiters, &w);
-  waitq_unlock(&s->waiters);
-  waitq_wait(&w, "semaphore_acquire", s, file, line); /* a releaser handed us its permit */
+  /* A releaser hands us its permit before it wakes us. */
+  waitq_block(&s->waiters, self, "semaphore_acquire", s, file, line);
 }
 
 void semaphore_acquire(semaphore *s) { wuc_semaphore_acquire_at(s, NULL, 0); }

@@ -81,7 +81,7 @@ void waitq_wake_chain(struct wuc_waiter *chain) {
   }
 }
 
-void waitq_thread_init(struct wuc_waiter *w, uthread_t *self) {
+static void thread_waiter_init(struct wuc_waiter *w, uthread_t *self) {
   w->prev = w->next = NULL;
   w->node = NULL;
   w->thread = self;
@@ -89,8 +89,9 @@ void waitq_thread_init(struct wuc_waiter *w, uthread_t *self) {
   atomic_init(&w->queued, false);
 }
 
-void waitq_wait(struct wuc_waiter *w, const char *what, const void *object, const char *file,
-                int line) {
+/* Returns once w is WOKEN: until then the waker may still touch w (waitq.h). */
+static void wait_until_woken(struct wuc_waiter *w, const char *what, const void *object,
+                             const char *file, int line) {
   uint32_t spins = 0;
   for (int state; (state = atomic_load_explicit(&w->wake, memory_order_acquire)) != WAITER_WOKEN;) {
     if (state == WAITER_WAITING)
@@ -98,6 +99,15 @@ void waitq_wait(struct wuc_waiter *w, const char *what, const void *object, cons
     else
       wuc_spin_step(&spins); /* the waker is inside wuc_unpark(us) */
   }
+}
+
+void waitq_block(wuc_waitq *q, uthread_t *self, const char *what, const void *object,
+                 const char *file, int line) {
+  struct wuc_waiter w;
+  thread_waiter_init(&w, self);
+  waitq_push(q, &w);
+  waitq_unlock(q);
+  wait_until_woken(&w, what, object, file, line);
 }
 
 struct wuc_waiter *waitq_node_init(wuc_select_node *n) {

@@ -69,10 +69,11 @@ struct wuc_waiter *waitq_grant_all(wuc_waitq *q);
 void waitq_wake(struct wuc_waiter *w);
 void waitq_wake_chain(struct wuc_waiter *chain);
 
-/* A thread blocking in a call: init, push under q->lock, unlock, wait. */
-void waitq_thread_init(struct wuc_waiter *w, uthread_t *self);
-void waitq_wait(struct wuc_waiter *w, const char *what, const void *object, const char *file,
-                int line);
+/* A call that cannot complete now, under q->lock: queues the caller (self),
+ * releases q->lock and parks until a granter has given it the operation.
+ * what, object, file and line are for the deadlock report. */
+void waitq_block(wuc_waitq *q, uthread_t *self, const char *what, const void *object,
+                 const char *file, int line);
 
 /* A clause: the waiter in n's resource area, initialised for n.  Under
  * q->lock, and only when n is about to be pushed. */

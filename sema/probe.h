@@ -1,4 +1,4 @@
-// probe.h — the C text the semantic pass hands to Clang (DESIGN.md §2 step 2).
+// probe.h — the C text the semantic pass hands to Clang (docs/design.md, step 2).
 //
 // The probe is the translation unit with its edits applied and each
 // waituntil statement replaced by a block that names every clause operand

@@ -1,5 +1,5 @@
 // sema.cpp — wuc::analyse: parses the probe (probe.h) with Clang and reads
-// each clause's operands from Clang's AST (LANGUAGE.md §2.2, §4).
+// each clause's operands from Clang's AST (docs/language.md §4, §8).
 //
 // The only file of the compiler that includes Clang headers.
 #include "sema.h"

@@ -75,7 +75,7 @@ struct SemaOptions {
   std::string *probeText = nullptr;
 };
 
-// Reports the errors of LANGUAGE.md §2.2 at each clause's location; returns
+// Reports the errors of docs/language.md §8 at each clause's location; returns
 // false if it reported any.  One Clang parse of the whole file.  Clang's
 // errors outside clause operands are not reported (the back end reports
 // them); an error inside an operand is reported once, as OperandError.

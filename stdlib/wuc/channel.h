@@ -1,7 +1,7 @@
 /* <wuc/channel.h> — channels: FIFO, lock-free, rendezvous / buffered / unbounded.
  *
  * The algorithm is the one of "Fast and Scalable Channels in Kotlin
- * Coroutines" (seed 000): an infinite array of cells walked by three
+ * Coroutines" (arXiv 2211.04986): an infinite array of cells walked by three
  * counters — S (sends begun), R (receives begun), B (end of the buffer) —
  * advanced by fetch-and-add; see runtime/channel.c and docs/channels.md.
  *
@@ -17,7 +17,7 @@
  * (the same T names the same type everywhere).  The chan_* macros work on
  * any of these.  A zero-initialised channel is a ready rendezvous channel.
  *
- * Operations (LANGUAGE.md §3): chan_init(&c, cap) once on a fresh channel
+ * Operations (docs/library.md): chan_init(&c, cap) once on a fresh channel
  * (cap 0: rendezvous, CHAN_UNBOUNDED: never blocks a sender); chan_send
  * (blocks; false if closed); chan_recv (blocks; false once closed and
  * drained); chan_try_send / chan_try_recv (never block); chan_close

@@ -72,11 +72,8 @@ void wuc_future_reset(wuc_future *f);
 /* The waituntil trait (<wuc/select.h>), on the core. */
 bool wuc_future_register(wuc_future *f, wuc_select_node *n);
 bool wuc_future_unregister(wuc_future *f, wuc_select_node *n);
-static inline bool wuc_future_on_selected(wuc_future *f, wuc_select_node *n) {
-  (void)f;
-  return n->needed;
-}
-WUC_SELECTABLE(wuc_future, wuc_future_register, wuc_future_unregister, wuc_future_on_selected);
+WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
+                         wuc_future_on_selected);
 
 /* ---- typed futures ---------------------------------------------------- */
 
@@ -99,10 +96,7 @@ WUC_SELECTABLE(wuc_future, wuc_future_register, wuc_future_unregister, wuc_futur
   static inline bool tag##_unregister(struct tag *f, wuc_select_node *n) {                     \
     return wuc_future_unregister(&f->core, n);                                                 \
   }                                                                                            \
-  static inline bool tag##_on_selected(struct tag *f, wuc_select_node *n) {                    \
-    return wuc_future_on_selected(&f->core, n);                                                \
-  }                                                                                            \
-  WUC_SELECTABLE(struct tag, tag##_register, tag##_unregister, tag##_on_selected)
+  WUC_SELECTABLE_DROPPABLE(struct tag, tag##_register, tag##_unregister, tag##_on_selected)
 
 /* Each macro evaluates its arguments once (GNU statement expressions). */
 #define future_set(f, v)                                                                       \

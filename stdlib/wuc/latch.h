@@ -51,11 +51,7 @@ void latch_wait(latch *e);
 /* The waituntil trait (<wuc/select.h>). */
 bool latch_register(latch *e, wuc_select_node *n);
 bool latch_unregister(latch *e, wuc_select_node *n);
-static inline bool latch_on_selected(latch *e, wuc_select_node *n) {
-  (void)e;
-  return n->needed;
-}
-WUC_SELECTABLE(latch, latch_register, latch_unregister, latch_on_selected);
+WUC_SELECTABLE_DROPPABLE(latch, latch_register, latch_unregister, latch_on_selected);
 
 #ifdef __cplusplus
 }

@@ -59,11 +59,8 @@ void lock_release(owner_lock *l);
 /* The waituntil trait (<wuc/select.h>). */
 bool owner_lock_register(owner_lock *l, wuc_select_node *n);
 bool owner_lock_unregister(owner_lock *l, wuc_select_node *n);
-static inline bool owner_lock_on_selected(owner_lock *l, wuc_select_node *n) {
-  (void)l;
-  return n->needed;
-}
-WUC_SELECTABLE(owner_lock, owner_lock_register, owner_lock_unregister, owner_lock_on_selected);
+WUC_SELECTABLE_DROPPABLE(owner_lock, owner_lock_register, owner_lock_unregister,
+                         owner_lock_on_selected);
 
 #ifdef __cplusplus
 }

@@ -33,7 +33,7 @@
  *   - In a statement that mixes `and` and `or`, each clause is claimed on its
  *     own status word; the waiting thread withdraws the clauses it no longer
  *     needs, and a clause whose operation won the race against its
- *     withdrawal has completed (LANGUAGE.md §2.1 rule 4).
+ *     withdrawal has completed (docs/language.md §5, rule 4).
  *
  * Node life-cycle (n->status):
  *
@@ -73,7 +73,7 @@
  *   4. for a completed clause whose body is to run:
  *          if (on_selected(r, n)) body;   then   unreg(r, n);
  *      unreg after the body is where a lock or semaphore gives back what the
- *      clause acquired (LANGUAGE.md: "released when the body ends");
+ *      clause acquired (docs/language.md §4: "released when the body ends");
  *   5. for every other registered clause: clear n->needed (the statement is
  *      done with it), unreg(r, n); if that returns true the clause completed
  *      after all, and its body runs only if on_selected(r, n) says so — a
@@ -273,6 +273,17 @@ typedef struct wuc_selectable_ops {
   __attribute__((unused)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = { \
       wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn,                      \
       wuc_selectable_sel_##reg_fn}
+
+/* WUC_SELECTABLE for a resource whose completed operation may be dropped
+ * (unreg undoes it, or it consumed nothing): also defines selected_fn, which
+ * runs the body only while the clause is needed (n->needed). */
+#define WUC_SELECTABLE_DROPPABLE(T, reg_fn, unreg_fn, selected_fn)                      \
+  static inline bool selected_fn(T *r, wuc_select_node *n) {                           \
+    (void)r;                                                                           \
+    return n->needed;                                                                  \
+  }                                                                                    \
+  WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)
+
 #ifdef __clang__
 #define WUC_SELECTABLE_ANNOTATION_ __attribute__((annotate("wuc_selectable"), unused))
 #else

@@ -15,8 +15,9 @@
  * does not run (no longer needed, or the statement was left by a jump)
  * returns it too.
  *
- * Misuse stops the program: semaphore_init with a negative count, or on a
- * semaphore already initialised or used; more than LONG_MAX permits. */
+ * Misuse stops the program: semaphore_init with a negative count, on a
+ * semaphore already initialised or used, or on one that is not zeroed; more
+ * than LONG_MAX permits. */
 #ifndef WUC_SEMAPHORE_H
 #define WUC_SEMAPHORE_H
 
@@ -51,11 +52,8 @@ void semaphore_release(semaphore *s);
 /* The waituntil trait (<wuc/select.h>). */
 bool semaphore_register(semaphore *s, wuc_select_node *n);
 bool semaphore_unregister(semaphore *s, wuc_select_node *n);
-static inline bool semaphore_on_selected(semaphore *s, wuc_select_node *n) {
-  (void)s;
-  return n->needed;
-}
-WUC_SELECTABLE(semaphore, semaphore_register, semaphore_unregister, semaphore_on_selected);
+WUC_SELECTABLE_DROPPABLE(semaphore, semaphore_register, semaphore_unregister,
+                         semaphore_on_selected);
 
 #ifdef __cplusplus
 }

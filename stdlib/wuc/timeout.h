@@ -35,12 +35,8 @@ static inline wuc_timeout wuc_timeout_make(duration_t d) {
 /* The waituntil trait (<wuc/select.h>). */
 bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n);
 bool wuc_timeout_unregister(wuc_timeout *t, wuc_select_node *n);
-static inline bool wuc_timeout_on_selected(wuc_timeout *t, wuc_select_node *n) {
-  (void)t;
-  return n->needed;
-}
-WUC_SELECTABLE(wuc_timeout, wuc_timeout_register, wuc_timeout_unregister,
-               wuc_timeout_on_selected);
+WUC_SELECTABLE_DROPPABLE(wuc_timeout, wuc_timeout_register, wuc_timeout_unregister,
+                         wuc_timeout_on_selected);
 
 #ifdef __cplusplus
 }

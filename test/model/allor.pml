@@ -291,7 +291,7 @@ inline settle_cell(n, m, c, k, transferred, n_claimed) {
   recycle(c)
 }
 
-/* Channel clause registration (channel.c clause_update_cell_{send,recv}).
+/* Channel clause registration (channel.c update_cell_{send,receive}, WAITER_CLAUSE).
  * done: the clause completed (it won its statement). */
 inline reg_chan(n, done) {
   c = chan_of[n];

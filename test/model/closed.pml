@@ -3,14 +3,14 @@
  *
  *   S: an all-or statement waiting on closed(ch) (its other clauses never
  *      complete on a closed, empty channel: they are left out)
- *   B: chan_close(ch), which ends with notify_closed_watchers
+ *   B: chan_close(ch), which ends with chan_notify_closed_watchers
  *   R: (WITH_RECEIVER) takes the one buffered element below S_close, the
  *      last unsettled cell, then (notify_if_closed) sees the closed bit and
- *      calls notify_closed_watchers
+ *      calls chan_notify_closed_watchers
  *
  * runtime/channel.c as at b7cb0cf: wuc_chan_closed_register (under the
  * watch lock: put the node on ch->watchers, fence, then drained? take it
- * off again, claim own and complete), notify_closed_watchers (fence; an
+ * off again, claim own and complete), chan_notify_closed_watchers (fence; an
  * empty list: return; else under the lock: drained? take every listed node
  * off and claim it; after unlock: wake the claimed ones), drained() (closed
  * bit, and no unsettled cell below S_close).  Both sides store, then load:

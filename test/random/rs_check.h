@@ -61,8 +61,8 @@ static void rs_on_abort(int sig) {
 /* ---- one execution of one waituntil statement --------------------------
  * The statement's and/or tree is a table of nodes in pre-order (a parent
  * before its kids); clause bodies, guards and resource expressions report to
- * an rs_exec on the stack, and rs_end checks the outcome against LANGUAGE.md
- * §2.1. */
+ * an rs_exec on the stack, and rs_end checks the outcome against
+ * docs/language.md, 'Semantics'. */
 enum { RS_LEAF, RS_AND, RS_OR };
 enum { RS_MAXC = 24 };
 

@@ -53,6 +53,7 @@
 #include "lincheck.h"
 #include "runtime_probe.h"
 #include "sanitizer.h"  // the runtime's: which sanitizer this build runs under
+#include "spawn_fn.h"
 #include "waituntil.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -66,6 +67,8 @@
 namespace {
 
 // ---- infrastructure -------------------------------------------------------------
+
+using wuc_test::SpawnFn;
 
 constexpr size_t kUnbounded = CHAN_UNBOUNDED;
 
@@ -118,16 +121,6 @@ struct Rng {  // xorshift64*
 // One clock for every timestamp: the order of two stamps is real-time order.
 std::atomic<uint64_t> g_clock{1};
 uint64_t Stamp() { return g_clock.fetch_add(1); }
-
-void RunFunction(void *arg) {
-  auto *fn = static_cast<std::function<void()> *>(arg);
-  (*fn)();
-  delete fn;
-}
-
-uthread_t *Spawn(std::function<void()> fn) {
-  return uthread_spawn(RunFunction, new std::function<void()>(std::move(fn)));
-}
 
 void JoinAll(std::vector<uthread_t *> &threads) {
   for (uthread_t *t : threads) uthread_join(t);
@@ -221,7 +214,7 @@ void FifoCase(size_t cap, int producers, int consumers, uint32_t per_producer, u
   std::atomic<long> total{0};
   std::vector<uthread_t *> prod, cons;
   for (int p = 0; p < producers; p++) {
-    prod.push_back(Spawn([=] {
+    prod.push_back(SpawnFn([=] {
       Rng rng(seed * 131 + p);
       for (uint32_t s = 1; s <= per_producer; s++)
         CHECK(MixedSend(c, MakeElem(p, s), rng, TryPercent(p)),
@@ -229,7 +222,7 @@ void FifoCase(size_t cap, int producers, int consumers, uint32_t per_producer, u
     }));
   }
   for (int k = 0; k < consumers; k++) {
-    cons.push_back(Spawn([=, &received, &total] {
+    cons.push_back(SpawnFn([=, &received, &total] {
       Rng rng(seed * 977 + k);
       std::vector<uint32_t> last(producers, 0);
       Elem e;
@@ -305,7 +298,7 @@ void CloseRound(Rng &rng, CloseStats &stats) {
   std::atomic<long> received{0};
   std::vector<uthread_t *> threads;
   for (int p = 0; p < producers; p++)
-    threads.push_back(Spawn([=, &sent_at] {
+    threads.push_back(SpawnFn([=, &sent_at] {
       Rng r(seed + p);
       for (uint32_t s = 1; s <= max_per; s++) {
         if (p == closing_producer && s == close_after) chan_close(c);
@@ -317,7 +310,7 @@ void CloseRound(Rng &rng, CloseStats &stats) {
       }
     }));
   for (int k = 0; k < consumers; k++)
-    threads.push_back(Spawn([=, &logs, &received] {
+    threads.push_back(SpawnFn([=, &logs, &received] {
       Rng r(seed * 7 + k);
       ConsumerLog &log = logs[k];
       std::vector<uint32_t> last(producers, 0);
@@ -408,7 +401,7 @@ long CloseRaceRound(Rng &rng) {
   std::atomic<int> failed{0};
   std::vector<uthread_t *> threads;
   for (int k = 0; k < senders; k++)
-    threads.push_back(Spawn([c, &failed] {
+    threads.push_back(SpawnFn([c, &failed] {
       if (!chan_send(c, MakeElem(0, 2))) failed++;
     }));
   for (uint32_t k = rng.Below(6); k > 0; k--) uthread_yield();
@@ -531,14 +524,14 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
     case 0: {  // try_recv flood: several takers race for each element
       const uint32_t n = 1 + rng.Below(96);
       Tally tally(1, n);
-      threads.push_back(Spawn([=] {
+      threads.push_back(SpawnFn([=] {
         Rng r(seed);
         for (uint32_t s = 1; s <= n; s++)
           CHECK(MixedSend(c, MakeElem(0, s), r, cap == 0 ? 0 : 50), "send failed");
       }));
       const int takers = 2 + static_cast<int>(rng.Below(6));
       for (int k = 0; k < takers; k++)
-        threads.push_back(Spawn([=, &tally] {
+        threads.push_back(SpawnFn([=, &tally] {
           Elem e;
           while (tally.total.load() < n) {
             if (chan_try_recv(c, &e))
@@ -555,7 +548,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
     case 1: {  // receive-or-timeout clauses that mostly withdraw
       const uint32_t n = 1 + rng.Below(48);
       Tally tally(1, n);
-      threads.push_back(Spawn([=] {
+      threads.push_back(SpawnFn([=] {
         Rng r(seed);
         for (uint32_t s = 1; s <= n; s++) {
           if (r.Below(4) == 0) uthread_sleep(microseconds(r.Below(40)));
@@ -564,7 +557,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
       }));
       const int receivers = 1 + static_cast<int>(rng.Below(4));
       for (int k = 0; k < receivers; k++)
-        threads.push_back(Spawn([=, &tally, &stats] {
+        threads.push_back(SpawnFn([=, &tally, &stats] {
           Rng r(seed * 3 + k);
           Elem e;
           while (tally.total.load() < n)
@@ -580,12 +573,12 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
       const uint32_t n = 1 + rng.Below(32);
       Tally tally(senders, n);
       for (int p = 0; p < senders; p++)
-        threads.push_back(Spawn([=, &stats] {
+        threads.push_back(SpawnFn([=, &stats] {
           Rng r(seed * 5 + p);
           for (uint32_t s = 1; s <= n;)
             if (SendOrTimeout(c, MakeElem(p, s), microseconds(r.Below(30)), stats)) s++;
         }));
-      threads.push_back(Spawn([=, &tally] {
+      threads.push_back(SpawnFn([=, &tally] {
         Rng r(seed);
         Elem e;
         while (tally.total.load() < static_cast<long>(n) * senders) {
@@ -606,7 +599,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
       for (size_t i = 0; senders && i < cap; i++) CHECK(chan_send(c, MakeElem(0, 1)), "fill");
       std::atomic<int> failed{0};
       for (int k = 0; k < waiters; k++) {
-        threads.push_back(Spawn([=, &failed] {
+        threads.push_back(SpawnFn([=, &failed] {
           Elem e = MakeElem(0, 1);
           bool ok = senders ? chan_send(c, e) : chan_recv(c, &e);
           if (!ok) failed++;
@@ -641,7 +634,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
       std::atomic<int> receivers_left{receivers};
       std::atomic<long> sent{0}, got{0};
       for (int k = 0; k < receivers; k++)
-        threads.push_back(Spawn([=, &receivers_left, &got, &stats] {
+        threads.push_back(SpawnFn([=, &receivers_left, &got, &stats] {
           Rng r(seed * 13 + k);
           Elem e;
           for (uint32_t i = 0; i < statements; i++)
@@ -652,7 +645,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
           receivers_left--;
         }));
       for (int p = 0; p < senders; p++)
-        threads.push_back(Spawn([=, &receivers_left, &sent] {
+        threads.push_back(SpawnFn([=, &receivers_left, &sent] {
           for (uint32_t s = 1; receivers_left.load() > 0; s++) {
             if (chan_try_send(c, MakeElem(p, s))) sent++;
             uthread_yield();
@@ -668,7 +661,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
     default: {  // a try_send flood on a channel with receivers coming and going
       const uint32_t n = 1 + rng.Below(64);
       Tally tally(1, n);
-      threads.push_back(Spawn([=] {
+      threads.push_back(SpawnFn([=] {
         for (uint32_t s = 1; s <= n;) {
           if (chan_try_send(c, MakeElem(0, s)))
             s++;
@@ -678,7 +671,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
       }));
       const int receivers = 1 + static_cast<int>(rng.Below(3));
       for (int k = 0; k < receivers; k++)
-        threads.push_back(Spawn([=, &tally] {
+        threads.push_back(SpawnFn([=, &tally] {
           Rng r(seed * 11 + k);
           Elem e;
           while (tally.total.load() < n) {
@@ -693,7 +686,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
               break;
           }
         }));
-      threads.push_back(Spawn([=, &tally] {
+      threads.push_back(SpawnFn([=, &tally] {
         // Closes once every element arrived, to wake receivers still blocked.
         while (tally.total.load() < n) uthread_sleep(microseconds(20));
         chan_close(c);
@@ -726,7 +719,7 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
 void Settle() {
   std::vector<uthread_t *> threads;
   for (unsigned i = 0; i < 2 * wuc_processors(); i++)
-    threads.push_back(Spawn([] {
+    threads.push_back(SpawnFn([] {
       for (int k = 0; k < 1000; k++) uthread_yield();
     }));
   JoinAll(threads);
@@ -841,7 +834,7 @@ void LincheckRun(Rng &rng, LinStats &stats) {
   std::vector<std::atomic<bool>> finished(threads);
   std::vector<uthread_t *> handles;
   for (int t = 0; t < threads; t++)
-    handles.push_back(Spawn([c, t, &script, &finished] {
+    handles.push_back(SpawnFn([c, t, &script, &finished] {
       for (Op &o : script[t]) Perform(c, o);
       finished[t] = true;
     }));

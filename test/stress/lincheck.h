@@ -7,8 +7,8 @@
 // over which pending operation takes effect next, with memoisation of
 // failed (taken-so-far, channel state) pairs); histories are small.
 //
-// The sequential model (LANGUAGE.md §3, <wuc/channel.h>), in the dual view
-// of Scherer & Scott that the Kotlin paper (§4) uses for blocking
+// The sequential model (docs/library.md, <wuc/channel.h>), in the dual view
+// of Scherer & Scott that the Kotlin paper (arXiv 2211.04986, §4) uses for blocking
 // operations: a blocking send or receive takes effect at one point
 // (registration); if it cannot complete there it becomes a *waiter*, and it
 // completes later, at the point where the operation that serves it takes

@@ -16,11 +16,6 @@
     if (!(cond)) return __LINE__; \
   } while (0)
 
-/* Until t is blocked in its channel operation. */
-static void await_parked(uthread_t *t) {
-  while (!probe_is_parked(t)) uthread_sleep(microseconds(20));
-}
-
 int channel_c_char(void) {
   WUC_CHANNEL(char) c = {0};
   chan_init(&c, 4);
@@ -101,7 +96,7 @@ int channel_c_struct40_rendezvous(void) {
   /* A blocked sender's element is taken from its cell. */
   uthread_t *t = uthread_spawn(s40_send_three, &c);
   for (long i = 1; i <= 3; i++) {
-    if (i == 1) await_parked(t);
+    if (i == 1) probe_await_parked(t);
     struct s40 got;
     memset(&got, 0, sizeof got);
     CHECK(chan_recv(&c, &got));
@@ -110,7 +105,7 @@ int channel_c_struct40_rendezvous(void) {
   uthread_join(t);
   /* A blocked receiver gets the element copied into its target. */
   t = uthread_spawn(s40_recv_one, &c);
-  await_parked(t);
+  probe_await_parked(t);
   CHECK(chan_send(&c, s40_make(7)));
   struct s40 back;
   CHECK(chan_recv(&c, &back) && s40_is(&back, 8));
@@ -156,7 +151,7 @@ static void empty_send_three(void *arg) {
 int channel_c_zero_size_rendezvous(void) {
   empty_chan c = {0}; /* zeroed: rendezvous */
   uthread_t *t = uthread_spawn(empty_send_three, &c);
-  await_parked(t);
+  probe_await_parked(t);
   struct empty e = {};
   CHECK(chan_try_recv(&c, &e)); /* a sender is blocked */
   CHECK(chan_recv(&c, &e));

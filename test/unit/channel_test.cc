@@ -1,4 +1,4 @@
-// channel_test.cc — channels (<wuc/channel.h>, LANGUAGE.md §3): set-up and
+// channel_test.cc — channels (<wuc/channel.h>, docs/library.md): set-up and
 // capacities, FIFO order, when sends and receives block and when try
 // operations succeed, element types (channel_c_api.c, compiled as C), close,
 // segment removal behind withdrawn waiters, and misuse and deadlock reports
@@ -26,6 +26,7 @@
 #include "channel_c_api.h"
 #include "runtime_probe.h"
 #include "scenario.h"
+#include "spawn_fn.h"
 #include "subprocess.h"
 #include "waituntil.h"
 
@@ -34,26 +35,13 @@ WUC_CHANNEL_STRUCT(long_chan, long);
 
 namespace {
 
+using wuc_test::AwaitParked;  // t is blocked in the one channel operation it may block in
 using wuc_test::ChildResult;
 using wuc_test::ExitedWith;
 using wuc_test::RunScenario;
+using wuc_test::SpawnFn;
 
 constexpr size_t kUnbounded = CHAN_UNBOUNDED;
-
-void RunFunction(void *arg) {
-  auto *fn = static_cast<std::function<void()> *>(arg);
-  (*fn)();
-  delete fn;
-}
-
-uthread_t *Spawn(std::function<void()> fn) {
-  return uthread_spawn(RunFunction, new std::function<void()>(std::move(fn)));
-}
-
-// Until t is blocked (in the one channel operation it may block in).
-void AwaitParked(uthread_t *t) {
-  while (!probe_is_parked(t)) uthread_sleep(microseconds(20));
-}
 
 std::string CapName(size_t cap) { return cap == kUnbounded ? "Unbounded" : std::to_string(cap); }
 
@@ -81,7 +69,7 @@ TEST(Channel, ZeroInitialisedIsARendezvousChannel) {
   EXPECT_FALSE(chan_try_recv(&c, &v));
   // A send blocks until a receive comes.
   std::atomic<bool> sent{false};
-  uthread_t *t = Spawn([&] {
+  uthread_t *t = SpawnFn([&] {
     EXPECT_TRUE(chan_send(&c, 42));
     sent = true;
   });
@@ -104,11 +92,11 @@ TEST(Channel, ZeroInitialisedFirstUsedByManyThreadsAtOnce) {
     std::atomic<long> sum{0};
     std::vector<uthread_t *> threads;
     for (int i = 0; i < 4; i++) {
-      threads.push_back(Spawn([&, i] {
+      threads.push_back(SpawnFn([&, i] {
         while (!go.load()) uthread_yield();
         ASSERT_TRUE(chan_send(&c, static_cast<long>(i + 1)));
       }));
-      threads.push_back(Spawn([&] {
+      threads.push_back(SpawnFn([&] {
         while (!go.load()) uthread_yield();
         long v = 0;
         ASSERT_TRUE(chan_recv(&c, &v));
@@ -154,7 +142,7 @@ TEST_P(ChannelFifo, FromOneSender) {
   long_chan c{};
   chan_init(&c, GetParam());
   constexpr long kN = 5000;  // many segments
-  uthread_t *t = Spawn([&] {
+  uthread_t *t = SpawnFn([&] {
     for (long i = 0; i < kN; i++) ASSERT_TRUE(chan_send(&c, i));
   });
   for (long i = 0; i < kN; i++) {
@@ -177,7 +165,7 @@ TEST_P(ChannelWaitingReceivers, ServedInArrivalOrder) {
   uthread_t *t[kReceivers];
   for (int i = 0; i < kReceivers; i++) {
     got[i] = -1;
-    t[i] = Spawn([&c, &got, i] { EXPECT_TRUE(chan_recv(&c, &got[i])); });
+    t[i] = SpawnFn([&c, &got, i] { EXPECT_TRUE(chan_recv(&c, &got[i])); });
     AwaitParked(t[i]);
   }
   EXPECT_EQ(chan_len(&c), 0u);
@@ -203,7 +191,7 @@ TEST_P(ChannelWaitingSenders, ServedInArrivalOrderAfterTheBuffer) {
   uthread_t *t[kSenders];
   for (int i = 0; i < kSenders; i++) {
     long v = static_cast<long>(cap) + i;
-    t[i] = Spawn([&c, v] { EXPECT_TRUE(chan_send(&c, v)); });
+    t[i] = SpawnFn([&c, v] { EXPECT_TRUE(chan_send(&c, v)); });
     AwaitParked(t[i]);
   }
   EXPECT_EQ(chan_len(&c), cap) << "blocked senders are not in the buffer";
@@ -244,7 +232,7 @@ TEST_P(ChannelBufferedSend, BeyondCapacityBlocksUntilAReceive) {
   long_chan c{};
   chan_init(&c, cap);
   std::atomic<size_t> sent{0};
-  uthread_t *t = Spawn([&] {
+  uthread_t *t = SpawnFn([&] {
     for (size_t i = 0; i <= cap; i++) {
       ASSERT_TRUE(chan_send(&c, static_cast<long>(i)));
       sent++;
@@ -270,7 +258,7 @@ TEST(Channel, RendezvousTrySendNeedsABlockedReceiver) {
   chan_init(&c, 0);
   EXPECT_FALSE(chan_try_send(&c, 1));
   int got = -1;
-  uthread_t *t = Spawn([&] { EXPECT_TRUE(chan_recv(&c, &got)); });
+  uthread_t *t = SpawnFn([&] { EXPECT_TRUE(chan_recv(&c, &got)); });
   AwaitParked(t);
   EXPECT_TRUE(chan_try_send(&c, 7)) << "a receiver is blocked waiting";
   uthread_join(t);
@@ -301,7 +289,7 @@ TEST_P(ChannelTryRecv, FailsWhenNothingIsThere) {
 TEST(Channel, RendezvousTryRecvTakesFromABlockedSender) {
   int_chan c{};
   std::atomic<bool> sent{false};
-  uthread_t *t = Spawn([&] {
+  uthread_t *t = SpawnFn([&] {
     EXPECT_TRUE(chan_send(&c, 9));
     sent = true;
   });
@@ -320,7 +308,7 @@ TEST(Channel, BufferedTryRecvTakesBlockedSendersAfterTheBuffer) {
   chan_init(&c, 2);
   ASSERT_TRUE(chan_send(&c, 0L));
   ASSERT_TRUE(chan_send(&c, 1L));
-  uthread_t *t = Spawn([&] { EXPECT_TRUE(chan_send(&c, 2L)); });
+  uthread_t *t = SpawnFn([&] { EXPECT_TRUE(chan_send(&c, 2L)); });
   AwaitParked(t);
   long v = -1;
   for (long i = 0; i < 3; i++) {
@@ -450,7 +438,7 @@ TEST_P(ChannelClose, WakesBlockedReceivers) {
   constexpr int kReceivers = 4;
   uthread_t *t[kReceivers];
   for (int i = 0; i < kReceivers; i++) {
-    t[i] = Spawn([&c] {
+    t[i] = SpawnFn([&c] {
       long v = -1;
       EXPECT_FALSE(chan_recv(&c, &v));
       EXPECT_EQ(v, -1);
@@ -477,7 +465,7 @@ TEST_P(ChannelCloseBlockedSenders, AreWokenAndFail) {
   constexpr int kSenders = 3;
   uthread_t *t[kSenders];
   for (int i = 0; i < kSenders; i++) {
-    t[i] = Spawn([&c, i] { EXPECT_FALSE(chan_send(&c, 1000L + i)) << "woken by close"; });
+    t[i] = SpawnFn([&c, i] { EXPECT_FALSE(chan_send(&c, 1000L + i)) << "woken by close"; });
     AwaitParked(t[i]);
   }
   chan_close(&c);
@@ -498,7 +486,7 @@ TEST(Channel, CloseWakesMainBlockedInReceive) {
   long_chan c{};
   chan_init(&c, 1);
   uthread_t *self = uthread_self();
-  uthread_t *closer = Spawn([&] {
+  uthread_t *closer = SpawnFn([&] {
     AwaitParked(self);
     chan_close(&c);
   });
@@ -535,12 +523,13 @@ void ReceiveOrTimeout(long_chan *c, uint64_t until_receivers) {
 TEST(ChannelSegments, WithdrawnReceiveClausesAreUnlinked) {
   long_chan c{};
   long first = -1;
-  uthread_t *a = Spawn([&] { EXPECT_TRUE(chan_recv(&c, &first)); });
+  uthread_t *a = SpawnFn([&] { EXPECT_TRUE(chan_recv(&c, &first)); });
   AwaitParked(a);
   const uint64_t target = 1 + 100 * channel_segment_size();
   constexpr int kThreads = 32;
   std::vector<uthread_t *> threads;
-  for (int i = 0; i < kThreads; i++) threads.push_back(Spawn([&] { ReceiveOrTimeout(&c, target); }));
+  for (int i = 0; i < kThreads; i++)
+    threads.push_back(SpawnFn([&] { ReceiveOrTimeout(&c, target); }));
   for (uthread_t *t : threads) uthread_join(t);
   EXPECT_LE(channel_linked_segments(&c.core), 4u)
       << "segments full of withdrawn clauses stay linked (" << c.core.receivers.load()
@@ -550,7 +539,7 @@ TEST(ChannelSegments, WithdrawnReceiveClausesAreUnlinked) {
   EXPECT_EQ(first, 5);
   EXPECT_FALSE(chan_try_send(&c, 6L)) << "every other receiver withdrew";
   long second = -1;
-  uthread_t *b = Spawn([&] { EXPECT_TRUE(chan_recv(&c, &second)); });
+  uthread_t *b = SpawnFn([&] { EXPECT_TRUE(chan_recv(&c, &second)); });
   AwaitParked(b);
   EXPECT_TRUE(chan_try_send(&c, 7L));
   uthread_join(b);
@@ -704,7 +693,7 @@ WUC_SCENARIO(chan_destroy_with_waiters) {
   int n = std::atoi(std::getenv("CHAN_WAITERS"));
   for (int i = 0; i < n; i++) {
     uthread_t *t = uthread_spawn(senders ? chan_misuse_send : chan_misuse_receive, &c);
-    while (!probe_is_parked(t)) uthread_sleep(microseconds(20));
+    AwaitParked(t);
   }
   chan_destroy(&c);
   return Survived();
@@ -861,11 +850,11 @@ WUC_SCENARIO(chan_race_send_and_try_send) {
     chan_init(&c, 1);
     RaceRound r;
     r.c = &c;
-    uthread_t *s = Spawn([&r] {
+    uthread_t *s = SpawnFn([&r] {
       AwaitGo(&r);
       r.a = chan_send(r.c, 1L);
     });
-    uthread_t *t = Spawn([&r] {
+    uthread_t *t = SpawnFn([&r] {
       AwaitGo(&r);
       r.b = chan_try_send(r.c, 2L);
     });
@@ -895,11 +884,11 @@ WUC_SCENARIO(chan_race_two_try_recvs) {
     chan_send(&c, 7L);
     RaceRound r;
     r.c = &c;
-    uthread_t *s = Spawn([&r] {
+    uthread_t *s = SpawnFn([&r] {
       AwaitGo(&r);
       r.a = chan_try_recv(r.c, &r.va);
     });
-    uthread_t *t = Spawn([&r] {
+    uthread_t *t = SpawnFn([&r] {
       AwaitGo(&r);
       r.b = chan_try_recv(r.c, &r.vb);
     });

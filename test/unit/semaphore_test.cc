@@ -6,6 +6,9 @@
 #include <wuc.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -162,6 +165,20 @@ WUC_SCENARIO(semaphore_init_after_use) {
   return 0;
 }
 
+// Garbage with `used` clear, as in a local semaphore without an initialiser:
+// a lock word that is neither 0 nor 1 ($SEM_GARBAGE=lock) or, with the lock
+// free, queue links (links).
+WUC_SCENARIO(semaphore_init_not_zeroed) {
+  static semaphore s;
+  std::printf("fact semaphore %p\n", static_cast<void *>(&s));
+  std::memset(static_cast<void *>(&s), 0x5a, sizeof s);
+  s.used = false;
+  if (std::string(std::getenv("SEM_GARBAGE")) == "links") s.waiters.lock.store(0);
+  semaphore_init(&s, 5);
+  std::printf("survived\n");
+  return 0;
+}
+
 namespace {
 
 void ExpectFatal(const wuc_test::ChildResult &r, const std::string &message_after_pointer) {
@@ -187,6 +204,15 @@ TEST(SemaphoreMisuse, InitTwice) {
 TEST(SemaphoreMisuse, InitAfterUse) {
   ExpectFatal(RunScenario("semaphore_init_after_use"),
               "): the semaphore was already initialised or used");
+}
+
+TEST(SemaphoreMisuse, InitOnASemaphoreNotZeroed) {
+  for (const char *garbage : {"lock", "links"}) {
+    SCOPED_TRACE(garbage);
+    ExpectFatal(RunScenario("semaphore_init_not_zeroed", {{"SEM_GARBAGE", garbage}}),
+                "): the semaphore is not zeroed (declare it static, or with = {0}, or allocate it "
+                "with calloc: semaphore_init goes on a zeroed, unused semaphore)");
+  }
 }
 
 }  // namespace

@@ -6,13 +6,13 @@ import (
 	"time"
 )
 
-// Seed 002 ("Elastic channels"): Go has no unbounded channel, so one is
+// "Elastic channels" (bench/SHAPES.md, elastic): Go has no unbounded channel, so one is
 // emulated by a goroutine that sits between an input and an output channel
 // (each with a fixed buffer of 128) and keeps what the output side cannot
-// take yet in a growable ring buffer.  This is the seed's faster version: after
+// take yet in a growable ring buffer.  This is the article's faster version: after
 // one select it keeps receiving (up to maxReceive) or sending without going
 // back to the select for as long as that succeeds.  The queue never shrinks
-// (the seed's text version does not shrink either).
+// (the article's text version does not shrink either).
 
 const (
 	elasticSendBuffer = 128  // capacity of the input channel
@@ -87,7 +87,7 @@ func elasticRun(out chan<- int64, in <-chan int64, maxReceive int) {
 				} else {
 					q.push(v)
 				}
-				// Stop before receiving the (maxReceive+1)th: the seed's
+				// Stop before receiving the (maxReceive+1)th: the article's
 				// loop receives it and then drops it when the count runs out.
 				if i == maxReceive {
 					break
@@ -128,7 +128,7 @@ func elasticRun(out chan<- int64, in <-chan int64, maxReceive int) {
 	}
 }
 
-// The seed's producer and consumer: values 0..n-1 in order, the consumer
+// The article's producer and consumer: values 0..n-1 in order, the consumer
 // checks each, the producer closes its end when done.
 func elasticProduce(n int, c chan<- int64) {
 	for i := 0; i < n; i++ {
@@ -146,7 +146,7 @@ func elasticConsume(n int, c <-chan int64) {
 	}
 }
 
-// elasticBench runs one of the seed's four benchmarks with n elements.
+// elasticBench runs one of the article's four benchmarks with n elements.
 func elasticBench(n int, mode string) {
 	run := func(n int) time.Duration {
 		var s chan<- int64

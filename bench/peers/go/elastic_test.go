@@ -36,7 +36,7 @@ func TestRingFIFOAcrossGrowth(t *testing.T) {
 
 // The emulated unbounded channel must deliver every element once, in order,
 // also when the goroutine receives more than elasticMaxReceive in a row (the
-// seed's version dropped one element there).
+// article's version dropped one element there).
 func TestElasticInOrder(t *testing.T) {
 	const n = 200000
 	for _, seq := range []bool{true, false} {

@@ -300,7 +300,7 @@ int main(void) {
 }
 ''', prologue=CH)
 
-gen('send_incompatible', "Operands: sending a double on a channel of a struct (LANGUAGE.md's example; reported at the '<<').",
+gen('send_incompatible', "Operands: sending a double on a channel of a struct (docs/language.md §8's example; reported at the '<<').",
     "cannot send a value of type 'double' on a channel of 'struct s'",
     '''
 struct s { int v; };

@@ -1,4 +1,4 @@
-// wucc's command line: which flags go where (LANGUAGE.md §1).
+// wucc's command line: which flags go where (docs/language.md §1).
 #include <gtest/gtest.h>
 
 #include "driver_args.h"

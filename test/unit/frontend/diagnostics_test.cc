@@ -23,7 +23,7 @@ TEST_P(Diagnostics, ExactMessageAndPosition) {
 }
 
 const DiagCase kCases[] = {
-    // LANGUAGE.md §2: misplaced else.
+    // docs/language.md §7: misplaced else.
     {"ElseNotLast", "waituntil (a) ; or else ; or waituntil (b) ;",
      "2:20: 'else' must be the last clause of a waituntil statement\n"},
     {"ElseNotLastBeforeAnd", "waituntil (a) ; or else ; and waituntil (b) ;",

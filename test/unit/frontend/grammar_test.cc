@@ -1,4 +1,4 @@
-// The waituntil grammar (LANGUAGE.md §2) and the statement skeleton around it.
+// The waituntil grammar (docs/language.md §3) and the statement skeleton around it.
 #include <gtest/gtest.h>
 
 #include "frontend_test_util.h"

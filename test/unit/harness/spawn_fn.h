@@ -22,11 +22,8 @@ inline uthread_t *SpawnFn(std::function<void()> fn) {
   return uthread_spawn(RunSpawnedFn, new std::function<void()>(std::move(fn)));
 }
 
-// Waits until t is blocked in wuc_park (for tests that queue waiters in a
-// known order).  Only meaningful while t blocks in nothing else.
-inline void AwaitParked(uthread_t *t) {
-  while (!probe_is_parked(t)) uthread_sleep(microseconds(20));
-}
+// Waits until t is blocked in wuc_park (runtime_probe.h).
+inline void AwaitParked(uthread_t *t) { probe_await_parked(t); }
 
 }  // namespace wuc_test
 

@@ -1,5 +1,5 @@
 // Tests of wuc::analyse (sema/): clause classification, trait lookup and the
-// errors of LANGUAGE.md §2.2, on small dialect sources.
+// errors of docs/language.md §8, on small dialect sources.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,0 +1,775 @@
+// The lowering (lowering/lower.cpp): a waituntil statement parsed by the
+// frontend, with the semantic facts written here by hand, becomes the C that
+// docs/lowering.md describes.  Each test checks the text for concrete lines
+// and their order, and compiles the whole lowered file with -Werror.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "lowering_test_util.h"
+
+namespace wuc::test {
+namespace {
+
+// Lines 1-7 of most snippets; the function f starts on line 8 and the
+// snippet's first line is line 10.
+const char kPrelude[] = R"(#include <wuc.h>
+channel(int) a;
+channel(int) b;
+channel(int) c;
+latch e;
+int g(int);
+void use(long);
+)";
+
+// `body` (from line 10) inside `int f(int n)`, with int x, y, r to use.
+std::string fn(const std::string &body) {
+  return std::string(kPrelude) + "int f(int n) {\n  int x = 0, y = 0, r = 0; (void)n;\n" + body +
+         "\n  return x + y + r;\n}\n";
+}
+
+// The lines of the completion predicate, trimmed: from the comment that
+// opens it to the call of wuc_wu_mixed_step.
+std::vector<std::string> predicate(const std::string &stmt) {
+  std::vector<std::string> out;
+  std::istringstream in(stmt);
+  bool on = false;
+  for (std::string line; std::getline(in, line);) {
+    std::string t = line.substr(std::min(line.find_first_not_of(' '), line.size()));
+    if (t == "/* completion predicate: which clauses are still needed */") {
+      on = true;
+      continue;
+    }
+    if (!on)
+      continue;
+    out.push_back(t);
+    if (t.find("wuc_wu_mixed_step(") != std::string::npos)
+      break;
+  }
+  return out;
+}
+
+using Lines = std::vector<std::string>;
+
+// ---- one clause ------------------------------------------------------------
+
+TEST(Lowering, SingleReceiveInPlace) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { x++; }"), {{recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
+          "wuc_wu_clause wu0_clauses[1];",
+          "wuc_wu wu0 __attribute__((cleanup(wuc_wu_exit))); /* withdraws on any exit */",
+          "wuc_wu_init(&wu0, wu0_clauses, 1);",
+          "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
+          "__auto_type wu0_clause0_recv_target = &(x);",
+          "__auto_type wu0_clause0_recv_chan = &(a);",
+          "wuc_chan_recv_clause wu0_clause0_recv = chan_recv_clause(wu0_clause0_recv_chan);",
+          "wuc_wu_clause_init(&wu0, 0, 1, (void *)&wu0_clause0_recv, "
+          "&wuc_selectable_ops_wuc_chan_recv_register, (void *)wu0_clause0_recv_target, "
+          "\"t.wc:10:3\");",
+          "/* fast path: try each clause in source order without registering */",
+          "if (wuc_chan_recv_register(&wu0_clause0_recv, wuc_wu_try_node(&wu0, 0))) goto "
+          "wu0_clause0_recv_tried;",
+          "/* block: register every enabled clause, park until one completes */",
+          "switch (wuc_wu_block_all_or(&wu0)) {",
+          "case 0: goto wu0_clause0_recv_won;",
+          "default: goto wu0_end;",
+          "wu0_clause0_recv_tried: /* its try on the fast path completed */",
+          "wuc_wu_won_try(&wu0, 0);",
+          "wu0_clause0_recv_won:",
+          "if (wuc_chan_recv_on_selected(&wu0_clause0_recv, &wu0_clauses[0].node)) {",
+          "{ x++; }",
+          "wuc_wu_end_winner(&wu0, 0);",
+          "(void)wuc_chan_recv_unregister(&wu0_clause0_recv, &wu0_clauses[0].node);",
+          "goto wu0_end;",
+          "wu0_end:;"}));
+  // In place: no temporary element, no guard variable, no guard test.
+  EXPECT_EQ(count(s, "_elem"), 0u) << s;
+  EXPECT_EQ(count(s, "_enabled"), 0u) << s;
+  EXPECT_EQ(count(s, "every clause removed"), 0u) << s;
+  EXPECT_EQ(count(l.c, "{ x++; }"), 1u);
+  // The prelude, then the file with the statement replaced.
+  EXPECT_TRUE(inOrder(l.c, {"#include <string.h>\n#include <wuc.h>\n#include <wuc/waituntil.h>\n",
+                            "WUC_CHANNEL_STRUCT(wuc_channel_int, int);",
+                            "struct wuc_channel_int a;", "wu0_end:;", "return x + y + r;"}));
+  EXPECT_EQ(count(l.c, "channel(int)"), 0u);
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, ReceiveIntoAnotherTypeConvertsBeforeTheBody) {
+  Lowered l;
+  lower(fn("  long z = 0;\n  waituntil (z << a) { use(z); }"), {{recvFacts(false)}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s,
+      {"__auto_type wu0_clause0_recv_target = &(z);", "__auto_type wu0_clause0_recv_chan = &(a);",
+       "__typeof__(((void)0, wu0_clause0_recv_chan->elem[0])) wu0_clause0_recv_elem; /* "
+       "received, then converted */",
+       "memset(&wu0_clause0_recv_elem, 0, sizeof wu0_clause0_recv_elem);", "wu0_clause0_recv_won:",
+       "*wu0_clause0_recv_target = wu0_clause0_recv_elem; /* the element, converted */",
+       "if (wuc_chan_recv_on_selected(", "{ use(z); }"}))
+      << s;
+  EXPECT_NE(s.find("(void *)&wu0_clause0_recv_elem, \"t.wc:11:3\");"), std::string::npos) << s;
+  // An all-or statement converts before its body: nothing to record.
+  EXPECT_EQ(count(s, "wuc_wu_clause_converts"), 0u) << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, ReceiveIntoRegisterVariableAssignsByName) {
+  Lowered l;
+  lower(fn("  register long z = 0;\n  waituntil (z << a) { use(z); }"), {{recvRegisterFacts()}}, l);
+  std::string s = l.statement(0);
+  // A register variable has no address: no target pointer at all.
+  EXPECT_EQ(count(s, "wu0_clause0_recv_target"), 0u) << s;
+  EXPECT_EQ(count(s, "&(z)"), 0u) << s;
+  EXPECT_TRUE(
+      inOrder(s, {"wu0_clause0_recv_elem; /* received, then converted */",
+                  "(void *)&wu0_clause0_recv_elem, \"t.wc:11:3\");", "wu0_clause0_recv_won:",
+                  "z = wu0_clause0_recv_elem; /* the element, converted */", "{ use(z); }"}))
+      << s;
+  EXPECT_TRUE(compilesCleanly(l.c)); // &z would be an error
+}
+
+TEST(Lowering, ChannelThroughPointerIsNotAddressed) {
+  Lowered l;
+  lower(std::string(kPrelude) +
+            "int f(channel(int) *p, channel(int) *q) {\n"
+            "  int x = 0;\n"
+            "  waituntil (x << p) ; or waituntil (q << x + 1) ; or waituntil (closed(p)) ;\n"
+            "  return x;\n}\n",
+        {{recvFacts(true, true), sendFacts(true), closedFacts(true)}}, l);
+  std::string s = l.statement(0);
+  EXPECT_NE(s.find("__auto_type wu0_clause0_recv_chan = (p);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__auto_type wu0_clause1_send_chan = (q);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__auto_type wu0_clause2_closed_chan = (p);"), std::string::npos) << s;
+  EXPECT_EQ(count(s, "&(p)") + count(s, "&(q)"), 0u) << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, SendConvertsItsValueToTheElementType) {
+  Lowered l;
+  lower(fn("  waituntil (a << n * 2.5) { r = 1; }"), {{sendFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
+          "__auto_type wu0_clause0_send_chan = &(a);",
+          "__typeof__(((void)0, wu0_clause0_send_chan->elem[0])) wu0_clause0_send_value = (n * "
+          "2.5);",
+          "wuc_chan_send_clause wu0_clause0_send = chan_send_clause(wu0_clause0_send_chan);",
+          "wuc_wu_clause_init(&wu0, 0, 1, (void *)&wu0_clause0_send, "
+          "&wuc_selectable_ops_wuc_chan_send_register, (void *)&wu0_clause0_send_value, "
+          "\"t.wc:10:3\");",
+          "if (wuc_chan_send_register(&wu0_clause0_send, wuc_wu_try_node(&wu0, 0))) goto "
+          "wu0_clause0_send_tried;",
+          "if (wuc_chan_send_on_selected(&wu0_clause0_send, &wu0_clauses[0].node)) {", "{ r = 1; }",
+          "(void)wuc_chan_send_unregister(&wu0_clause0_send, &wu0_clauses[0].node);"}))
+      << s;
+  // The value is evaluated once, at evaluation.
+  EXPECT_EQ(count(codeLines(l.plain), "n * 2.5"), 1u);
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, ClosedClause) {
+  Lowered l;
+  lower(fn("  waituntil (closed(a)) { r = -1; }\n  or waituntil (x << a) { r = x; }"),
+        {{closedFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s,
+      {"/* clause 0 at t.wc:10:3: waituntil (closed(a)) */",
+       "__auto_type wu0_clause0_closed_chan = &(a);",
+       "wuc_chan_closed_clause wu0_clause0_closed = chan_closed_clause(wu0_clause0_closed_chan);",
+       "(void *)&wu0_clause0_closed, &wuc_selectable_ops_wuc_chan_closed_register, (void *)0,",
+       "if (wuc_chan_closed_register(&wu0_clause0_closed, wuc_wu_try_node(&wu0, 0))) goto "
+       "wu0_clause0_closed_tried;",
+       "if (wuc_chan_closed_on_selected(&wu0_clause0_closed, &wu0_clauses[0].node)) {",
+       "{ r = -1; }"}))
+      << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- all-or ----------------------------------------------------------------
+
+TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { r = 1; }\n"
+           "  or waituntil (b << 2) { r = 2; }\n"
+           "  or waituntil (y << c) { r = 3; }"),
+        {{recvFacts(), sendFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"all-or, 3 clauses */", "wuc_wu_clause wu0_clauses[3];",
+          "wuc_wu_init(&wu0, wu0_clauses, 1);",
+          // evaluation, in source order
+          "/* clause 0 at t.wc:10:3: waituntil (x << a) */", "wuc_wu_clause_init(&wu0, 0, 1,",
+          "/* clause 1 at t.wc:11:6: waituntil (b << 2) */", "wuc_wu_clause_init(&wu0, 1, 1,",
+          "/* clause 2 at t.wc:12:6: waituntil (y << c) */", "wuc_wu_clause_init(&wu0, 2, 1,",
+          // the fast path, in source order
+          "wuc_wu_try_node(&wu0, 0))) goto wu0_clause0_recv_tried;",
+          "wuc_wu_try_node(&wu0, 1))) goto wu0_clause1_send_tried;",
+          "wuc_wu_try_node(&wu0, 2))) goto wu0_clause2_recv_tried;",
+          // the blocking path: only gotos
+          "switch (wuc_wu_block_all_or(&wu0)) {", "case 0: goto wu0_clause0_recv_won;",
+          "case 1: goto wu0_clause1_send_won;", "case 2: goto wu0_clause2_recv_won;",
+          "default: goto wu0_end;",
+          // the bodies, in source order
+          "wu0_clause0_recv_tried:", "wu0_clause0_recv_won:", "{ r = 1; }", "goto wu0_end;",
+          "wu0_clause1_send_tried:", "wu0_clause1_send_won:", "{ r = 2; }", "goto wu0_end;",
+          "wu0_clause2_recv_tried:", "wu0_clause2_recv_won:", "{ r = 3; }", "goto wu0_end;",
+          "wu0_end:;"}))
+      << s;
+  for (const char *body : {"{ r = 1; }", "{ r = 2; }", "{ r = 3; }"})
+    EXPECT_EQ(count(l.c, body), 1u) << body;
+  EXPECT_EQ(count(s, "wuc_wu_mixed"), 0u) << s;
+  EXPECT_EQ(count(s, "goto wu0_end;"), 4u) << s; // default: and after each body
+  // No heap: the statement lives in the frame.
+  EXPECT_EQ(count(s, "alloc("), 0u) << s;
+  EXPECT_NE(s.find("wuc_wu_clause wu0_clauses[3];"), std::string::npos) << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, AllOrDetectionIgnoresParenthesesAndGuards) {
+  Lowered l;
+  lower(fn("  (waituntil (x << a) ; or waituntil (y << b) ;) or waituntil (r << c) ;\n"
+           "  waituntil (x << a) ; and waituntil (y << b) ; or (waituntil (r << c) ; or "
+           "when (n) waituntil (e) ;)"),
+        {{recvFacts(), recvFacts(), recvFacts()},
+         {recvFacts(), recvFacts(), recvFacts(), resourceFacts("latch")}},
+        l);
+  std::string s0 = l.statement(0), s1 = l.statement(1);
+  EXPECT_NE(s0.find("all-or, 3 clauses */"), std::string::npos) << s0;
+  EXPECT_NE(s0.find("wuc_wu_block_all_or(&wu0)"), std::string::npos) << s0;
+  EXPECT_NE(s1.find("mixed, 4 clauses */"), std::string::npos) << s1;
+  EXPECT_NE(s1.find("wuc_wu_init(&wu1, wu1_clauses, 0);"), std::string::npos) << s1;
+  EXPECT_EQ(count(s1, "wuc_wu_block_all_or"), 0u) << s1;
+  EXPECT_EQ(count(s1, "fast path"), 0u) << s1;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// The example of docs/lowering.md, "The shape", line for line.
+TEST(Lowering, DocumentedExample) {
+  Lowered l;
+  lower(R"(#include <wuc.h>
+channel(int) a;
+latch e;
+int f(int n) {
+  int x = 0;
+  waituntil (x << a) { x++; }
+  or when (n > 0) waituntil (e) { x--; }
+  return x;
+}
+)",
+        {{recvFacts(), resourceFacts("latch")}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"{ /* waituntil statement 0 at t.wc:6:3: all-or, 2 clauses */",
+          "\n    /* clause 1 at t.wc:7:6: when (n > 0) waituntil (e) */\n"
+          "    _Bool wu0_clause1_latch_enabled = (n > 0) != 0;\n"
+          "    __auto_type wu0_clause1_latch = wu0_clause1_latch_enabled ? &(e) : 0;\n"
+          "    wuc_wu_clause_init(&wu0, 1, wu0_clause1_latch_enabled, (void *)wu0_clause1_latch, "
+          "&wuc_selectable_ops_latch_register, (void *)0, \"t.wc:7:19\");\n",
+          "\n    if (wuc_chan_recv_register(&wu0_clause0_recv, wuc_wu_try_node(&wu0, 0))) goto "
+          "wu0_clause0_recv_tried;\n"
+          "    if (wu0_clause1_latch_enabled && latch_register(wu0_clause1_latch, "
+          "wuc_wu_try_node(&wu0, 1))) goto wu0_clause1_latch_tried;\n",
+          "\n  wu0_clause1_latch_tried: /* its try on the fast path completed */\n"
+          "    wuc_wu_won_try(&wu0, 1);\n"
+          "  wu0_clause1_latch_won:\n"
+          "    if (latch_on_selected(wu0_clause1_latch, &wu0_clauses[1].node)) {\n",
+          "{ x--; }\n    }\n    wuc_wu_end_winner(&wu0, 1);\n"
+          "    (void)latch_unregister(wu0_clause1_latch, &wu0_clauses[1].node);\n"
+          "    goto wu0_end;\n  wu0_end:;"}))
+      << s;
+  // One clause has no guard: the statement can never lose every clause.
+  EXPECT_EQ(count(s, "every clause removed"), 0u) << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- guards ----------------------------------------------------------------
+
+TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
+  Lowered l;
+  lower(fn("  when (g(0)) waituntil (x << a) { r = 1; }\n"
+           "  or when (g(1)) waituntil (e) { r = 2; }\n"
+           "  or when (g(2)) waituntil (timeout(g(3))) { r = 3; }"),
+        {{recvFacts(), resourceFacts("latch"), timeoutFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"_Bool wu0_clause0_recv_enabled = (g(0)) != 0;",
+          "__auto_type wu0_clause0_recv_target = wu0_clause0_recv_enabled ? &(x) : 0;",
+          "__auto_type wu0_clause0_recv_chan = wu0_clause0_recv_enabled ? &(a) : 0;",
+          "wuc_chan_recv_clause wu0_clause0_recv = wu0_clause0_recv_enabled ? "
+          "chan_recv_clause(wu0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
+          "wuc_wu_clause_init(&wu0, 0, wu0_clause0_recv_enabled,",
+          "_Bool wu0_clause1_latch_enabled = (g(1)) != 0;",
+          "__auto_type wu0_clause1_latch = wu0_clause1_latch_enabled ? &(e) : 0;",
+          "_Bool wu0_clause2_timeout_enabled = (g(2)) != 0;",
+          "wuc_timeout wu0_clause2_timeout = wu0_clause2_timeout_enabled ? "
+          "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
+          "if (wu0_clause0_recv_enabled && wuc_chan_recv_register(",
+          "if (wu0_clause1_latch_enabled && latch_register(",
+          "if (wu0_clause2_timeout_enabled && wuc_timeout_register(",
+          "if (!(wu0_clause0_recv_enabled || wu0_clause1_latch_enabled || "
+          "wu0_clause2_timeout_enabled)) goto wu0_end; /* every clause removed by its guard */",
+          "switch (wuc_wu_block_all_or(&wu0)) {"}))
+      << s;
+  for (const char *call : {"g(0)", "g(1)", "g(2)", "g(3)"})
+    EXPECT_EQ(count(codeLines(l.plain), call), 1u) << call << " evaluated once";
+  // Each guard on a line of its own source line; comments name the guard.
+  EXPECT_NE(l.c.find("#line 11\n    _Bool wu0_clause1_latch_enabled = (g(1)) != 0;"),
+            std::string::npos)
+      << l.c;
+  EXPECT_NE(s.find("/* clause 1 at t.wc:11:6: when (g(1)) waituntil (e) */"), std::string::npos);
+  // The site is the clause's waituntil keyword, after the guard.
+  EXPECT_NE(s.find("\"t.wc:11:18\");"), std::string::npos) << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, GuardedSendZeroesItsValueAndAssignsItOnlyIfEnabled) {
+  Lowered l;
+  lower(fn("  when (n > 0) waituntil (a << n) { r = 1; }\n  or waituntil (x << b) { r = 2; }"),
+        {{sendFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(
+      inOrder(s, {"_Bool wu0_clause0_send_enabled = (n > 0) != 0;",
+                  "__auto_type wu0_clause0_send_chan = wu0_clause0_send_enabled ? &(a) : 0;",
+                  "__typeof__(((void)0, wu0_clause0_send_chan->elem[0])) wu0_clause0_send_value;",
+                  "memset(&wu0_clause0_send_value, 0, sizeof wu0_clause0_send_value);",
+                  "if (wu0_clause0_send_enabled) wu0_clause0_send_value = (n);",
+                  "wuc_chan_send_clause wu0_clause0_send = wu0_clause0_send_enabled ? "
+                  "chan_send_clause(wu0_clause0_send_chan) : (wuc_chan_send_clause){0};",
+                  "if (wu0_clause0_send_enabled && wuc_chan_send_register("}))
+      << s;
+  EXPECT_EQ(count(s, "every clause removed"), 0u) << s; // clause 1 has no guard
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- mixed statements and the completion predicate -------------------------
+
+TEST(Lowering, AndOfTwoIsMixedWithAPredicateAndAStep) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { r += 1; }\n  and waituntil (y << b) { r += 2; }"),
+        {{recvFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_NE(s.find("mixed, 2 clauses */"), std::string::npos) << s;
+  EXPECT_NE(s.find("wuc_wu_init(&wu0, wu0_clauses, 0);"), std::string::npos) << s;
+  for (const char *allOr : {"fast path", "wuc_wu_block_all_or", "_tried", "wuc_wu_try_node"})
+    EXPECT_EQ(count(s, allOr), 0u) << allOr;
+  EXPECT_EQ(predicate(s),
+            (Lines{"_Bool wu0_and0_satisfied = wu0_clauses[0].ran && wu0_clauses[1].ran;",
+                   "wu0_clauses[0].node.needed = !wu0_clauses[0].ran && !wu0_and0_satisfied;",
+                   "wu0_clauses[1].node.needed = !wu0_clauses[1].ran && !wu0_and0_satisfied;",
+                   "wu0_next = wuc_wu_mixed_step(&wu0, wu0_and0_satisfied);"}))
+      << s;
+  EXPECT_TRUE(inOrder(
+      s, {"wuc_wu_mixed_begin(&wu0, 0);", "int wu0_next;", "wu0_step:;", "wuc_wu_mixed_step(",
+          "switch (wu0_next) {", "case WUC_WU_RECOMPUTE: goto wu0_step;",
+          "case 0: goto wu0_clause0_recv_won;", "case 1: goto wu0_clause1_recv_won;",
+          "default: goto wu0_end;", "wu0_clause0_recv_won:", "{ r += 1; }",
+          "wuc_wu_mixed_ran(&wu0, 0);", "goto wu0_step;", "wu0_clause1_recv_won:", "{ r += 2; }",
+          "wuc_wu_mixed_ran(&wu0, 1);", "goto wu0_step;", "wu0_end:;"}))
+      << s;
+  EXPECT_EQ(count(s, "WUC_WU_ELSE"), 0u) << s;
+  // Mixed bodies are not behind the resource's on_selected.
+  EXPECT_EQ(count(s, "on_selected"), 0u) << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, ParenthesisedAndUnderOr) {
+  Lowered l;
+  lower(fn("  (waituntil (x << a) { r = 1; } and waituntil (y << b) { r += 2; })\n"
+           "  or waituntil (x << c) { r = 3; }"),
+        {{recvFacts(), recvFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_NE(s.find("mixed, 3 clauses */"), std::string::npos) << s;
+  // Nodes named in post-order: the and is 0, the or 1.
+  EXPECT_EQ(predicate(s),
+            (Lines{"_Bool wu0_and0_satisfied = wu0_clauses[0].ran && wu0_clauses[1].ran;",
+                   "_Bool wu0_or1_satisfied = wu0_and0_satisfied || wu0_clauses[2].ran;",
+                   "_Bool wu0_and0_done = wu0_or1_satisfied || wu0_and0_satisfied;",
+                   "wu0_clauses[0].node.needed = !wu0_clauses[0].ran && !wu0_and0_done;",
+                   "wu0_clauses[1].node.needed = !wu0_clauses[1].ran && !wu0_and0_done;",
+                   "wu0_clauses[2].node.needed = !wu0_clauses[2].ran && !wu0_or1_satisfied;",
+                   "wu0_next = wuc_wu_mixed_step(&wu0, wu0_or1_satisfied);"}))
+      << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// docs/lowering.md, "Mixed path": `(A or B) and C` without guards, as the
+// second statement of a file.
+TEST(Lowering, DocumentedPredicateOfOrUnderAnd) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) ;\n"
+           "  (waituntil (x << a) ; or waituntil (y << b) ;) and waituntil (r << c) ;"),
+        {{recvFacts()}, {recvFacts(), recvFacts(), recvFacts()}}, l);
+  EXPECT_EQ(predicate(l.statement(1)),
+            (Lines{"_Bool wu1_or0_satisfied = wu1_clauses[0].ran || wu1_clauses[1].ran;",
+                   "_Bool wu1_and1_satisfied = wu1_or0_satisfied && wu1_clauses[2].ran;",
+                   "_Bool wu1_or0_done = wu1_and1_satisfied || wu1_or0_satisfied;",
+                   "wu1_clauses[0].node.needed = !wu1_clauses[0].ran && !wu1_or0_done;",
+                   "wu1_clauses[1].node.needed = !wu1_clauses[1].ran && !wu1_or0_done;",
+                   "wu1_clauses[2].node.needed = !wu1_clauses[2].ran && !wu1_and1_satisfied;",
+                   "wu1_next = wuc_wu_mixed_step(&wu1, wu1_and1_satisfied);"}))
+      << l.statement(1);
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, MixedGuardsRemoveClausesThroughPresence) {
+  Lowered l;
+  lower(fn("  when (n > 0) waituntil (x << a) { r = 1; }\n"
+           "  and when (n > 1) waituntil (y << b) { r = 2; }"),
+        {{recvFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  // Presence once, after evaluation and before the step.
+  EXPECT_TRUE(
+      inOrder(s, {"_Bool wu0_clause1_recv_enabled = (n > 1) != 0;",
+                  "/* run bodies until the and/or tree is satisfied */",
+                  "_Bool wu0_and0_present = wu0_clause0_recv_enabled || wu0_clause1_recv_enabled;",
+                  "wuc_wu_mixed_begin(&wu0, 0);", "wu0_step:;"}))
+      << s;
+  EXPECT_EQ(count(s, "wu0_and0_present ="), 1u) << s;
+  // A removed clause is its and's identity.
+  EXPECT_EQ(predicate(s),
+            (Lines{"_Bool wu0_and0_satisfied = (!wu0_clause0_recv_enabled || wu0_clauses[0].ran) "
+                   "&& (!wu0_clause1_recv_enabled || wu0_clauses[1].ran);",
+                   "wu0_clauses[0].node.needed = !wu0_clauses[0].ran && !wu0_and0_satisfied;",
+                   "wu0_clauses[1].node.needed = !wu0_clauses[1].ran && !wu0_and0_satisfied;",
+                   "wu0_next = wuc_wu_mixed_step(&wu0, !wu0_and0_present || wu0_and0_satisfied);"}))
+      << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, MixedReceiveIntoAnotherTypeRecordsItsConversion) {
+  Lowered l;
+  lower(fn("  long z = 0;\n  waituntil (z << a) { use(z); } and waituntil (x << b) ;"),
+        {{recvFacts(false), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  // A jump out of the body of another clause may leave z's element behind:
+  // the cleanup converts it, by the kinds recorded here.
+  EXPECT_TRUE(inOrder(s, {"wuc_wu_clause_init(&wu0, 0,",
+                          "wuc_wu_clause_converts(&wu0, 0, (void *)wu0_clause0_recv_target, "
+                          "WUC_WU_KIND(*wu0_clause0_recv_target), "
+                          "WUC_WU_KIND(wu0_clause0_recv_chan->elem[0]));",
+                          "wuc_wu_clause_init(&wu0, 1,"}))
+      << s;
+  EXPECT_EQ(count(s, "wuc_wu_clause_converts"), 1u) << s; // clause 1 receives in place
+  EXPECT_TRUE(inOrder(s, {"wu0_clause0_recv_won:",
+                          "*wu0_clause0_recv_target = wu0_clause0_recv_elem;", "{ use(z); }"}));
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- timeout, else ---------------------------------------------------------
+
+TEST(Lowering, TimeoutClauseFixesItsDeadlineAtEvaluation) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { r = 1; }\n  or waituntil (timeout(10`ms)) { r = -1; }"),
+        {{recvFacts(), timeoutFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s,
+      {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
+       "wuc_timeout wu0_clause1_timeout = wuc_timeout_make(((duration_t)(10 * 1000000LL)));",
+       "wuc_wu_clause_init(&wu0, 1, 1, (void *)&wu0_clause1_timeout, "
+       "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
+       "/* fast path", // the deadline is fixed before anything is tried
+       "if (wuc_timeout_register(&wu0_clause1_timeout, wuc_wu_try_node(&wu0, 1))) goto "
+       "wu0_clause1_timeout_tried;",
+       "case 1: goto wu0_clause1_timeout_won;", "wu0_clause1_timeout_won:",
+       "if (wuc_timeout_on_selected(&wu0_clause1_timeout, &wu0_clauses[1].node)) {", "{ r = -1; }",
+       "(void)wuc_timeout_unregister(&wu0_clause1_timeout, &wu0_clauses[1].node);"}))
+      << s;
+  // The duration's backquote survives only in comments.
+  for (const std::string &line : linesWith(l.plain, "10`ms"))
+    EXPECT_NE(line.find("/* clause 1"), std::string::npos) << line;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, OrElseRunsTheElseInsteadOfBlocking) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { r = 1; }\n  or else { r = 2; }"), {{recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"all-or, 1 clause, else */", "goto wu0_clause0_recv_tried;\n    goto wu0_else;\n",
+          "wu0_clause0_recv_tried:", "{ r = 1; }", "goto wu0_end;",
+          "wu0_else: /* the else at t.wc:11:6 */", "{ r = 2; }", "goto wu0_end;", "wu0_end:;"}))
+      << s;
+  // Nothing blocks: no blocking path and no label it would jump to.
+  EXPECT_EQ(count(s, "wuc_wu_block_all_or"), 0u) << s;
+  EXPECT_EQ(count(s, "wu0_clause0_recv_won"), 0u) << s;
+  EXPECT_EQ(count(l.c, "{ r = 2; }"), 1u);
+  EXPECT_TRUE(compilesCleanly(l.c)); // an unused label would be a warning
+}
+
+TEST(Lowering, GuardedElseIsEvaluatedLastAndTheStatementMayBlock) {
+  Lowered l;
+  lower(fn("  when (n > 0) waituntil (x << a) { r = 1; }\n"
+           "  or when (n > 1) waituntil (y << b) { r = 2; }\n"
+           "  or when (n > 2) else { r = 3; }"),
+        {{recvFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(
+      inOrder(s, {"all-or, 2 clauses, else */", "_Bool wu0_clause0_recv_enabled = (n > 0) != 0;",
+                  "_Bool wu0_clause1_recv_enabled = (n > 1) != 0;",
+                  "/* the else guard, evaluated last, at t.wc:12:6 */",
+                  "_Bool wu0_else_enabled = (n > 2) != 0;", "/* fast path",
+                  "if (!(wu0_clause0_recv_enabled || wu0_clause1_recv_enabled)) goto wu0_end;",
+                  "if (wu0_else_enabled) goto wu0_else;", "switch (wuc_wu_block_all_or(&wu0)) {",
+                  "wu0_clause0_recv_won:", "wu0_clause1_recv_won:", "wu0_else:", "{ r = 3; }"}))
+      << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, MixedStatementWithElse) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { r = 1; } and waituntil (y << b) { r += 2; }\n"
+           "  or else { r = -1; }"),
+        {{recvFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(s, {"mixed, 2 clauses, else */", "wuc_wu_mixed_begin(&wu0, 1);",
+                          "switch (wu0_next) {", "case WUC_WU_ELSE: goto wu0_else;",
+                          "default: goto wu0_end;", "wu0_else: /* the else at t.wc:11:6 */",
+                          "{ r = -1; }", "goto wu0_end;", "wu0_end:;"}))
+      << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- other resource kinds --------------------------------------------------
+
+TEST(Lowering, FutureClauseIsNamedAfterItsTrait) {
+  Lowered l;
+  lower(std::string(kPrelude) + "future(int) fu;\n"
+                                "int f(void) {\n"
+                                "  int r = 0;\n"
+                                "  waituntil (fu) { r = future_get(&fu); }\n"
+                                "  return r;\n}\n",
+        {{futureFacts("int")}}, l);
+  std::string s = l.statement(0);
+  // A resource is passed by address, not through a clause object.
+  EXPECT_TRUE(inOrder(
+      s,
+      {"/* clause 0 at t.wc:11:3: waituntil (fu) */", "__auto_type wu0_clause0_future_int = &(fu);",
+       "wuc_wu_clause_init(&wu0, 0, 1, (void *)wu0_clause0_future_int, "
+       "&wuc_selectable_ops_wuc_future_int_register, (void *)0, \"t.wc:11:3\");",
+       "if (wuc_future_int_register(wu0_clause0_future_int, wuc_wu_try_node(&wu0, 0))) goto "
+       "wu0_clause0_future_int_tried;",
+       "if (wuc_future_int_on_selected(wu0_clause0_future_int, &wu0_clauses[0].node)) {",
+       "{ r = future_get(&fu); }",
+       "(void)wuc_future_int_unregister(wu0_clause0_future_int, &wu0_clauses[0].node);"}))
+      << s;
+  EXPECT_NE(l.c.find("WUC_FUTURE_STRUCT(wuc_future_int, int);"), std::string::npos) << l.c;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, LockAndSemaphoreThroughPointers) {
+  Lowered l;
+  lower(std::string(kPrelude) + "int f(owner_lock *lk, semaphore *sem) {\n"
+                                "  int r = 0;\n"
+                                "  waituntil (lk) { r = 1; lock_release(lk); }\n"
+                                "  or waituntil (sem) { r = 2; }\n"
+                                "  return r;\n}\n",
+        {{resourceFacts("owner_lock", true), resourceFacts("semaphore", true)}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"__auto_type wu0_clause0_owner_lock = (lk);", "&wuc_selectable_ops_owner_lock_register,",
+          "__auto_type wu0_clause1_semaphore = (sem);", "&wuc_selectable_ops_semaphore_register,",
+          "if (owner_lock_register(wu0_clause0_owner_lock, wuc_wu_try_node(&wu0, 0)))",
+          "if (semaphore_register(wu0_clause1_semaphore, wuc_wu_try_node(&wu0, 1)))",
+          "case 0: goto wu0_clause0_owner_lock_won;", "case 1: goto wu0_clause1_semaphore_won;",
+          "if (owner_lock_on_selected(wu0_clause0_owner_lock, &wu0_clauses[0].node)) {",
+          "if (semaphore_on_selected(wu0_clause1_semaphore, &wu0_clauses[1].node)) {"}))
+      << s;
+  EXPECT_EQ(count(s, "&(lk)") + count(s, "&(sem)"), 0u) << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, ResourceReachedThroughItsFirstMember) {
+  Lowered l;
+  lower(std::string(kPrelude) + "struct job { latch done; int id; };\n"
+                                "struct job j;\n"
+                                "int f(struct job *pj) {\n"
+                                "  int r = 0;\n"
+                                "  waituntil (j) { r = j.id; } or waituntil (pj) { r = pj->id; }\n"
+                                "  return r;\n}\n",
+        {{resourceFacts("latch", false, {"done"}), resourceFacts("latch", true, {"done"})}}, l);
+  std::string s = l.statement(0);
+  EXPECT_NE(s.find("__auto_type wu0_clause0_latch = &(j).done;"), std::string::npos) << s;
+  EXPECT_NE(s.find("__auto_type wu0_clause1_latch = &(pj)->done;"), std::string::npos) << s;
+  EXPECT_TRUE(compilesCleanly(l.c)); // latch_register takes a latch *
+}
+
+// ---- bodies ----------------------------------------------------------------
+
+TEST(Lowering, NestedStatementIsLoweredInsideTheOuterBody) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) {\n"
+           "    waituntil (y << b) { r = x + y; }\n"
+           "    or waituntil (timeout(1`ms)) { r = -1; }\n"
+           "  }"),
+        {{recvFacts()}, {recvFacts(), timeoutFacts()}}, l);
+  EXPECT_NE(l.statement(0).find("waituntil statement 0 at t.wc:10:3: all-or, 1 clause */"),
+            std::string::npos);
+  std::string inner = l.statement(1);
+  EXPECT_NE(inner.find("waituntil statement 1 at t.wc:11:5: all-or, 2 clauses */"),
+            std::string::npos)
+      << inner;
+  EXPECT_NE(inner.find("__auto_type wu1_clause0_recv_chan = &(b);"), std::string::npos);
+  EXPECT_NE(inner.find("wuc_timeout wu1_clause1_timeout = "), std::string::npos);
+  // The inner block sits in the outer clause's body, which runs once.
+  EXPECT_TRUE(inOrder(l.plain, {"if (wuc_chan_recv_on_selected(&wu0_clause0_recv,",
+                                "{ /* waituntil statement 1", "{ r = x + y; }", "{ r = -1; }",
+                                "wu1_end:;", "wuc_wu_end_winner(&wu0, 0);", "wu0_end:;"}))
+      << l.plain;
+  EXPECT_EQ(count(l.c, "{ /* waituntil statement 1"), 1u);
+  // No statement is left as written outside comments.
+  for (const std::string &line : linesWith(l.plain, "waituntil ("))
+    EXPECT_NE(line.find("/*"), std::string::npos) << line;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// Bodies are never inside a generated loop or switch: break and continue in
+// a body bind to the user's loop.
+TEST(Lowering, BreakAndContinueInBodiesBindToTheUserLoop) {
+  Lowered l;
+  lower(fn("  for (int i = 0; i < n; i++) {\n"
+           "    waituntil (x << a) { if (x < 0) break; continue; }\n"
+           "    or waituntil (y << b) { if (y) continue; break; }\n"
+           "    waituntil (x << a) { if (x) break; } and waituntil (y << b) { continue; }\n"
+           "  }"),
+        {{recvFacts(), recvFacts()}, {recvFacts(), recvFacts()}}, l);
+  for (unsigned id : {0u, 1u}) {
+    std::string s = l.statement(id);
+    // The only switch ends before the first body's label.
+    std::string end = "default: goto wu" + std::to_string(id) + "_end;\n";
+    size_t afterSwitch = s.find(end);
+    ASSERT_NE(afterSwitch, std::string::npos) << s;
+    EXPECT_EQ(count(s, "switch ("), 1u) << s;
+    EXPECT_LT(afterSwitch, s.find("_won:")) << s;
+    size_t tried = s.find("_tried:");
+    if (tried != std::string::npos) {
+      EXPECT_LT(afterSwitch, tried) << s;
+    }
+    for (const char *loop : {"for (", "while", "do {"})
+      EXPECT_EQ(count(s, loop), 0u) << s;
+  }
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// And so a break in a body outside any loop stays the user's error, at the
+// break's own line and column, in both lowerings.
+TEST(Lowering, BreakOutsideALoopIsReportedAtItsSourcePosition) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { break; }\n"
+           "  waituntil (x << a) { r = 1; } and waituntil (y << b) { break; }"),
+        {{recvFacts()}, {recvFacts(), recvFacts()}}, l);
+  for (const std::string &compiler : testCompilers()) {
+    CompileResult r = compileC(compiler, l.c);
+    EXPECT_FALSE(r.ok) << compiler << " accepted a break outside a loop:\n" << l.c;
+    EXPECT_NE(r.output.find("t.wc:10:24: error:"), std::string::npos) << compiler << r.output;
+    EXPECT_NE(r.output.find("t.wc:11:58: error:"), std::string::npos) << compiler << r.output;
+  }
+}
+
+TEST(Lowering, BodyKeepsItsLineAndColumn) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { r = undeclared_name; }\n"
+           "\tor waituntil (y << b) {\n"
+           "\t  r = also_undeclared;\n"
+           "\t}\n"
+           "  r++;"),
+        {{recvFacts(), recvFacts()}}, l);
+  // A directive for the body's line, then the blanks before it on that line
+  // (tabs kept), then the body as written.
+  EXPECT_NE(l.c.find("#line 10\n" + std::string(21, ' ') + "{ r = undeclared_name; }\n"),
+            std::string::npos)
+      << l.c;
+  EXPECT_NE(l.c.find("#line 11\n\t" + std::string(22, ' ') + "{\n\t  r = also_undeclared;\n\t}\n"),
+            std::string::npos)
+      << l.c;
+  // The code after the statement continues at its own line.
+  EXPECT_NE(l.c.find("#line 14 \"t.wc\"\n  r++;"), std::string::npos) << l.c;
+  // So the back end reports errors in bodies where they are in the source
+  // (on line 12 gcc counts the tab as up to 8 columns, clang as 1: as it
+  // would for the source itself).
+  for (const std::string &compiler : testCompilers()) {
+    CompileResult r = compileC(compiler, l.c);
+    EXPECT_FALSE(r.ok) << compiler;
+    EXPECT_NE(r.output.find("t.wc:10:28: error:"), std::string::npos) << compiler << r.output;
+    EXPECT_NE(r.output.find("t.wc:12:"), std::string::npos) << compiler << r.output;
+  }
+}
+
+TEST(Lowering, GeneratedCodeIsAttributedToTheStatementsFirstLine) {
+  Lowered l;
+  lower(fn("  waituntil (x << a) { r = 1; }\n"
+           "  or when (n > 0)\n"
+           "     waituntil (y <<\n"
+           "                b) { r = 2; } r++;"),
+        {{recvFacts(), recvFacts()}}, l);
+  // Between the statement's opening directive and the one after it, only
+  // its own lines appear: 10 for generated code, 11-13 for the user's text.
+  size_t b = l.c.find("#line 10 \"t.wc\"\n  { /* waituntil statement 0");
+  ASSERT_NE(b, std::string::npos) << l.c;
+  size_t e = l.c.find("#line 13 \"t.wc\"\n", b);
+  ASSERT_NE(e, std::string::npos) << l.c;
+  std::set<std::string> seen;
+  for (const std::string &line : linesWith(l.c.substr(b, e - b), "#line "))
+    seen.insert(line);
+  EXPECT_EQ(seen, (std::set<std::string>{"#line 10 \"t.wc\"", "#line 10", "#line 11", "#line 12",
+                                         "#line 13"}));
+  // Every line of generated code has a directive for line 10 right before it.
+  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_init(&wu0, wu0_clauses, 1);\n"), std::string::npos);
+  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_won_try(&wu0, 1);\n"), std::string::npos);
+  EXPECT_NE(l.c.find("#line 11\n    _Bool wu0_clause1_recv_enabled = (n > 0) != 0;\n"),
+            std::string::npos);
+  // The text after the statement, on the statement's last line, is padded
+  // to its column.
+  EXPECT_NE(l.c.find("  }\n#line 13 \"t.wc\"\n                              r++;"),
+            std::string::npos)
+      << l.c;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- readability -----------------------------------------------------------
+
+TEST(Lowering, CommentsQuoteTheClauseSafely) {
+  Lowered l;
+  lower(fn("  when (n /* any */ > 0)\n"
+           "    waituntil (x /* target */\n"
+           "               << a) ;\n"
+           "  or waituntil (a << n + 100000000 + 200000000 + 300000000 + 400000000 + "
+           "500000000 + 600000000) ;"),
+        {{recvFacts(), sendFacts()}}, l);
+  std::string s = l.statement(0);
+  // White space collapsed, comment markers broken up (-Wcomment), cut at 80.
+  EXPECT_NE(
+      s.find("/* clause 0 at t.wc:10:3: when (n / * any * / > 0) waituntil (x / * target * / << "
+             "a) */"),
+      std::string::npos)
+      << s;
+  EXPECT_NE(s.find("/* clause 1 at t.wc:13:6: waituntil (a << n + 100000000 + 200000000 + "
+                   "300000000 + 400000000 + 500000000... */"),
+            std::string::npos)
+      << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, BlockIsIndentedLikeTheStatementsLine) {
+  Lowered l;
+  lower(fn("  if (n) {\n"
+           "      waituntil (x << a) ;\n"
+           "  }"),
+        {{recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      l.plain, {"\n      { /* waituntil statement 0 at t.wc:11:7:",
+                "\n        wuc_wu_clause wu0_clauses[1];\n", "\n      wu0_clause0_recv_tried:",
+                "\n        wuc_wu_won_try(&wu0, 0);\n", "\n      wu0_end:;\n", "      }\n"}))
+      << l.plain;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+} // namespace
+} // namespace wuc::test
