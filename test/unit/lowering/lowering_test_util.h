@@ -18,7 +18,7 @@
 
 namespace wuc::test {
 
-// ---- facts, as frontend/sema/sema.cpp fills them for <wuc.h>'s types -----
+// ---- facts, as sema/sema.cpp fills them for <wuc.h>'s types -----
 
 // x << ch: `inPlace` when x has the channel's element type.
 ClauseFacts recvFacts(bool inPlace = true, bool channelIsPointer = false);
