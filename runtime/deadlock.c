@@ -2,8 +2,11 @@
  * the deadlock report, and the line under a fatal message (fatal.h's hook). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fatal.h"
 #include "scheduler.h"
@@ -81,7 +84,13 @@ static void print_thread(FILE *out, struct uthread *t) {
   fputc('\n', out);
 }
 
+/* The last two workers to go idle can both find every thread blocked: one
+ * report, and the other waits for the exit. */
+static atomic_bool deadlock_reported;
+
 void wuc_deadlock_report(void) {
+  if (atomic_exchange(&deadlock_reported, true))
+    for (;;) pause();
   pthread_mutex_lock(&wuc_sched.registry_lock);
   /* The registry is newest first; print oldest first, main on top. */
   struct uthread *last = wuc_sched.all_threads;
