@@ -27,8 +27,10 @@ static inline int64_t bench_now_ns(void) {
 static inline void bench_args(int argc, char **argv, long *iters, long *threads) {
   for (int i = 1; i < argc; i++) {
     long *dst = NULL;
-    if (strcmp(argv[i], "-n") == 0) dst = iters;
-    else if (strcmp(argv[i], "-t") == 0 && threads) dst = threads;
+    if (strcmp(argv[i], "-n") == 0)
+      dst = iters;
+    else if (strcmp(argv[i], "-t") == 0 && threads)
+      dst = threads;
     if (!dst || i + 1 == argc) {
       fprintf(stderr, "usage: %s [-n ITERATIONS]%s\n", argv[0], threads ? " [-t THREADS]" : "");
       exit(2);
@@ -36,7 +38,8 @@ static inline void bench_args(int argc, char **argv, long *iters, long *threads)
     char *end;
     long v = strtol(argv[++i], &end, 10);
     if (*end != '\0' || v < 1) {
-      fprintf(stderr, "%s: %s expects a positive integer, got '%s'\n", argv[0], argv[i - 1], argv[i]);
+      fprintf(stderr, "%s: %s expects a positive integer, got '%s'\n", argv[0], argv[i - 1],
+              argv[i]);
       exit(2);
     }
     *dst = v;

@@ -66,10 +66,10 @@ int main(int argc, char **argv) {
 
   char config[64];
   unsigned p = wuc_processors();
-#define EMIT(what, value, unit)                              \
-  do {                                                       \
-    snprintf(config, sizeof config, "P%u-%s", p, what);      \
-    bench_result("rss100k", config, (value), unit);          \
+#define EMIT(what, value, unit)                                                                    \
+  do {                                                                                             \
+    snprintf(config, sizeof config, "P%u-%s", p, what);                                            \
+    bench_result("rss100k", config, (value), unit);                                                \
   } while (0)
   EMIT("VmRSS", mib(rss), "MiB");
   EMIT("VmHWM", mib(hwm), "MiB");

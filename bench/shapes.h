@@ -36,12 +36,12 @@ static inline void *shapes_alloc(size_t size) {
 /* ---- flags (the Go peer's, bench/SHAPES.md "Flags") ------------------------- */
 
 struct shapes_opts {
-  long n;          /* -n: 0 = the benchmark's default */
-  long d;          /* -d: window in ms (select-order) */
-  long t;          /* -t: 0 = the benchmark's default */
-  long c;          /* -c */
-  long cap;        /* -cap: -1 = the benchmark's default */
-  long w;          /* -w */
+  long n;   /* -n: 0 = the benchmark's default */
+  long d;   /* -d: window in ms (select-order) */
+  long t;   /* -t: 0 = the benchmark's default */
+  long c;   /* -c */
+  long cap; /* -cap: -1 = the benchmark's default */
+  long w;   /* -w */
   const char *pred, *mode, *shape, *timer, *done;
 };
 
@@ -77,18 +77,30 @@ static inline struct shapes_opts shapes_args(int argc, char **argv, const char *
     for (const char *p = accepts; (p = strstr(p, name)) != NULL; p += len)
       if ((p == accepts || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) ok = true;
     if (!ok || len == 0) shapes_usage(argv[0]);
-    if (!strcmp(name, "n")) o.n = shapes_number(argv[0], f, v, 1);
-    else if (!strcmp(name, "d")) o.d = shapes_number(argv[0], f, v, 1);
-    else if (!strcmp(name, "t")) o.t = shapes_number(argv[0], f, v, 1);
-    else if (!strcmp(name, "c")) o.c = shapes_number(argv[0], f, v, 1);
-    else if (!strcmp(name, "cap")) o.cap = shapes_number(argv[0], f, v, 0);
-    else if (!strcmp(name, "w")) o.w = shapes_number(argv[0], f, v, 0);
-    else if (!strcmp(name, "pred")) o.pred = v;
-    else if (!strcmp(name, "mode")) o.mode = v;
-    else if (!strcmp(name, "shape")) o.shape = v;
-    else if (!strcmp(name, "timer")) o.timer = v;
-    else if (!strcmp(name, "done")) o.done = v;
-    else shapes_usage(argv[0]);
+    if (!strcmp(name, "n"))
+      o.n = shapes_number(argv[0], f, v, 1);
+    else if (!strcmp(name, "d"))
+      o.d = shapes_number(argv[0], f, v, 1);
+    else if (!strcmp(name, "t"))
+      o.t = shapes_number(argv[0], f, v, 1);
+    else if (!strcmp(name, "c"))
+      o.c = shapes_number(argv[0], f, v, 1);
+    else if (!strcmp(name, "cap"))
+      o.cap = shapes_number(argv[0], f, v, 0);
+    else if (!strcmp(name, "w"))
+      o.w = shapes_number(argv[0], f, v, 0);
+    else if (!strcmp(name, "pred"))
+      o.pred = v;
+    else if (!strcmp(name, "mode"))
+      o.mode = v;
+    else if (!strcmp(name, "shape"))
+      o.shape = v;
+    else if (!strcmp(name, "timer"))
+      o.timer = v;
+    else if (!strcmp(name, "done"))
+      o.done = v;
+    else
+      shapes_usage(argv[0]);
   }
   return o;
 }

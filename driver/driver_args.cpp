@@ -13,9 +13,9 @@ bool hasSuffix(const std::string &s, const char *suffix) {
 
 // Flags whose value may be the next argument ("-I dir" as well as "-Idir").
 bool takesSeparateValue(const std::string &a) {
-  static const char *const kFlags[] = {"-I", "-D", "-U", "-include", "-isystem", "-iquote",
-                                       "-idirafter", "-L", "-l", "-x", "-MF", "-MT", "-MQ",
-                                       "-Xlinker", "-o"};
+  static const char *const kFlags[] = {"-I",      "-D",         "-U",  "-include", "-isystem",
+                                       "-iquote", "-idirafter", "-L",  "-l",       "-x",
+                                       "-MF",     "-MT",        "-MQ", "-Xlinker", "-o"};
   for (const char *f : kFlags)
     if (a == f) return true;
   return false;
@@ -28,8 +28,8 @@ bool isLinkFlag(const std::string &a) {
 }
 
 bool isSemaFlag(const std::string &a) {
-  static const char *const kPrefixes[] = {"-I", "-D", "-U", "-std=", "-include", "-isystem",
-                                          "-iquote", "-idirafter"};
+  static const char *const kPrefixes[] = {
+      "-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-idirafter"};
   for (const char *p : kPrefixes)
     if (a.rfind(p, 0) == 0) return true;
   return false;

@@ -12,10 +12,10 @@ struct DriverArgs {
   // With CompileOnly: the back end's step flag, -c (object), -S (assembly)
   // or -E (the lowered C, preprocessed).
   std::string compileStep = "-c";
-  std::vector<std::string> sources;   // extended C (.wc, .c): translated
-  std::vector<std::string> passInputs; // objects, archives, other languages: to the back end
-  std::string output;                 // -o, empty if not given
-  std::string cc;                     // --cc=, else $CC, else "cc"
+  std::vector<std::string> sources;      // extended C (.wc, .c): translated
+  std::vector<std::string> passInputs;   // objects, archives, other languages: to the back end
+  std::string output;                    // -o, empty if not given
+  std::string cc;                        // --cc=, else $CC, else "cc"
   std::vector<std::string> compileFlags; // to every back-end compile (and the link)
   std::vector<std::string> linkFlags;    // to the link only (-L -l -Wl, ...)
   std::vector<std::string> semaFlags;    // the ones the semantic pass needs (-I -D -U -std ...)

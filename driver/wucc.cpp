@@ -248,7 +248,8 @@ private:
     bool emitC = a_.mode == DriverArgs::Mode::EmitC;
     bool syntaxOnly = a_.mode == DriverArgs::Mode::SyntaxOnly;
     bool compileOnly = a_.mode == DriverArgs::Mode::CompileOnly;
-    if ((emitC || compileOnly) && !a_.output.empty() && a_.sources.size() + a_.passInputs.size() > 1)
+    if ((emitC || compileOnly) && !a_.output.empty() &&
+        a_.sources.size() + a_.passInputs.size() > 1)
       return fail("wucc: error: cannot specify '-o' with '-c' or '--emit-c' and multiple files");
     if (emitC && !a_.passInputs.empty())
       return fail("wucc: error: --emit-c takes extended-C sources only");

@@ -66,16 +66,20 @@ int main(void) {
 
     /* 1. try each clause in source order without queueing */
     n[0].try_only = n[1].try_only = true;
-    if (gate_register(r0, &n[0])) winner = &n[0];
-    else if (wuc_timeout_register(&r1, &n[1])) winner = &n[1];
+    if (gate_register(r0, &n[0]))
+      winner = &n[0];
+    else if (wuc_timeout_register(&r1, &n[1]))
+      winner = &n[1];
 
     if (!winner) {
       /* 2. register; a clause that others try to claim meanwhile is dropped
        *    and handed back by end_registration, to be registered again */
       n[0].try_only = n[1].try_only = false;
       wuc_select_begin_registration(&s);
-      if (gate_register(r0, &n[0])) winner = &n[0];
-      else if (wuc_timeout_register(&r1, &n[1])) winner = &n[1];
+      if (gate_register(r0, &n[0]))
+        winner = &n[0];
+      else if (wuc_timeout_register(&r1, &n[1]))
+        winner = &n[1];
       while (!winner) {
         wuc_select_node *again = wuc_select_end_registration(&s);
         if (!again) break;

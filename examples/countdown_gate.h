@@ -25,8 +25,14 @@ struct gate {
 
 static inline void gate_unlink(struct gate *g, wuc_select_node *n) {
   wuc_select_node *next = GATE_NEXT(n), *prev = GATE_PREV(n);
-  if (prev) GATE_NEXT(prev) = next; else g->first = next;
-  if (next) GATE_PREV(next) = prev; else g->last = prev;
+  if (prev)
+    GATE_NEXT(prev) = next;
+  else
+    g->first = next;
+  if (next)
+    GATE_PREV(next) = prev;
+  else
+    g->last = prev;
   GATE_QUEUED(n) = 0;
 }
 
@@ -46,8 +52,11 @@ static inline void gate_arrive(struct gate *g) {
       bool claimed = wuc_select_claim(n);
       gate_unlink(g, n);
       if (!claimed) continue; /* withdrawn, or its statement is won or registering */
-      GATE_NEXT(n) = NULL;         /* n is ours until woken: chain it */
-      if (won_last) GATE_NEXT(won_last) = n; else won = n;
+      GATE_NEXT(n) = NULL;    /* n is ours until woken: chain it */
+      if (won_last)
+        GATE_NEXT(won_last) = n;
+      else
+        won = n;
       won_last = n;
     }
   }
@@ -65,7 +74,10 @@ static inline bool gate_register(struct gate *g, wuc_select_node *n) {
   if (!open && !n->try_only) { /* queue n; an arrival will claim it */
     GATE_NEXT(n) = NULL;
     GATE_PREV(n) = g->last;
-    if (g->last) GATE_NEXT(g->last) = n; else g->first = n;
+    if (g->last)
+      GATE_NEXT(g->last) = n;
+    else
+      g->first = n;
     g->last = n;
     GATE_QUEUED(n) = 1;
   }

@@ -34,7 +34,7 @@ int main(void) {
     uthread_join(threads[i]);
     total += slices[i].sum;
   }
-  printf("%d user threads on %u workers: sum of squares 1..%d = %lld\n", WORKERS,
-         wuc_processors(), N, total);
+  printf("%d user threads on %u workers: sum of squares 1..%d = %lld\n", WORKERS, wuc_processors(),
+         N, total);
   return 0;
 }

@@ -23,17 +23,17 @@ enum class ClauseForm {
 };
 
 struct Clause {
-  unsigned index = 0;          // source order within its statement, from 0
-  unsigned keywordOffset = 0;  // the `waituntil` keyword (diagnostics, #line)
+  unsigned index = 0;         // source order within its statement, from 0
+  unsigned keywordOffset = 0; // the `waituntil` keyword (diagnostics, #line)
   bool hasGuard = false;
-  unsigned guardOffset = 0;    // the `when` keyword, if hasGuard
-  Range guard;                 // the condition, without when's parentheses
-  Range operand;               // everything inside waituntil's parentheses
+  unsigned guardOffset = 0; // the `when` keyword, if hasGuard
+  Range guard;              // the condition, without when's parentheses
+  Range operand;            // everything inside waituntil's parentheses
   ClauseForm form = ClauseForm::Resource;
-  Range lhs, rhs;              // Shift: the operands of the top-level `<<`
-  unsigned shiftOffset = 0;    // Shift: the `<<` token
-  Range arg;                   // Closed / Timeout: inside the parentheses
-  Range body;                  // the statement, exactly (`;` for an empty one)
+  Range lhs, rhs;           // Shift: the operands of the top-level `<<`
+  unsigned shiftOffset = 0; // Shift: the `<<` token
+  Range arg;                // Closed / Timeout: inside the parentheses
+  Range body;               // the statement, exactly (`;` for an empty one)
 };
 
 // The and/or tree.  Leaves name clauses by index; And and Or have two or more
@@ -56,8 +56,8 @@ struct ElseBranch {
 };
 
 struct WaitUntil {
-  unsigned id = 0;  // index in FrontendResult::statements
-  Range range;      // first token (`when`, `waituntil` or `(`) to the end of the last body
+  unsigned id = 0; // index in FrontendResult::statements
+  Range range;     // first token (`when`, `waituntil` or `(`) to the end of the last body
   TreeNode tree;
   std::vector<Clause> clauses; // by index
   ElseBranch elseBranch;

@@ -22,7 +22,7 @@ namespace wuc {
 
 static void checkNesting(const FrontendResult &fe, DiagEngine &diags) {
   constexpr size_t kMaxStatementDepth = 64;
-  std::vector<unsigned> open; // ends of the statements enclosing the current one
+  std::vector<unsigned> open;                // ends of the statements enclosing the current one
   for (const WaitUntil &w : fe.statements) { // ordered by begin: parents first
     while (!open.empty() && open.back() <= w.range.begin) open.pop_back();
     if (open.size() == kMaxStatementDepth) {

@@ -35,8 +35,8 @@ void DiagEngine::print(std::ostream &os) const {
 void DiagEngine::format(std::ostream &os, const SourceFile &file, const Diagnostic &d) {
   static const char *const kSeverity[] = {"error", "warning", "note"};
   LineCol lc = file.lineCol(d.offset);
-  os << file.path() << ':' << lc.line << ':' << lc.col << ": " << kSeverity[int(d.severity)]
-     << ": " << d.message << '\n';
+  os << file.path() << ':' << lc.line << ':' << lc.col << ": " << kSeverity[int(d.severity)] << ": "
+     << d.message << '\n';
   std::string_view line = file.lineText(lc.line);
   size_t caret = lc.col ? lc.col - 1 : 0; // bytes into the line
   // A generated file may be one line of megabytes: show a window of it

@@ -52,20 +52,28 @@ std::string sexpr(const TreeNode &root) {
 
 const char *formName(ClauseForm f) {
   switch (f) {
-  case ClauseForm::Resource: return "resource";
-  case ClauseForm::Shift: return "shift";
-  case ClauseForm::Closed: return "closed";
-  case ClauseForm::Timeout: return "timeout";
+  case ClauseForm::Resource:
+    return "resource";
+  case ClauseForm::Shift:
+    return "shift";
+  case ClauseForm::Closed:
+    return "closed";
+  case ClauseForm::Timeout:
+    return "timeout";
   }
   return "?";
 }
 
 const char *editName(Edit::Kind k) {
   switch (k) {
-  case Edit::ChannelType: return "channel-type";
-  case Edit::FutureType: return "future-type";
-  case Edit::Duration: return "duration";
-  case Edit::TypeDefinition: return "type-definition";
+  case Edit::ChannelType:
+    return "channel-type";
+  case Edit::FutureType:
+    return "future-type";
+  case Edit::Duration:
+    return "duration";
+  case Edit::TypeDefinition:
+    return "type-definition";
   }
   return "?";
 }
@@ -81,8 +89,10 @@ void dumpFrontend(const SourceFile &file, const FrontendResult &fe, std::ostream
       if (c.hasGuard) os << " when " << pos(file, c.guardOffset) << " " << text(file, c.guard);
       os << " operand " << text(file, c.operand);
       if (c.form == ClauseForm::Shift)
-        os << " lhs " << text(file, c.lhs) << " << " << pos(file, c.shiftOffset) << " rhs " << text(file, c.rhs);
-      if (c.form == ClauseForm::Closed || c.form == ClauseForm::Timeout) os << " arg " << text(file, c.arg);
+        os << " lhs " << text(file, c.lhs) << " << " << pos(file, c.shiftOffset) << " rhs "
+           << text(file, c.rhs);
+      if (c.form == ClauseForm::Closed || c.form == ClauseForm::Timeout)
+        os << " arg " << text(file, c.arg);
       os << " body " << range(file, c.body) << " " << text(file, c.body) << "\n";
     }
     if (w.elseBranch.present) {

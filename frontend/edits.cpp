@@ -26,15 +26,21 @@ bool punctIs(const RawTok &t, const char *p) {
 // the caller).
 std::string punctName(const char *p) {
   static const std::pair<const char *, const char *> kNames[] = {
-      {"(", "lp"},     {")", "rp"},      {"{", "lb"},     {"}", "rb"},     {",", "comma"},
-      {"...", "ellipsis"}, {".", "dot"}, {"->", "arrow"}, {"&", "amp"},    {"&&", "andand"},
-      {"|", "bor"},    {"||", "oror"},   {"^", "xor"},    {"~", "tilde"},  {"!", "not"},
-      {"+", "plus"},   {"-", "minus"},   {"/", "div"},    {"%", "mod"},    {"<", "lt"},
-      {">", "gt"},     {"<=", "le"},     {">=", "ge"},    {"==", "eq"},    {"!=", "ne"},
-      {"<<", "shl"},   {">>", "shr"},    {"=", "assign"}, {"?", "q"},      {":", "colon"},
-      {";", "semi"},   {"#", "hash"},    {"##", "hashhash"}, {"++", "inc"}, {"--", "dec"},
-      {"*=", "muleq"}, {"/=", "diveq"},  {"%=", "modeq"}, {"+=", "pluseq"}, {"-=", "minuseq"},
-      {"<<=", "shleq"}, {">>=", "shreq"}, {"&=", "ampeq"}, {"^=", "xoreq"}, {"|=", "boreq"},
+      {"(", "lp"},       {")", "rp"},      {"{", "lb"},
+      {"}", "rb"},       {",", "comma"},   {"...", "ellipsis"},
+      {".", "dot"},      {"->", "arrow"},  {"&", "amp"},
+      {"&&", "andand"},  {"|", "bor"},     {"||", "oror"},
+      {"^", "xor"},      {"~", "tilde"},   {"!", "not"},
+      {"+", "plus"},     {"-", "minus"},   {"/", "div"},
+      {"%", "mod"},      {"<", "lt"},      {">", "gt"},
+      {"<=", "le"},      {">=", "ge"},     {"==", "eq"},
+      {"!=", "ne"},      {"<<", "shl"},    {">>", "shr"},
+      {"=", "assign"},   {"?", "q"},       {":", "colon"},
+      {";", "semi"},     {"#", "hash"},    {"##", "hashhash"},
+      {"++", "inc"},     {"--", "dec"},    {"*=", "muleq"},
+      {"/=", "diveq"},   {"%=", "modeq"},  {"+=", "pluseq"},
+      {"-=", "minuseq"}, {"<<=", "shleq"}, {">>=", "shreq"},
+      {"&=", "ampeq"},   {"^=", "xoreq"},  {"|=", "boreq"},
       {"]", ""}};
   for (auto &e : kNames)
     if (std::strcmp(e.first, p) == 0) return e.second;
@@ -62,7 +68,7 @@ struct Collector {
   const View *v = nullptr;
   bool inDirective = false;
   std::set<std::string_view> params; // of the function-like macro being scanned
-  unsigned fixedInsertion = 0; // in a directive: where its type definitions go
+  unsigned fixedInsertion = 0;       // in a directive: where its type definitions go
   std::vector<Edit> replacements;
   std::vector<std::pair<unsigned, std::string>> insertions; // in registration order
   std::set<std::string> defined;
@@ -102,7 +108,9 @@ struct Collector {
 
   // Where a type first used at token i is defined: the start of the
   // external declaration holding it (for a directive, the one after it).
-  unsigned insertionPoint(int i) const { return inDirective ? fixedInsertion : insertionPointInMain(i); }
+  unsigned insertionPoint(int i) const {
+    return inDirective ? fixedInsertion : insertionPointInMain(i);
+  }
 
   // channel(T) / future(T) at token i: the struct's tag (registering its
   // definition, inner types first).
@@ -124,7 +132,8 @@ struct Collector {
       if (!rendered.empty()) rendered += ' ';
       rendered += s;
     };
-    if (close == open + 1) ctx.error(v->begin(i), format(msg::EmptyTypeName, chan ? "channel" : "future"));
+    if (close == open + 1)
+      ctx.error(v->begin(i), format(msg::EmptyTypeName, chan ? "channel" : "future"));
     for (int j = open + 1; j < close; j++) {
       const RawTok &t = v->raw(j);
       if (isTypeWord(j)) {
@@ -148,7 +157,8 @@ struct Collector {
         part(identifierSafe(v->spelling(j)));
       } else if (t.kind == RawKind::Number) {
         std::string num;
-        for (char c : v->spelling(j)) num += c == '.' ? 'd' : c == '+' ? 'p' : c == '-' ? 'm' : c == '\'' ? 'q' : c;
+        for (char c : v->spelling(j))
+          num += c == '.' ? 'd' : c == '+' ? 'p' : c == '-' ? 'm' : c == '\'' ? 'q' : c;
         part(identifierSafe(num));
       } else if (punctIs(t, "*")) {
         part("P");
@@ -174,8 +184,9 @@ struct Collector {
     }
     std::string tag = (chan ? "wuc_channel_" : "wuc_future_") + mangled;
     if (defined.insert(tag).second)
-      insertions.push_back({insertionPoint(i), std::string(chan ? "WUC_CHANNEL_STRUCT(" : "WUC_FUTURE_STRUCT(") +
-                                                   tag + ", " + rendered + ");\n"});
+      insertions.push_back(
+          {insertionPoint(i), std::string(chan ? "WUC_CHANNEL_STRUCT(" : "WUC_FUTURE_STRUCT(") +
+                                  tag + ", " + rendered + ");\n"});
     return tag;
   }
 
@@ -185,8 +196,7 @@ struct Collector {
     const std::string &src = ctx.file.text();
     if (e.range.begin > 0 && identifierByte((unsigned char)src[e.range.begin - 1]))
       e.text.insert(0, " ");
-    if (e.range.end < src.size() && identifierByte((unsigned char)src[e.range.end]))
-      e.text += ' ';
+    if (e.range.end < src.size() && identifierByte((unsigned char)src[e.range.end])) e.text += ' ';
     replacements.push_back(std::move(e));
   }
 
@@ -236,12 +246,14 @@ struct Collector {
     // Past the `#` (or `%:`).
     unsigned from = d.cbegin + (ctx.splice.clean()[d.cbegin] == '#' ? 1 : 2);
     if (!scanRange(ctx.splice, from, d.cend, lex) || lex.toks.size() < 3) return;
-    if (spellingOf(ctx.splice, lex.toks[0]) != "define" || lex.toks[1].kind != RawKind::Ident) return;
+    if (spellingOf(ctx.splice, lex.toks[0]) != "define" || lex.toks[1].kind != RawKind::Ident)
+      return;
     size_t body = 2;
     params.clear();
     if (lex.toks[2].cbegin == lex.toks[1].cend && punctIs(lex.toks[2], "(")) { // function-like
       while (body < lex.toks.size() && !punctIs(lex.toks[body], ")")) {
-        if (lex.toks[body].kind == RawKind::Ident) params.insert(spellingOf(ctx.splice, lex.toks[body]));
+        if (lex.toks[body].kind == RawKind::Ident)
+          params.insert(spellingOf(ctx.splice, lex.toks[body]));
         body++;
       }
       body++;
@@ -268,8 +280,9 @@ struct Collector {
     if (toks.empty()) return;
     // Definitions go before the first declaration after the directive (at
     // file scope, and before any use of the macro).
-    auto next = std::lower_bound(ctx.toks.begin(), ctx.toks.end(), ctx.splice.orig(d.cend),
-                                 [&](const Tok &t, unsigned off) { return ctx.lex.toks[t.raw].begin < off; });
+    auto next = std::lower_bound(
+        ctx.toks.begin(), ctx.toks.end(), ctx.splice.orig(d.cend),
+        [&](const Tok &t, unsigned off) { return ctx.lex.toks[t.raw].begin < off; });
     if (next != ctx.toks.end()) {
       fixedInsertion = insertionPointInMain(int(next - ctx.toks.begin()));
     } else {
@@ -322,7 +335,8 @@ struct Collector {
     out.reserve(replacements.size() + at.size());
     size_t r = 0;
     for (auto &[offset, text] : at) {
-      while (r < replacements.size() && replacements[r].range.begin < offset) out.push_back(replacements[r++]);
+      while (r < replacements.size() && replacements[r].range.begin < offset)
+        out.push_back(replacements[r++]);
       out.push_back(Edit{Edit::TypeDefinition, {offset, offset}, text});
     }
     while (r < replacements.size()) out.push_back(replacements[r++]);

@@ -42,11 +42,20 @@ int baseKind(const RawTok &t, std::string_view s) {
       int kind;
     };
     static const Kw kKeywords[] = {
-        {"if", K::IF},           {"else", K::ELSE},         {"while", K::WHILE},
-        {"do", K::DO},           {"for", K::FOR},           {"switch", K::SWITCH},
-        {"case", K::CASE},       {"default", K::DEFAULT},   {"goto", K::GOTO},
-        {"break", K::BREAK},     {"continue", K::CONTINUE}, {"return", K::RETURN},
-        {"waituntil", K::WAITUNTIL}, {"when", K::WHEN},
+        {"if", K::IF},
+        {"else", K::ELSE},
+        {"while", K::WHILE},
+        {"do", K::DO},
+        {"for", K::FOR},
+        {"switch", K::SWITCH},
+        {"case", K::CASE},
+        {"default", K::DEFAULT},
+        {"goto", K::GOTO},
+        {"break", K::BREAK},
+        {"continue", K::CONTINUE},
+        {"return", K::RETURN},
+        {"waituntil", K::WAITUNTIL},
+        {"when", K::WHEN},
     };
     for (const Kw &k : kKeywords)
       if (s == k.name) return k.kind;
@@ -54,18 +63,30 @@ int baseKind(const RawTok &t, std::string_view s) {
   }
   case RawKind::Punct:
     switch (t.punct[0]) {
-    case '(': return K::LPAREN;
-    case ')': return K::RPAREN;
-    case '[': return K::LBRACK;
-    case ']': return K::RBRACK;
-    case '{': return K::LBRACE;
-    case '}': return K::RBRACE;
-    case ';': return K::SEMI;
-    case '?': return K::QUESTION;
-    case ':': return K::COLON;
-    case '|': return t.punct[1] == '|' ? int(K::OROR) : int(K::OTHER);
-    case '&': return t.punct[1] == '&' ? int(K::ANDAND) : int(K::OTHER);
-    default: return K::OTHER;
+    case '(':
+      return K::LPAREN;
+    case ')':
+      return K::RPAREN;
+    case '[':
+      return K::LBRACK;
+    case ']':
+      return K::RBRACK;
+    case '{':
+      return K::LBRACE;
+    case '}':
+      return K::RBRACE;
+    case ';':
+      return K::SEMI;
+    case '?':
+      return K::QUESTION;
+    case ':':
+      return K::COLON;
+    case '|':
+      return t.punct[1] == '|' ? int(K::OROR) : int(K::OTHER);
+    case '&':
+      return t.punct[1] == '&' ? int(K::ANDAND) : int(K::OTHER);
+    default:
+      return K::OTHER;
     }
   default:
     return K::OTHER;
@@ -74,17 +95,13 @@ int baseKind(const RawTok &t, std::string_view s) {
 
 // Keywords that can only start a statement (or continue an if).
 bool startsStatement(int k) {
-  return k == K::IF || k == K::ELSE || k == K::WHILE || k == K::DO || k == K::FOR || k == K::SWITCH ||
-         k == K::CASE || k == K::DEFAULT || k == K::GOTO || k == K::BREAK || k == K::CONTINUE ||
-         k == K::RETURN || k == K::WAITUNTIL || k == K::WHEN;
+  return k == K::IF || k == K::ELSE || k == K::WHILE || k == K::DO || k == K::FOR ||
+         k == K::SWITCH || k == K::CASE || k == K::DEFAULT || k == K::GOTO || k == K::BREAK ||
+         k == K::CONTINUE || k == K::RETURN || k == K::WAITUNTIL || k == K::WHEN;
 }
 
-bool isOpen(int k) {
-  return k == K::LPAREN || k == K::LBRACK || k == K::LBRACE;
-}
-bool isClose(int k) {
-  return k == K::RPAREN || k == K::RBRACK || k == K::RBRACE;
-}
+bool isOpen(int k) { return k == K::LPAREN || k == K::LBRACK || k == K::LBRACE; }
+bool isClose(int k) { return k == K::RPAREN || k == K::RBRACK || k == K::RBRACE; }
 bool closes(int open, int close) {
   return (open == K::LPAREN && close == K::RPAREN) || (open == K::LBRACK && close == K::RBRACK) ||
          (open == K::LBRACE && close == K::RBRACE);
@@ -114,10 +131,12 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   std::vector<bool> block(n, false); // a `{` with a `;` directly inside
   std::vector<unsigned> stack;
   for (size_t i = 0; i < n; i++) {
-    if (kind[i] == K::SEMI && !stack.empty() && kind[stack.back()] == K::LBRACE) block[stack.back()] = true;
+    if (kind[i] == K::SEMI && !stack.empty() && kind[stack.back()] == K::LBRACE)
+      block[stack.back()] = true;
     if (isOpen(kind[i])) {
       if (stack.size() >= kMaxNesting) {
-        diags.push_back({lex.toks[i].begin, format(msg::NestingTooDeep, std::to_string(kMaxNesting))});
+        diags.push_back(
+            {lex.toks[i].begin, format(msg::NestingTooDeep, std::to_string(kMaxNesting))});
         return false;
       }
       stack.push_back(unsigned(i));
@@ -144,7 +163,9 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   auto linkageStart = [&](size_t i) {
     if (i > 1 && lex.toks[i - 1].kind == RawKind::String && spell[i - 2] == "extern") return i - 2;
     size_t j = i;
-    while (j > 0 && (kind[j - 1] == K::IDENT || spell[j - 1] == "::") && spell[j - 1] != "namespace") j--;
+    while (j > 0 && (kind[j - 1] == K::IDENT || spell[j - 1] == "::") &&
+           spell[j - 1] != "namespace")
+      j--;
     return j > 0 && spell[j - 1] == "namespace" ? j - 1 : i;
   };
 
@@ -156,8 +177,10 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
     int next = i + 1 < n ? kind[i + 1] : 0;
     std::string_view s = spell[i];
     if (k == K::LPAREN) {
-      if (next == K::LBRACE) k = K::SE_LPAREN;
-      else if (group[i]) k = K::WU_LPAREN;
+      if (next == K::LBRACE)
+        k = K::SE_LPAREN;
+      else if (group[i])
+        k = K::WU_LPAREN;
     } else if (k == K::IDENT) {
       bool nextGroup = i + 1 < n && group[i + 1];
       if ((s == "or" || s == "and") && next != K::COLON) {
@@ -168,7 +191,8 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
           k = isOr ? K::OR_PAREN : K::AND_PAREN;
       } else if (s == "asm" || s == "__asm__" || s == "__asm") {
         size_t j = i + 1;
-        while (j < n && (kind[j] == K::IDENT || kind[j] == K::GOTO) && isAsmQualifier(spell[j])) j++;
+        while (j < n && (kind[j] == K::IDENT || kind[j] == K::GOTO) && isAsmQualifier(spell[j]))
+          j++;
         if (j < n && kind[j] == K::LPAREN) k = K::ASM;
       }
       if (k == K::IDENT && next == K::COLON) k = K::IDENT_COLON;
@@ -254,8 +278,9 @@ void checkDirectives(ParseContext &ctx) {
   const auto &dirs = ctx.lex.directives;
   if (dirs.empty()) return;
   for (const WaitUntil &w : ctx.out.statements) {
-    auto d = std::lower_bound(dirs.begin(), dirs.end(), w.range.begin,
-                              [&](const Directive &x, unsigned b) { return ctx.splice.orig(x.cbegin) < b; });
+    auto d = std::lower_bound(
+        dirs.begin(), dirs.end(), w.range.begin,
+        [&](const Directive &x, unsigned b) { return ctx.splice.orig(x.cbegin) < b; });
     for (; d != dirs.end() && ctx.splice.orig(d->cbegin) < w.range.end; ++d) {
       unsigned at = ctx.splice.orig(d->cbegin);
       auto inBody = [&](Range body) { return body.begin <= at && at < body.end; };
@@ -317,18 +342,22 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
              (k == fe::Parser::token::WHEN && i + 1 < last && ctx.raw(int(i + 1)).punct &&
               ctx.raw(int(i + 1)).punct[0] == '(');
     }
-    if (ours) failed = true;
-    else ctx.diags.resize(diagsBefore);
+    if (ours)
+      failed = true;
+    else
+      ctx.diags.resize(diagsBefore);
   }
   // Nested statements finish first: order them by their first token.
-  std::stable_sort(out.statements.begin(), out.statements.end(),
-                   [](const WaitUntil &a, const WaitUntil &b) { return a.range.begin < b.range.begin; });
+  std::stable_sort(
+      out.statements.begin(), out.statements.end(),
+      [](const WaitUntil &a, const WaitUntil &b) { return a.range.begin < b.range.begin; });
   for (size_t i = 0; i < out.statements.size(); i++) out.statements[i].id = unsigned(i);
   fe::checkDirectives(ctx);
   if (!failed) fe::collectEdits(ctx);
 
-  std::stable_sort(ctx.diags.begin(), ctx.diags.end(),
-                   [](const fe::PendingDiag &a, const fe::PendingDiag &b) { return a.offset < b.offset; });
+  std::stable_sort(
+      ctx.diags.begin(), ctx.diags.end(),
+      [](const fe::PendingDiag &a, const fe::PendingDiag &b) { return a.offset < b.offset; });
   for (auto &d : ctx.diags) diags.error(d.offset, d.message);
   return diags.errorCount() == errorsBefore;
 }

@@ -42,7 +42,7 @@ enum class RawKind : std::uint8_t {
 
 struct RawTok {
   RawKind kind;
-  const char *punct = nullptr; // Punct: the canonical spelling ("[" for "<:")
+  const char *punct = nullptr;   // Punct: the canonical spelling ("[" for "<:")
   unsigned begin = 0, end = 0;   // original text [begin, end)
   unsigned cbegin = 0, cend = 0; // spliced text
 };

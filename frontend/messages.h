@@ -18,7 +18,8 @@ inline constexpr const char *DurationNeedsNumber = "a duration literal needs a n
 inline constexpr const char *EmptyTypeName = "expected a type name in '%s( )'";
 
 // ---- the waituntil statement (docs/language.md §7) ----------------------
-inline constexpr const char *ElseNotLast = "'else' must be the last clause of a waituntil statement";
+inline constexpr const char *ElseNotLast =
+    "'else' must be the last clause of a waituntil statement";
 inline constexpr const char *ElseTwice = "a waituntil statement can have only one 'else'";
 inline constexpr const char *ElseInParens = "'else' cannot appear inside parentheses";
 inline constexpr const char *ElseAfterAnd = "'else' must be joined by 'or', not 'and'";
@@ -35,7 +36,8 @@ inline constexpr const char *EmptyGuard = "'when' needs a condition";
 inline constexpr const char *ExpectedLParenAfter = "expected '(' after '%s'";
 inline constexpr const char *ExpectedClauseAfter =
     "expected 'waituntil', 'when', '(' or 'else' after '%s'";
-inline constexpr const char *WhenWithoutClause = "expected 'waituntil', '(' or 'else' after 'when (...)'";
+inline constexpr const char *WhenWithoutClause =
+    "expected 'waituntil', '(' or 'else' after 'when (...)'";
 
 // ---- syntax (the statement skeleton of C; added by the frontend) -----------
 inline constexpr const char *ExpectedBefore = "expected %s before '%s'";
@@ -62,8 +64,7 @@ inline constexpr const char *NotSelectable =
     "operand of type '%s' is not selectable (no WUC_SELECTABLE declaration for it)";
 inline constexpr const char *ShiftWithoutChannel =
     "neither operand of '<<' is a channel (left '%s', right '%s')";
-inline constexpr const char *RecvIncompatible =
-    "cannot receive an element of type '%s' into '%s'";
+inline constexpr const char *RecvIncompatible = "cannot receive an element of type '%s' into '%s'";
 inline constexpr const char *SendIncompatible =
     "cannot send a value of type '%s' on a channel of '%s'";
 inline constexpr const char *ClosedNeedsChannel = "'closed' needs a channel, not '%s'";
@@ -80,7 +81,8 @@ inline constexpr const char *RecvTargetNotModifiable =
 inline constexpr const char *ResourceConst =
     "operand of type '%s' is const; a waituntil resource must be modifiable";
 inline constexpr const char *NotSelectableYet =
-    "operand of type '%s' is not selectable here (its WUC_SELECTABLE declaration comes after this statement)";
+    "operand of type '%s' is not selectable here (its WUC_SELECTABLE declaration comes after this "
+    "statement)";
 inline constexpr const char *ProbeFailed = "cannot analyse the waituntil statements: %s";
 
 // ---- driver ------------------------------------------------------------

@@ -40,7 +40,7 @@ struct PNode {
   int parenTok = -1;          // group: the opening parenthesis
   int first = -1, last = -1;  // extent, in tokens
   // Clause / Else:
-  int keyword = -1;            // `waituntil` / `else`
+  int keyword = -1;              // `waituntil` / `else`
   int opOpen = -1, opClose = -1; // waituntil's parentheses
   int bodyFirst = -1, bodyLast = -1;
   bool guarded = false;
@@ -82,7 +82,9 @@ public:
   // The byte range from token a's first byte to token b's last (empty at
   // `emptyAt` when b < a).
   Range span(int a, int b, unsigned emptyAt) const;
-  void error(unsigned offset, std::string message) { diags.push_back({offset, std::move(message)}); }
+  void error(unsigned offset, std::string message) {
+    diags.push_back({offset, std::move(message)});
+  }
 
   // Grammar actions for the waituntil statement.
   int clause(int keyword, Sem parens, Sem body);

@@ -9,8 +9,7 @@ std::string cStringLiteral(std::string_view s) {
       out += "\\n"; // a raw newline would end a #line directive
       continue;
     }
-    if (c == '"' || c == '\\')
-      out += '\\';
+    if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
   return out + '"';
@@ -24,17 +23,13 @@ std::string commentText(std::string_view s, std::size_t max) {
       space = !out.empty();
       continue;
     }
-    if (space)
-      out += ' ';
+    if (space) out += ' ';
     space = false;
     out += c;
   }
-  for (size_t p; (p = out.find("*/")) != std::string::npos;)
-    out.replace(p, 2, "* /");
-  for (size_t p; (p = out.find("/*")) != std::string::npos;)
-    out.replace(p, 2, "/ *"); // -Wcomment
-  if (out.size() > max)
-    out = out.substr(0, max - 3) + "...";
+  for (size_t p; (p = out.find("*/")) != std::string::npos;) out.replace(p, 2, "* /");
+  for (size_t p; (p = out.find("/*")) != std::string::npos;) out.replace(p, 2, "/ *"); // -Wcomment
+  if (out.size() > max) out = out.substr(0, max - 3) + "...";
   return out;
 }
 
@@ -88,8 +83,7 @@ std::string identifierSafe(std::string_view s) {
 
 void appendHex(std::string &out, std::uint64_t v, unsigned digits) {
   static const char kHex[] = "0123456789abcdef";
-  for (unsigned d = digits; d-- > 0;)
-    out += kHex[d < 16 ? (v >> (4 * d)) & 15 : 0];
+  for (unsigned d = digits; d-- > 0;) out += kHex[d < 16 ? (v >> (4 * d)) & 15 : 0];
 }
 
 std::string shellQuoted(std::string_view s) {

@@ -30,7 +30,9 @@ public:
 
   const std::string &path() const { return path_; }
   const std::string &text() const { return text_; }
-  std::string_view slice(Range r) const { return std::string_view(text_).substr(r.begin, r.size()); }
+  std::string_view slice(Range r) const {
+    return std::string_view(text_).substr(r.begin, r.size());
+  }
 
   LineCol lineCol(unsigned offset) const;
   // The text of line `line` (1-based), without its newline.

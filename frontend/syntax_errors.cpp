@@ -32,32 +32,50 @@ bool isOperator(int tokKind) {
 
 std::string ParseContext::tokenName(int kind) const {
   switch (kind) {
-  case S::S_YYEOF: return "end of input";
+  case S::S_YYEOF:
+    return "end of input";
   case S::S_IDENT:
-  case S::S_IDENT_COLON: return "an identifier";
-  case S::S_OTHER: return "an expression";
+  case S::S_IDENT_COLON:
+    return "an identifier";
+  case S::S_OTHER:
+    return "an expression";
   case S::S_LPAREN:
   case S::S_SE_LPAREN:
-  case S::S_WU_LPAREN: return "'('";
-  case S::S_RPAREN: return "')'";
-  case S::S_LBRACK: return "'['";
-  case S::S_RBRACK: return "']'";
+  case S::S_WU_LPAREN:
+    return "'('";
+  case S::S_RPAREN:
+    return "')'";
+  case S::S_LBRACK:
+    return "'['";
+  case S::S_RBRACK:
+    return "']'";
   case S::S_LBRACE:
   case S::S_BLOCK_LBRACE:
-  case S::S_FUNC_LBRACE: return "'{'";
+  case S::S_FUNC_LBRACE:
+    return "'{'";
   case S::S_RBRACE:
-  case S::S_BLOCK_RBRACE: return "'}'";
-  case S::S_SEMI: return "';'";
-  case S::S_COLON: return "':'";
-  case S::S_QUESTION: return "'?'";
-  case S::S_OROR: return "'||'";
-  case S::S_ANDAND: return "'&&'";
+  case S::S_BLOCK_RBRACE:
+    return "'}'";
+  case S::S_SEMI:
+    return "';'";
+  case S::S_COLON:
+    return "':'";
+  case S::S_QUESTION:
+    return "'?'";
+  case S::S_OROR:
+    return "'||'";
+  case S::S_ANDAND:
+    return "'&&'";
   case S::S_OR_OP:
-  case S::S_OR_PAREN: return "'or'";
+  case S::S_OR_PAREN:
+    return "'or'";
   case S::S_AND_OP:
-  case S::S_AND_PAREN: return "'and'";
-  case S::S_WAITUNTIL: return "'waituntil'";
-  case S::S_WHEN: return "'when'";
+  case S::S_AND_PAREN:
+    return "'and'";
+  case S::S_WAITUNTIL:
+    return "'waituntil'";
+  case S::S_WHEN:
+    return "'when'";
   default: {
     // The keywords: named as C spells them (the grammar's names are upper case).
     std::string name = Parser::symbol_name(Parser::symbol_kind_type(kind));
@@ -81,7 +99,9 @@ void ParseContext::syntaxError(int lookahead, const std::vector<int> &expected) 
   auto isEmptyParens = [&](int i) {
     return !atEnd && toks[unsigned(i)].kind == K::LPAREN && toks[unsigned(i)].match == i + 1;
   };
-  auto has = [&](int kind) { return std::find(expected.begin(), expected.end(), kind) != expected.end(); };
+  auto has = [&](int kind) {
+    return std::find(expected.begin(), expected.end(), kind) != expected.end();
+  };
   const bool wantsStatement = has(S::S_IF) || has(S::S_WAITUNTIL);
 
   // The waituntil statement's misuses.
@@ -127,7 +147,8 @@ void ParseContext::syntaxError(int lookahead, const std::vector<int> &expected) 
     error(at, format(msg::KeywordNotStatement, laText));
     return;
   }
-  if (!atEnd && (lookahead == S::S_RPAREN || lookahead == S::S_RBRACK || lookahead == S::S_RBRACE) &&
+  if (!atEnd &&
+      (lookahead == S::S_RPAREN || lookahead == S::S_RBRACK || lookahead == S::S_RBRACE) &&
       toks[unsigned(la)].match < 0) {
     error(at, format(msg::UnmatchedClose, laText));
     return;
@@ -153,7 +174,8 @@ void ParseContext::syntaxError(int lookahead, const std::vector<int> &expected) 
   if (atEnd)
     error(at, what.empty() ? std::string(msg::UnexpectedEnd) : format(msg::ExpectedAtEnd, what));
   else
-    error(at, what.empty() ? format(msg::UnexpectedToken, laText) : format(msg::ExpectedBefore, what, laText));
+    error(at, what.empty() ? format(msg::UnexpectedToken, laText)
+                           : format(msg::ExpectedBefore, what, laText));
 }
 
 } // namespace wuc::fe

@@ -93,15 +93,16 @@ void ParseContext::finishStatement(Sem stmt) {
   // nest deeply) with each node's parent and parentheses.
   struct Visit {
     int node, parent;
-    unsigned index;   // in the parent's kids
-    bool inParens;    // the node or an enclosing node is parenthesised
+    unsigned index; // in the parent's kids
+    bool inParens;  // the node or an enclosing node is parenthesised
   };
   std::vector<Visit> work{{root, -1, 0, false}};
   // Two `else`s at the top level are reported once, at the second, rather
   // than the first as "not last".
   unsigned topElses = 0, topElseCount = 0;
   if (nodes[unsigned(root)].kind == PNode::Or && !nodes[unsigned(root)].parenthesised)
-    for (int kid : nodes[unsigned(root)].kids) topElseCount += nodes[unsigned(kid)].kind == PNode::Else;
+    for (int kid : nodes[unsigned(root)].kids)
+      topElseCount += nodes[unsigned(kid)].kind == PNode::Else;
   // Visit in source order (kids are in source order; push them reversed).
   while (!work.empty()) {
     Visit v = work.back();
@@ -179,9 +180,9 @@ bool punctIs(const RawTok &t, const char *p) {
 // Operators that bind less tightly than `<<` (C's precedence table); a
 // top-level one means the operand is not a shift.
 bool lowerThanShift(const char *p) {
-  static const char *const kOps[] = {"<",  ">",  "<=", ">=", "==", "!=", "^",  "|",  "&&",
-                                     "||", "?",  ":",  "=",  "*=", "/=", "%=", "+=", "-=",
-                                     "<<=", ">>=", "&=", "^=", "|=", ","};
+  static const char *const kOps[] = {
+      "<", ">",  "<=", ">=", "==", "!=", "^",   "|",   "&&", "||", "?",  ":",
+      "=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ","};
   for (const char *op : kOps)
     if (std::strcmp(p, op) == 0) return true;
   return false;

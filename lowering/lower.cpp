@@ -52,12 +52,18 @@ std::string indentationOf(const SourceFile &f, unsigned offset) {
 // future_int, gate...).
 std::string kindName(const ClauseFacts &f) {
   switch (f.kind) {
-  case ClauseFacts::Recv: return "recv";
-  case ClauseFacts::Send: return "send";
-  case ClauseFacts::Closed: return "closed";
-  case ClauseFacts::Timeout: return "timeout";
-  case ClauseFacts::Resource: break;
-  case ClauseFacts::Invalid: return "resource";
+  case ClauseFacts::Recv:
+    return "recv";
+  case ClauseFacts::Send:
+    return "send";
+  case ClauseFacts::Closed:
+    return "closed";
+  case ClauseFacts::Timeout:
+    return "timeout";
+  case ClauseFacts::Resource:
+    break;
+  case ClauseFacts::Invalid:
+    return "resource";
   }
   std::string n = f.registerFn.empty() ? f.traitVar : f.registerFn;
   for (const char *prefix : {"wuc_selectable_trait_", "wuc_"})
@@ -96,9 +102,10 @@ public:
     // thing in a body or an expression being rendered on its own.
     if (out_.empty()) out_ += '\n';
     c_.directiveWithFile(w_.range.begin);
-    c_.note("{ /* waituntil statement " + std::to_string(w_.id) + " at " + whereText(w_.range.begin) +
-            ": " + (allOr_ ? "all-or" : "mixed") + ", " + std::to_string(k) +
-            (k == 1 ? " clause" : " clauses") + (w_.elseBranch.present ? ", else" : "") + " */");
+    c_.note("{ /* waituntil statement " + std::to_string(w_.id) + " at " +
+            whereText(w_.range.begin) + ": " + (allOr_ ? "all-or" : "mixed") + ", " +
+            std::to_string(k) + (k == 1 ? " clause" : " clauses") +
+            (w_.elseBranch.present ? ", else" : "") + " */");
     c_.indent();
     c_.note("wuc_wu_clause " + p_ + "_clauses[" + std::to_string(k) + "];");
     c_.note("wuc_wu " + p_ + " __attribute__((cleanup(wuc_wu_exit))); /* withdraws on any exit */");
@@ -121,7 +128,9 @@ private:
   // wuN_clauseI_<kind>: the clause's resource or clause object; its other
   // temporaries and labels add a suffix.
   std::string name(unsigned i, const char *suffix = "") const { return names_[i] + suffix; }
-  std::string node(unsigned i) const { return "&" + p_ + "_clauses[" + std::to_string(i) + "].node"; }
+  std::string node(unsigned i) const {
+    return "&" + p_ + "_clauses[" + std::to_string(i) + "].node";
+  }
   const ClauseFacts &facts(unsigned i) const { return facts_[i]; }
   std::string where(unsigned offset) const {
     LineCol lc = r_.file().lineCol(offset);
@@ -135,7 +144,8 @@ private:
     std::string guard = c.hasGuard ? "when (" + std::string(r_.file().slice(c.guard)) + ") " : "";
     return "/* clause " + std::to_string(c.index) + " at " +
            whereText(c.hasGuard ? c.guardOffset : c.keywordOffset) + ": " +
-           commentText(guard + "waituntil (" + std::string(r_.file().slice(c.operand)) + ")") + " */";
+           commentText(guard + "waituntil (" + std::string(r_.file().slice(c.operand)) + ")") +
+           " */";
   }
   std::string text(Range r) const { return c_.text(r); }
 
@@ -191,7 +201,8 @@ private:
     case ClauseFacts::Recv: {
       std::string target = name(i, "_target");
       if (!f.recvTargetIsRegister)
-        c_.user(c.lhs, "__auto_type " + target + " = " + ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
+        c_.user(c.lhs, "__auto_type " + target + " = " +
+                           ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
       c_.user(c.rhs, "__auto_type " + ch + " = " + ifEnabled(en, channelAt(c.rhs), "0") + ";");
       if (f.recvInPlace) {
         data = target;
@@ -226,8 +237,9 @@ private:
               ifEnabled(en, "chan_closed_clause(" + ch + ")", "(wuc_chan_closed_clause){0}") + ";");
       break;
     case ClauseFacts::Timeout:
-      c_.user(c.arg, "wuc_timeout " + r + " = " +
-                         ifEnabled(en, "wuc_timeout_make(" + text(c.arg) + ")", "(wuc_timeout){0}") + ";");
+      c_.user(c.arg,
+              "wuc_timeout " + r + " = " +
+                  ifEnabled(en, "wuc_timeout_make(" + text(c.arg) + ")", "(wuc_timeout){0}") + ";");
       break;
     case ClauseFacts::Resource:
     case ClauseFacts::Invalid: {
@@ -277,7 +289,8 @@ private:
                                                   : anyEnabled + " || " + en;
     }
     if (anyEnabled != "1")
-      c_.code("if (!(" + anyEnabled + ")) goto " + p_ + "_end; /* every clause removed by its guard */");
+      c_.code("if (!(" + anyEnabled + ")) goto " + p_ +
+              "_end; /* every clause removed by its guard */");
     if (w_.elseBranch.present) {
       c_.code(elseEnabled_ == "1" ? "goto " + p_ + "_else;"
                                   : "if (" + elseEnabled_ + ") goto " + p_ + "_else;");
@@ -305,7 +318,8 @@ private:
     c_.note("");
     c_.note("/* run bodies until the and/or tree is satisfied */");
     for (const std::string &l : pred.presence) c_.code(l);
-    c_.code("wuc_wu_mixed_begin(&" + p_ + ", " + (w_.elseBranch.present ? elseEnabled_ : "0") + ");");
+    c_.code("wuc_wu_mixed_begin(&" + p_ + ", " + (w_.elseBranch.present ? elseEnabled_ : "0") +
+            ");");
     c_.note("int " + p_ + "_next;");
     c_.outdent();
     c_.note(p_ + "_step:;");
@@ -345,7 +359,8 @@ private:
       if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
         c_.user(c.lhs, text(c.lhs) + " = " + name(i, "_elem") + "; /* the element, converted */");
       else if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
-        c_.code("*" + name(i, "_target") + " = " + name(i, "_elem") + "; /* the element, converted */");
+        c_.code("*" + name(i, "_target") + " = " + name(i, "_elem") +
+                "; /* the element, converted */");
       if (allOr_) {
         c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
         c_.indent();
@@ -402,9 +417,9 @@ std::string lowerFile(const SourceFile &file, const FrontendResult &fe, const Se
     text.append(file.lineCol(e.range.begin).col - 1, ' ');
     e.text = text;
   }
-  std::string out =
-      "/* Generated by wucc from " + commentText(file.path(), 400) + "; edit the source, not this file. */\n"
-      "#include <string.h>\n#include <wuc.h>\n#include <wuc/waituntil.h>\n";
+  std::string out = "/* Generated by wucc from " + commentText(file.path(), 400) +
+                    "; edit the source, not this file. */\n"
+                    "#include <string.h>\n#include <wuc.h>\n#include <wuc/waituntil.h>\n";
   Renderer renderer(file, adjusted, [&](const WaitUntil &w, std::string &o) {
     StatementLowering(renderer, w, facts.statements.at(w.id), o).emit();
   });

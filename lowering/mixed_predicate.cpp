@@ -61,7 +61,8 @@ private:
   void name(const TreeNode &n) {
     for (const TreeNode &k : n.kids) name(k);
     if (n.kind == TreeNode::Leaf) return;
-    names_[&n] = prefix_ + (n.kind == TreeNode::And ? "_and" : "_or") + std::to_string(names_.size());
+    names_[&n] =
+        prefix_ + (n.kind == TreeNode::And ? "_and" : "_or") + std::to_string(names_.size());
   }
 
   // A node's value as an operand: folded constants stay constants, other

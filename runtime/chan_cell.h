@@ -158,8 +158,6 @@ void chan_notify_closed_watchers(wuc_chan *ch);
  * reading it at every receive cost the next send a cache miss (elastic Con
  * at 2 workers spent ~25 ns per element on it).  close_point is written once
  * and shares its line with fields every operation only reads. */
-static inline bool closed_for_watchers(wuc_chan *ch) {
-  return atomic_load(&ch->close_point) != 0;
-}
+static inline bool closed_for_watchers(wuc_chan *ch) { return atomic_load(&ch->close_point) != 0; }
 
 #endif

@@ -11,7 +11,6 @@
 #define POINTER_UNIT (1u << 16)
 #define SELECT_REFS_RETIRED 0x80000000u
 
-
 struct chan_segment *chan_segment_new(uint64_t id, struct chan_segment *prev, size_t elem_size) {
   size_t bytes = sizeof(struct chan_segment) + WUC_SEGMENT_SIZE * elem_size;
   struct chan_segment *s = calloc(1, bytes);
@@ -25,7 +24,9 @@ static inline bool is_tail(struct chan_segment *s) { return atomic_load(&s->next
 
 /* A segment is removed once every cell is cleaned and no head pointer is on
  * it; the tail never is (a new segment is appended after it first). */
-static inline bool removed(struct chan_segment *s) { return chan_segment_removed(s) && !is_tail(s); }
+static inline bool removed(struct chan_segment *s) {
+  return chan_segment_removed(s) && !is_tail(s);
+}
 
 /* ---- the maintenance lock: unlinking and retiring ------------------------ */
 
@@ -34,7 +35,8 @@ static bool maintenance_trylock(wuc_chan *ch) { return wuc_spin_trylock(&ch->mai
 static void maintenance_unlock(wuc_chan *ch) { wuc_spin_unlock(&ch->maintenance_lock); }
 
 static void segment_free_after_grace(wuc_retired *r) {
-  struct chan_segment *s = (struct chan_segment *)((char *)r - offsetof(struct chan_segment, retired));
+  struct chan_segment *s =
+      (struct chan_segment *)((char *)r - offsetof(struct chan_segment, retired));
   /* Free now unless a registered clause still pins it (it frees on unpin). */
   if (atomic_fetch_or(&s->select_refs, SELECT_REFS_RETIRED) == 0) free(s);
 }
@@ -101,7 +103,8 @@ static bool dec_pointers(struct chan_segment *s) {
 }
 
 /* Moves *head forward to `to` (never backward).  False if `to` was removed. */
-static bool move_forward(wuc_chan *ch, _Atomic(struct chan_segment *) *head, struct chan_segment *to) {
+static bool move_forward(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
+                         struct chan_segment *to) {
   for (;;) {
     struct chan_segment *cur = atomic_load(head);
     if (cur->id >= to->id) return true;
@@ -140,8 +143,8 @@ struct chan_segment *chan_find_segment(wuc_chan *ch, _Atomic(struct chan_segment
   }
 }
 
-void chan_advance_head(wuc_chan *ch, _Atomic(struct chan_segment *) *head, struct chan_segment *start,
-                       uint64_t id) {
+void chan_advance_head(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
+                       struct chan_segment *start, uint64_t id) {
   struct chan_segment *cur = start, *next;
   while (cur->id < id && (next = atomic_load(&cur->next))) cur = next;
   if (!removed(cur)) move_forward(ch, head, cur); /* a failure only means cur went away */

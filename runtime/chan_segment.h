@@ -74,8 +74,8 @@ struct chan_segment *chan_find_segment(wuc_chan *ch, _Atomic(struct chan_segment
 
 /* Moves *head forward towards segment `id` through segments that already
  * exist (never appends), starting at `start`. */
-void chan_advance_head(wuc_chan *ch, _Atomic(struct chan_segment *) *head, struct chan_segment *start,
-                       uint64_t id);
+void chan_advance_head(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
+                       struct chan_segment *start, uint64_t id);
 
 /* One more cell of s is cleaned (interrupted); removes s when it is the last. */
 void chan_segment_cell_cleaned(wuc_chan *ch, struct chan_segment *s);

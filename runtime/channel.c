@@ -109,9 +109,11 @@ void chan_ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
   for (;;) {
     uint32_t state = atomic_load_explicit(&ch->state, memory_order_acquire);
     if (state == CHAN_READY) break;
-    if (state == CHAN_DESTROYED) wuc_fatal("%s: channel %p used after chan_destroy", call, (void *)ch);
+    if (state == CHAN_DESTROYED)
+      wuc_fatal("%s: channel %p used after chan_destroy", call, (void *)ch);
     uint32_t fresh = CHAN_FRESH;
-    if (state == CHAN_FRESH && atomic_compare_exchange_strong(&ch->state, &fresh, CHAN_INITIALISING))
+    if (state == CHAN_FRESH &&
+        atomic_compare_exchange_strong(&ch->state, &fresh, CHAN_INITIALISING))
       setup(ch, 0, elem_size); /* a zero-initialised channel is a rendezvous channel */
     else
       cpu_relax();
@@ -124,7 +126,8 @@ void chan_ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
 void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size) {
   uint32_t fresh = CHAN_FRESH;
   if (!atomic_compare_exchange_strong(&ch->state, &fresh, CHAN_INITIALISING)) {
-    if (fresh == CHAN_DESTROYED) wuc_fatal("chan_init: channel %p used after chan_destroy", (void *)ch);
+    if (fresh == CHAN_DESTROYED)
+      wuc_fatal("chan_init: channel %p used after chan_destroy", (void *)ch);
     wuc_fatal("chan_init: channel %p was already initialised or used (chan_init goes on a zeroed, "
               "unused channel, once)",
               (void *)ch);
@@ -194,9 +197,15 @@ static inline void *cell_element(wuc_chan *ch, struct chan_segment *seg, uint64_
  * (a call to memcpy with a run-time size is ~15 instructions per copy). */
 static inline void copy_element(const wuc_chan *ch, void *to, const void *from) {
   switch (ch->elem_size) {
-  case 8: memcpy(to, from, 8); break;
-  case 4: memcpy(to, from, 4); break;
-  default: memcpy(to, from, ch->elem_size); break;
+  case 8:
+    memcpy(to, from, 8);
+    break;
+  case 4:
+    memcpy(to, from, 4);
+    break;
+  default:
+    memcpy(to, from, ch->elem_size);
+    break;
   }
 }
 
@@ -297,7 +306,8 @@ static void expand_buffer(wuc_chan *ch) {
       /* No sender has reached cell b: it will see b < B and buffer.  Keep the
        * pointer up with the segments that exist (not beyond: B can be far
        * ahead), so passed segments can be retired. */
-      if (seg->id < b / WUC_SEGMENT_SIZE) chan_advance_head(ch, &ch->buffer_end_segment, seg, b / WUC_SEGMENT_SIZE);
+      if (seg->id < b / WUC_SEGMENT_SIZE)
+        chan_advance_head(ch, &ch->buffer_end_segment, seg, b / WUC_SEGMENT_SIZE);
       return;
     }
     struct chan_segment *found =
@@ -368,8 +378,7 @@ static __attribute__((noreturn)) void own_claim_lost(wuc_select_node *n) {
 /* The partner waiting in the cell: claim it, and a clause its own node with
  * it (both complete or neither: a losing partner is skipped like a withdrawn
  * waiter).  Nobody else can see a try or blocking operation yet. */
-static inline enum wuc_claim_pair_result claim_partner(struct waiter *w,
-                                                       wuc_select_node *partner) {
+static inline enum wuc_claim_pair_result claim_partner(struct waiter *w, wuc_select_node *partner) {
   if (w->kind == WAITER_CLAUSE) return wuc_select_claim_pair(w->node, partner);
   return wuc_select_claim(partner) ? WUC_PAIR_CLAIMED : WUC_PAIR_THEIRS_LOST;
 }
@@ -465,8 +474,8 @@ update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void 
           chan_segment_cell_cleaned(ch, seg);
           return OUTCOME_GAVE_UP;
         }
-      } else if (atomic_compare_exchange_strong(
-                     c, &state, (uintptr_t)waiting_node(w, NULL) | WAITER_SENDER)) {
+      } else if (atomic_compare_exchange_strong(c, &state,
+                                                (uintptr_t)waiting_node(w, NULL) | WAITER_SENDER)) {
         return OUTCOME_WAITING;
       }
       break;
@@ -628,9 +637,10 @@ update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *ou
 /* Takes receive cells until one settles the receive.  COMPLETED and
  * WAITING: *seg_out and *index_out say which cell (the caller may still look
  * into a segment it completed in). */
-static inline __attribute__((always_inline)) enum outcome
-recv_cells(wuc_chan *ch, void *out, struct waiter *w, struct chan_segment **seg_out,
-           uint64_t *index_out) {
+static inline __attribute__((always_inline)) enum outcome recv_cells(wuc_chan *ch, void *out,
+                                                                     struct waiter *w,
+                                                                     struct chan_segment **seg_out,
+                                                                     uint64_t *index_out) {
   for (;;) {
     /* A try takes a cell only while something was sent beyond R, and looks
      * again after every lost cell. */

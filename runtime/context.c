@@ -24,8 +24,8 @@ void wuc_context_entry(void);
 static void context_start(void *arg);
 #endif
 
-void wuc_context_init(wuc_context *ctx, void *stack_bottom, void *stack_top,
-                      void (*entry)(void *), void *arg) {
+void wuc_context_init(wuc_context *ctx, void *stack_bottom, void *stack_top, void (*entry)(void *),
+                      void *arg) {
   uintptr_t top = (uintptr_t)stack_top & ~(uintptr_t)15;
   /* Eight slots: the control words, six registers, the return address.  After
    * the switch's `ret` the stack pointer is `top`, 16-byte aligned, as
@@ -89,7 +89,8 @@ static inline void after_switch(void *fake_stack) {
 
 /* Not instrumented by ASan: fake_stack must live on the real stack, not in
  * the fake stack being switched out. */
-__attribute__((no_sanitize("address"))) void wuc_context_switch(wuc_context *from, wuc_context *to) {
+__attribute__((no_sanitize("address"))) void wuc_context_switch(wuc_context *from,
+                                                                wuc_context *to) {
   void *fake_stack = NULL;
   before_switch(to, &fake_stack);
   wuc_context_swap(from, to);

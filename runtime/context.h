@@ -28,8 +28,8 @@ typedef struct wuc_context {
 #ifdef WUC_FIBER_ANNOTATIONS
   const void *stack_bottom; /* ASan: the stack this context runs on */
   size_t stack_size;
-  void *tsan_fiber;          /* TSan: the fiber this context runs as */
-  void (*entry)(void *);     /* what a new context starts (after annotating its start) */
+  void *tsan_fiber;      /* TSan: the fiber this context runs as */
+  void (*entry)(void *); /* what a new context starts (after annotating its start) */
   void *arg;
 #endif
 } wuc_context;
@@ -41,8 +41,8 @@ void wuc_context_switch(wuc_context *from, wuc_context *to);
 /* Prepares *ctx so that switching to it calls entry(arg) on the stack
  * [stack_bottom, stack_top).  entry must never return.  The new context
  * starts with the caller's MXCSR and x87 control word. */
-void wuc_context_init(wuc_context *ctx, void *stack_bottom, void *stack_top,
-                      void (*entry)(void *), void *arg);
+void wuc_context_init(wuc_context *ctx, void *stack_bottom, void *stack_top, void (*entry)(void *),
+                      void *arg);
 
 #ifdef WUC_FIBER_ANNOTATIONS
 /* Makes *ctx describe the calling kernel thread's own stack and sanitizer

@@ -35,8 +35,7 @@ void wuc_registry_remove(struct uthread *t) {
 void wuc_describe_thread(struct uthread *t, char *buf, unsigned size) {
   Dl_info info;
   const char *fn_name = NULL;
-  if (t->fn && dladdr((void *)(uintptr_t)t->fn, &info) && info.dli_sname)
-    fn_name = info.dli_sname;
+  if (t->fn && dladdr((void *)(uintptr_t)t->fn, &info) && info.dli_sname) fn_name = info.dli_sname;
   if (t->id == 1) {
     snprintf(buf, size, "user thread 1 (main)");
   } else if (t->spawn_file) {

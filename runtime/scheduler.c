@@ -66,7 +66,6 @@ __attribute__((noinline)) struct uthread *wuc_statement_start(const char *call) 
   return w->current;
 }
 
-
 /* Only the owning worker writes its counters: no locked instruction needed. */
 static inline void count(_Atomic uint64_t *counter) {
   atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1,
@@ -204,8 +203,7 @@ static void run_due_timers(struct worker *w) {
 static struct uthread *find_local_work(struct worker *w) {
   struct uthread *t;
   wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
-  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 &&
-      (t = global_runq_take(&wuc_sched.global, w)))
+  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 && (t = global_runq_take(&wuc_sched.global, w)))
     return t;
   run_due_timers(w);
   if (w->next_streak < NEXT_STREAK_LIMIT && (t = take_next(w))) {
@@ -536,7 +534,8 @@ static unsigned default_processors(void) {
     char *end;
     long n = strtol(env, &end, 10);
     if (*end != '\0' || n < 1 || n > WUC_MAX_WORKERS)
-      wuc_fatal("WUC_PROCESSORS=%s: expected a number of workers from 1 to %d", env, WUC_MAX_WORKERS);
+      wuc_fatal("WUC_PROCESSORS=%s: expected a number of workers from 1 to %d", env,
+                WUC_MAX_WORKERS);
     return (unsigned)n;
   }
   cpu_set_t set;
@@ -559,7 +558,7 @@ void wuc_set_processors(unsigned n) {
 
 unsigned wuc_processors(void) {
   return atomic_load(&wuc_sched.started) ? atomic_load(&wuc_sched.nworkers)
-                                          : wuc_sched.target_workers;
+                                         : wuc_sched.target_workers;
 }
 
 void wuc_sched_start_workers(void) {
@@ -572,7 +571,8 @@ void wuc_sched_start_workers(void) {
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 256 * 1024);
   for (unsigned i = 1; i < n; i++) {
-    int err = pthread_create(&wuc_sched.workers[i]->os_thread, &attr, worker_main, wuc_sched.workers[i]);
+    int err =
+        pthread_create(&wuc_sched.workers[i]->os_thread, &attr, worker_main, wuc_sched.workers[i]);
     if (err) wuc_fatal("cannot start worker %u: %s", i, strerror(err));
   }
   pthread_attr_destroy(&attr);
@@ -605,7 +605,8 @@ __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   wuc_uthread_main_init(&main_thread);
   wuc_context_init_current(&main_thread.ctx);
   w0->current = &main_thread;
-  if (!wuc_stack_alloc(&w0->sched_stack)) wuc_fatal("cannot allocate the scheduler stack: %s", strerror(errno));
+  if (!wuc_stack_alloc(&w0->sched_stack))
+    wuc_fatal("cannot allocate the scheduler stack: %s", strerror(errno));
   wuc_context_init(&w0->sched_ctx, w0->sched_stack.base, w0->sched_stack.top, sched_entry, w0);
   atomic_store(&wuc_sched.initialized, true);
 }

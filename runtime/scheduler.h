@@ -106,11 +106,11 @@ struct worker {
   unsigned id;
   struct uthread *current; /* NULL while the scheduler context runs */
   wuc_context sched_ctx;
-  struct uthread *prev;    /* transition to finish after the next switch */
+  struct uthread *prev; /* transition to finish after the next switch */
   enum prev_action prev_action;
   struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
   wuc_context exit_ctx;          /* that thread's last context: release after the switch */
-  bool in_timer_callbacks; /* wakes go to the queue's back, not `next` */
+  bool in_timer_callbacks;       /* wakes go to the queue's back, not `next` */
   bool spinning;
   uint32_t schedtick;
   uint32_t next_streak; /* consecutive schedules served from `next` */
@@ -152,10 +152,10 @@ struct worker {
 } __attribute__((aligned(64)));
 
 struct scheduler {
-  _Atomic bool initialized;      /* start-up finished */
-  _Atomic unsigned nworkers;     /* workers running: 1 until the first spawn */
-  unsigned target_workers;       /* how many the first spawn starts */
-  _Atomic bool started;          /* workers 1..n-1 started */
+  _Atomic bool initialized;  /* start-up finished */
+  _Atomic unsigned nworkers; /* workers running: 1 until the first spawn */
+  unsigned target_workers;   /* how many the first spawn starts */
+  _Atomic bool started;      /* workers 1..n-1 started */
   struct worker *workers[WUC_MAX_WORKERS];
   struct global_runq global;
 

@@ -14,7 +14,6 @@
 _Static_assert(WUC_RACE_OPEN == WUC_CLAUSE_WAITING && WUC_RACE_PENDING == WUC_CLAUSE_PENDING,
                "claim words share their open and pending values");
 
-
 static inline _Atomic uintptr_t *race_word(wuc_select_node *n) { return &n->stmt->race; }
 
 void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
@@ -122,8 +121,10 @@ enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_sele
     return second == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
   }
   store_claim_word(first, taken_value(first));
-  if (first->stmt->all_or) atomic_store_explicit(&first->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
-  if (second->stmt->all_or) atomic_store_explicit(&second->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
+  if (first->stmt->all_or)
+    atomic_store_explicit(&first->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
+  if (second->stmt->all_or)
+    atomic_store_explicit(&second->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
   return WUC_PAIR_CLAIMED;
 }
 

@@ -34,7 +34,8 @@ void semaphore_init(semaphore *s, long n) {
   s->used = true;
   if (!used) s->permits = n;
   waitq_unlock(&s->waiters);
-  if (used) wuc_fatal("semaphore_init(%p): the semaphore was already initialised or used", (void *)s);
+  if (used)
+    wuc_fatal("semaphore_init(%p): the semaphore was already initialised or used", (void *)s);
   if (links) not_zeroed(s);
 }
 

@@ -34,7 +34,7 @@ static struct {
   enum guard_mode guard_mode;
   char *slab_next; /* next uncarved stack region in the current slab */
   char *slab_end;
-  char **pool;     /* guard addresses of free stacks (LIFO) */
+  char **pool; /* guard addresses of free stacks (LIFO) */
   size_t pool_len, pool_cap;
 } stacks = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -44,10 +44,23 @@ static size_t parse_size(const char *text) {
   unsigned long long n = strtoull(text, &end, 10);
   if (end == text || errno) return 0;
   switch (*end) {
-  case 'k': case 'K': n <<= 10; end++; break;
-  case 'm': case 'M': n <<= 20; end++; break;
-  case 'g': case 'G': n <<= 30; end++; break;
-  default: break;
+  case 'k':
+  case 'K':
+    n <<= 10;
+    end++;
+    break;
+  case 'm':
+  case 'M':
+    n <<= 20;
+    end++;
+    break;
+  case 'g':
+  case 'G':
+    n <<= 30;
+    end++;
+    break;
+  default:
+    break;
   }
   if (*end == 'b' || *end == 'B') end++;
   if (*end != '\0') return 0;
@@ -60,8 +73,9 @@ void wuc_stacks_init(void) {
   if (env && *env) {
     size_t n = parse_size(env);
     if (n < MIN_STACK_SIZE || n > MAX_STACK_SIZE)
-      wuc_fatal("WUC_STACK_SIZE=%s: expected a size from 16k to 1g (bytes, or with a k, m or g suffix)",
-                env);
+      wuc_fatal(
+          "WUC_STACK_SIZE=%s: expected a size from 16k to 1g (bytes, or with a k, m or g suffix)",
+          env);
     stack_size = n;
   }
   stack_size = (stack_size + page_size - 1) & ~(page_size - 1);
@@ -87,8 +101,8 @@ static bool install_guard(char *guard) {
 
 static bool new_slab(void) {
   size_t bytes = region_size() * STACKS_PER_SLAB;
-  void *slab = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *slab =
+      mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (slab == MAP_FAILED) return false;
   /* A huge page would commit 2 MiB for a thread that touched 4 KiB. */
   madvise(slab, bytes, MADV_NOHUGEPAGE);

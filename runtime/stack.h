@@ -20,9 +20,9 @@
 #include <stddef.h>
 
 struct wuc_stack {
-  char *guard;  /* lowest address: the guard region begins here */
-  char *base;   /* lowest usable address (end of the guard) */
-  char *top;    /* one past the highest usable address */
+  char *guard;                      /* lowest address: the guard region begins here */
+  char *base;                       /* lowest usable address (end of the guard) */
+  char *top;                        /* one past the highest usable address */
   struct wuc_stack_free *free_next; /* link while pooled */
 };
 

@@ -36,9 +36,11 @@ static void report(const char *who_fmt, struct uthread *t) {
   if (t && t->id == 1)
     n = snprintf(msg, sizeof msg,
                  "wuc: fatal: stack overflow in %s\n"
-                 "  main runs on the process stack; raise it with ulimit -s\n", who);
+                 "  main runs on the process stack; raise it with ulimit -s\n",
+                 who);
   if (n > 0) {
-    ssize_t ignored = write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+    ssize_t ignored =
+        write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
     (void)ignored;
   }
   wuc_die();
@@ -54,7 +56,8 @@ static void on_segv(int sig, siginfo_t *info, void *context) {
     if (t && t->id == 1 && main_stack_low && addr < main_stack_low + 4096 &&
         addr >= main_stack_low - MAIN_GUARD_SIZE)
       report(NULL, t);
-    if (!t && wuc_stack_guard_contains(&w->sched_stack, addr)) report("the scheduler of worker 0", NULL);
+    if (!t && wuc_stack_guard_contains(&w->sched_stack, addr))
+      report("the scheduler of worker 0", NULL);
   }
   /* Not an overflow we know: let the default action happen. */
   signal(sig, SIG_DFL);

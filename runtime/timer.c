@@ -7,10 +7,9 @@
 #include "spin.h"
 #include "timer_heap.h"
 
-#define SLOT_STATE(s) ((s) & 3u)
+#define SLOT_STATE(s) ((s)&3u)
 #define SLOT_GEN(s) ((s) >> 2)
 #define SLOTS_PER_CHUNK 64
-
 
 static struct timer_slot *slot_alloc(struct worker *w) {
   struct timer_heap *h = &w->timers;

@@ -36,8 +36,10 @@ static void stack_failure_hint(int err, char *buf, size_t size) {
   if (err != ENOMEM)
     buf[0] = '\0';
   else if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
-    snprintf(buf, size, "; the address space is limited to %llu MiB (ulimit -v): raise it, or lower WUC_STACK_SIZE",
-             (unsigned long long)(as.rlim_cur >> 20));
+    snprintf(
+        buf, size,
+        "; the address space is limited to %llu MiB (ulimit -v): raise it, or lower WUC_STACK_SIZE",
+        (unsigned long long)(as.rlim_cur >> 20));
   else
     snprintf(buf, size, "; lower WUC_STACK_SIZE, or raise vm.max_map_count on kernels before 6.13");
 }
@@ -81,8 +83,8 @@ static uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int lin
     int err = errno;
     char hint[160];
     stack_failure_hint(err, hint, sizeof hint);
-    wuc_fatal("uthread_spawn: cannot allocate a %zu-byte stack (%lu threads live): %s%s", wuc_stack_size(),
-              atomic_load(&wuc_sched.live_threads), strerror(err), hint);
+    wuc_fatal("uthread_spawn: cannot allocate a %zu-byte stack (%lu threads live): %s%s",
+              wuc_stack_size(), atomic_load(&wuc_sched.live_threads), strerror(err), hint);
   }
   t->magic = UTHREAD_MAGIC;
   t->fn = fn;
@@ -127,7 +129,8 @@ __attribute__((noipa, no_sanitize_thread))
 #else
 __attribute__((noinline, no_sanitize_thread))
 #endif
-static uint32_t handle_magic(const uthread_t *t) {
+static uint32_t
+handle_magic(const uthread_t *t) {
   return t->magic;
 }
 
@@ -137,7 +140,9 @@ void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
   if (handle_freed(t) || handle_magic(t) != UTHREAD_MAGIC)
     wuc_fatal("uthread_join(%p): not a live thread handle (was it joined already?)", (void *)t);
   if (t == cur) wuc_fatal("uthread_join: user thread %lu joins itself", cur->id);
-  if (t->id == 1) wuc_fatal("uthread_join: user thread 1 (main) cannot be joined; returning from main ends the program");
+  if (t->id == 1)
+    wuc_fatal("uthread_join: user thread 1 (main) cannot be joined; returning from main ends the "
+              "program");
   uintptr_t expected = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &expected, (uintptr_t)cur)) {
     for (uintptr_t state; (state = atomic_load(&t->join_word)) != JOIN_DONE;) {
@@ -158,7 +163,7 @@ void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
   free(t);
 }
 
-void (uthread_join)(uthread_t *t) { wuc_uthread_join_at(t, NULL, 0); }
+void(uthread_join)(uthread_t *t) { wuc_uthread_join_at(t, NULL, 0); }
 
 void uthread_yield(void) {
   struct uthread *cur = wuc_current_thread_or_die("uthread_yield");
@@ -192,4 +197,4 @@ void wuc_uthread_sleep_at(duration_t d, const char *file, int line) {
   wuc_timer_cancel(&s.timer); /* returns once sleeper_fire has finished with s */
 }
 
-void (uthread_sleep)(duration_t d) { wuc_uthread_sleep_at(d, NULL, 0); }
+void(uthread_sleep)(duration_t d) { wuc_uthread_sleep_at(d, NULL, 0); }

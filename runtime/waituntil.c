@@ -54,8 +54,9 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
     wuc_wu_clause *c = &w->cl[i];
     if ((int)i == winner || !c->live) continue;
     c->live = false;
-    if (unreg(c)) wuc_fatal("waituntil at %s: a losing clause of an all-or statement completed",
-                            c->node.site ? c->node.site : "?");
+    if (unreg(c))
+      wuc_fatal("waituntil at %s: a losing clause of an all-or statement completed",
+                c->node.site ? c->node.site : "?");
   }
   return (unsigned)winner;
 }
@@ -114,8 +115,10 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
         c->ran = true;
         return WUC_WU_RECOMPUTE;
       }
-      if (w->try_only) c->live = false; /* a try queues nothing */
-      else any_live = true;
+      if (w->try_only)
+        c->live = false; /* a try queues nothing */
+      else
+        any_live = true;
     }
     /* Step 3: completed clauses, in source order. */
     for (unsigned i = 0; i < w->n; i++) {
@@ -129,8 +132,7 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
     }
     if (satisfied && !any_live) return WUC_WU_END;
     if (w->try_only) return WUC_WU_ELSE; /* nothing is queued: nothing to withdraw */
-    if (!any_live)
-      wuc_fatal("waituntil: internal error: a statement can no longer be satisfied");
+    if (!any_live) wuc_fatal("waituntil: internal error: a statement can no longer be satisfied");
     wait_for_change(w);
   }
 }
@@ -158,21 +160,46 @@ void wuc_wu_cleanup(wuc_wu *w) {
 
 /* Loads as the widest type of the kind's family, stores with a C cast: the
  * same result as the assignment the generated code does on its normal path. */
-#define STORE_(to, to_kind, v)                                                             \
-  switch (to_kind) {                                                                       \
-  case WUC_WU_K_BOOL: *(bool *)(to) = (v) != 0; break;                                     \
-  case WUC_WU_K_I8: *(int8_t *)(to) = (int8_t)(v); break;                                  \
-  case WUC_WU_K_U8: *(uint8_t *)(to) = (uint8_t)(v); break;                                \
-  case WUC_WU_K_I16: *(int16_t *)(to) = (int16_t)(v); break;                               \
-  case WUC_WU_K_U16: *(uint16_t *)(to) = (uint16_t)(v); break;                             \
-  case WUC_WU_K_I32: *(int32_t *)(to) = (int32_t)(v); break;                               \
-  case WUC_WU_K_U32: *(uint32_t *)(to) = (uint32_t)(v); break;                             \
-  case WUC_WU_K_I64: *(int64_t *)(to) = (int64_t)(v); break;                               \
-  case WUC_WU_K_U64: *(uint64_t *)(to) = (uint64_t)(v); break;                             \
-  case WUC_WU_K_F32: *(float *)(to) = (float)(v); break;                                   \
-  case WUC_WU_K_F64: *(double *)(to) = (double)(v); break;                                 \
-  case WUC_WU_K_F80: *(long double *)(to) = (long double)(v); break;                       \
-  default: wuc_fatal("waituntil: cannot convert a received element (kind %d)", to_kind);   \
+#define STORE_(to, to_kind, v)                                                                     \
+  switch (to_kind) {                                                                               \
+  case WUC_WU_K_BOOL:                                                                              \
+    *(bool *)(to) = (v) != 0;                                                                      \
+    break;                                                                                         \
+  case WUC_WU_K_I8:                                                                                \
+    *(int8_t *)(to) = (int8_t)(v);                                                                 \
+    break;                                                                                         \
+  case WUC_WU_K_U8:                                                                                \
+    *(uint8_t *)(to) = (uint8_t)(v);                                                               \
+    break;                                                                                         \
+  case WUC_WU_K_I16:                                                                               \
+    *(int16_t *)(to) = (int16_t)(v);                                                               \
+    break;                                                                                         \
+  case WUC_WU_K_U16:                                                                               \
+    *(uint16_t *)(to) = (uint16_t)(v);                                                             \
+    break;                                                                                         \
+  case WUC_WU_K_I32:                                                                               \
+    *(int32_t *)(to) = (int32_t)(v);                                                               \
+    break;                                                                                         \
+  case WUC_WU_K_U32:                                                                               \
+    *(uint32_t *)(to) = (uint32_t)(v);                                                             \
+    break;                                                                                         \
+  case WUC_WU_K_I64:                                                                               \
+    *(int64_t *)(to) = (int64_t)(v);                                                               \
+    break;                                                                                         \
+  case WUC_WU_K_U64:                                                                               \
+    *(uint64_t *)(to) = (uint64_t)(v);                                                             \
+    break;                                                                                         \
+  case WUC_WU_K_F32:                                                                               \
+    *(float *)(to) = (float)(v);                                                                   \
+    break;                                                                                         \
+  case WUC_WU_K_F64:                                                                               \
+    *(double *)(to) = (double)(v);                                                                 \
+    break;                                                                                         \
+  case WUC_WU_K_F80:                                                                               \
+    *(long double *)(to) = (long double)(v);                                                       \
+    break;                                                                                         \
+  default:                                                                                         \
+    wuc_fatal("waituntil: cannot convert a received element (kind %d)", to_kind);                  \
   }
 
 void wuc_wu_convert(void *to, int to_kind, const void *from, int from_kind) {
@@ -183,18 +210,43 @@ void wuc_wu_convert(void *to, int to_kind, const void *from, int from_kind) {
     else
       memcpy(to, from, sizeof(void *)); /* pointer conversions keep the representation */
     return;
-  case WUC_WU_K_F32: STORE_(to, to_kind, *(const float *)from); return;
-  case WUC_WU_K_F64: STORE_(to, to_kind, *(const double *)from); return;
-  case WUC_WU_K_F80: STORE_(to, to_kind, *(const long double *)from); return;
-  case WUC_WU_K_U64: STORE_(to, to_kind, *(const uint64_t *)from); return;
-  case WUC_WU_K_U32: STORE_(to, to_kind, *(const uint32_t *)from); return;
-  case WUC_WU_K_U16: STORE_(to, to_kind, *(const uint16_t *)from); return;
-  case WUC_WU_K_U8: STORE_(to, to_kind, *(const uint8_t *)from); return;
-  case WUC_WU_K_BOOL: STORE_(to, to_kind, *(const bool *)from); return;
-  case WUC_WU_K_I64: STORE_(to, to_kind, *(const int64_t *)from); return;
-  case WUC_WU_K_I32: STORE_(to, to_kind, *(const int32_t *)from); return;
-  case WUC_WU_K_I16: STORE_(to, to_kind, *(const int16_t *)from); return;
-  case WUC_WU_K_I8: STORE_(to, to_kind, *(const int8_t *)from); return;
-  default: wuc_fatal("waituntil: cannot convert a received element (kind %d)", from_kind);
+  case WUC_WU_K_F32:
+    STORE_(to, to_kind, *(const float *)from);
+    return;
+  case WUC_WU_K_F64:
+    STORE_(to, to_kind, *(const double *)from);
+    return;
+  case WUC_WU_K_F80:
+    STORE_(to, to_kind, *(const long double *)from);
+    return;
+  case WUC_WU_K_U64:
+    STORE_(to, to_kind, *(const uint64_t *)from);
+    return;
+  case WUC_WU_K_U32:
+    STORE_(to, to_kind, *(const uint32_t *)from);
+    return;
+  case WUC_WU_K_U16:
+    STORE_(to, to_kind, *(const uint16_t *)from);
+    return;
+  case WUC_WU_K_U8:
+    STORE_(to, to_kind, *(const uint8_t *)from);
+    return;
+  case WUC_WU_K_BOOL:
+    STORE_(to, to_kind, *(const bool *)from);
+    return;
+  case WUC_WU_K_I64:
+    STORE_(to, to_kind, *(const int64_t *)from);
+    return;
+  case WUC_WU_K_I32:
+    STORE_(to, to_kind, *(const int32_t *)from);
+    return;
+  case WUC_WU_K_I16:
+    STORE_(to, to_kind, *(const int16_t *)from);
+    return;
+  case WUC_WU_K_I8:
+    STORE_(to, to_kind, *(const int8_t *)from);
+    return;
+  default:
+    wuc_fatal("waituntil: cannot convert a received element (kind %d)", from_kind);
   }
 }

@@ -13,7 +13,8 @@ public:
   // probe.fe must be filled before: the renderer keeps a reference to it.
   Builder(const SourceFile &file, Probe &probe)
       : file_(file), probe_(probe),
-        renderer_(file, probe.fe, [this](const WaitUntil &w, std::string &out) { statement(w, out); }) {
+        renderer_(file, probe.fe,
+                  [this](const WaitUntil &w, std::string &out) { statement(w, out); }) {
     probe_.statements.assign(probe.fe.statements.size(), {0, 0});
   }
 

@@ -60,8 +60,9 @@ void runOnBigStack(const std::function<void()> &fn) {
     (*static_cast<const std::function<void()> *>(f))();
     return nullptr;
   };
-  bool started = pthread_attr_setstacksize(&attr, kClangStackSize) == 0 &&
-                 pthread_create(&thread, &attr, start, const_cast<std::function<void()> *>(&fn)) == 0;
+  bool started =
+      pthread_attr_setstacksize(&attr, kClangStackSize) == 0 &&
+      pthread_create(&thread, &attr, start, const_cast<std::function<void()> *>(&fn)) == 0;
   pthread_attr_destroy(&attr);
   if (started)
     pthread_join(thread, nullptr);
@@ -73,8 +74,8 @@ void runOnBigStack(const std::function<void()> &fn) {
 
 struct ClangError {
   bool fatal = false;
-  bool inMain = false; // located in the probe (offset valid)
-  unsigned offset = 0; // into the probe
+  bool inMain = false;        // located in the probe (offset valid)
+  unsigned offset = 0;        // into the probe
   unsigned line = 0, col = 0; // as #line presents it (0: unknown)
   std::string message;
 };
@@ -162,7 +163,9 @@ private:
   void setTrait(ClauseFacts &f, const Trait *t) const;
   bool hasErrors(const Expr *e) const;
   std::string spell(QualType t) const;
-  void error(unsigned offset, std::string message) { diags.push_back({offset, std::move(message)}); }
+  void error(unsigned offset, std::string message) {
+    diags.push_back({offset, std::move(message)});
+  }
   unsigned start(Range r) const;
 
   const SourceFile &file_;
@@ -174,8 +177,8 @@ private:
   ASTContext *ctx_ = nullptr;
   Sema *sema_ = nullptr;
   std::unique_ptr<PrintingPolicy> policy_;
-  std::map<const Type *, Trait> traits_;           // by canonical unqualified T
-  std::map<std::string, QualType> builtinTypes_;   // wuc_chan_recv_clause, ...
+  std::map<const Type *, Trait> traits_;         // by canonical unqualified T
+  std::map<std::string, QualType> builtinTypes_; // wuc_chan_recv_clause, ...
   std::vector<std::unique_ptr<Marker>> markerStore_;
   std::map<std::pair<unsigned, unsigned>, ClauseMarkers> markers_; // (stmt, clause)
 };
@@ -471,8 +474,8 @@ void Analysis::shift(const Clause &c, const Marker &lhs, const Marker &rhs, Clau
     f.kind = ClauseFacts::Invalid;
     return;
   }
-  QualType chanObj = chanPtr ? chan->getType()->getAs<PointerType>()->getPointeeType()
-                             : chan->getType();
+  QualType chanObj =
+      chanPtr ? chan->getType()->getAs<PointerType>()->getPointeeType() : chan->getType();
   if (chanObj.isConstQualified()) {
     error(start(chanRange), format(msg::ResourceConst, spell(chan->getType())));
     f.kind = ClauseFacts::Invalid;
@@ -656,18 +659,26 @@ private:
 // the preprocessor's paths and macros (the retry after Clang refused the
 // fuller set, e.g. a gcc-only -march= or a -std= Clang 14 does not know).
 void userArgs(const std::vector<std::string> &in, bool core, std::vector<std::string> &out) {
-  static const char *const kWithValue[] = {"-I",        "-D",       "-U",       "-include",
-                                           "-imacros",  "-isystem", "-iquote",  "-idirafter",
+  static const char *const kWithValue[] = {"-I",        "-D",       "-U",      "-include",
+                                           "-imacros",  "-isystem", "-iquote", "-idirafter",
                                            "-isysroot", "--sysroot"};
   static const char *const kPrefixCore[] = {"-I", "-D", "-U", "-isystem", "-iquote", "-idirafter"};
-  static const char *const kPrefixMore[] = {"-std=", "--std=", "--sysroot=", "-march=", "-mtune=",
-                                            "-fno-builtin-", "-fpack-struct"};
+  static const char *const kPrefixMore[] = {
+      "-std=", "--std=", "--sysroot=", "-march=", "-mtune=", "-fno-builtin-", "-fpack-struct"};
   static const char *const kExactCore[] = {"-nostdinc", "-undef"};
-  static const char *const kExactMore[] = {
-      "-ansi",          "-pthread",         "-m32",           "-m64",
-      "-funsigned-char", "-fsigned-char",   "-fms-extensions", "-fgnu89-inline",
-      "-fshort-enums",  "-fshort-wchar",    "-fno-builtin",    "-fdollars-in-identifiers",
-      "-fno-dollars-in-identifiers"};
+  static const char *const kExactMore[] = {"-ansi",
+                                           "-pthread",
+                                           "-m32",
+                                           "-m64",
+                                           "-funsigned-char",
+                                           "-fsigned-char",
+                                           "-fms-extensions",
+                                           "-fgnu89-inline",
+                                           "-fshort-enums",
+                                           "-fshort-wchar",
+                                           "-fno-builtin",
+                                           "-fdollars-in-identifiers",
+                                           "-fno-dollars-in-identifiers"};
   auto prefixed = [](const std::string &a, const char *p) {
     size_t n = std::char_traits<char>::length(p);
     return a.size() > n && a.compare(0, n, p) == 0;
@@ -719,8 +730,10 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
   llvm::sys::fs::make_absolute(abs);
   path = std::string(abs.str());
 
-  std::string include = opts.wucIncludeDir.empty() ? WUC_SEMA_DEFAULT_INCLUDE_DIR : opts.wucIncludeDir;
-  std::string resources = opts.resourceDir.empty() ? WUC_SEMA_DEFAULT_RESOURCE_DIR : opts.resourceDir;
+  std::string include =
+      opts.wucIncludeDir.empty() ? WUC_SEMA_DEFAULT_INCLUDE_DIR : opts.wucIncludeDir;
+  std::string resources =
+      opts.resourceDir.empty() ? WUC_SEMA_DEFAULT_RESOURCE_DIR : opts.resourceDir;
   auto command = [&](bool core) {
     std::vector<std::string> cmd = {"wucc-sema", "-x", "c", "-std=gnu11"};
     userArgs(opts.compilerArgs, core, cmd);
@@ -730,12 +743,13 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
     // The probe nests a block per nested statement: lift clang's default
     // bracket limit (256) well above what the frontend allows (4096 levels,
     // plus the probe's own), on a stack big enough for it (kClangStackSize).
-    cmd.insert(cmd.end(), {"-ferror-limit=0", "-w", "-fno-caret-diagnostics", "-fbracket-depth=8192",
-                           "-fsyntax-only", path});
+    cmd.insert(cmd.end(), {"-ferror-limit=0", "-w", "-fno-caret-diagnostics",
+                           "-fbracket-depth=8192", "-fsyntax-only", path});
     return cmd;
   };
 
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   overlay->pushOverlay(memory);
   memory->addFile(path, 0, llvm::MemoryBuffer::getMemBufferCopy(probe.text, path));
@@ -767,8 +781,8 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
     unseen();
     if (fe.statements.empty()) return true;
     std::string why = !analysis->parsed && !refused.empty() ? refused
-                      : !collector.errors.empty() ? collector.errors.front().message
-                                                  : "clang failed";
+                      : !collector.errors.empty()           ? collector.errors.front().message
+                                                            : "clang failed";
     diags.error(0, format(msg::ProbeFailed, why));
     return false;
   }

@@ -43,7 +43,7 @@ struct ClauseFacts {
   // The trait (Resource, and the built-in clause types of Recv / Send /
   // Closed / Timeout): the variable WUC_SELECTABLE declared, and the names
   // of the three functions it was given.
-  std::string traitVar;   // wuc_selectable_trait_<register function>
+  std::string traitVar; // wuc_selectable_trait_<register function>
   std::string registerFn, unregisterFn, onSelectedFn;
 
   // Spelled types, for the emitted C's comments.

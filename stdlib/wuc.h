@@ -3,10 +3,10 @@
 #ifndef WUC_H
 #define WUC_H
 
-#include <wuc/time.h>
-#include <wuc/thread.h>
 #include <wuc/channel.h>
 #include <wuc/select.h>
+#include <wuc/thread.h>
+#include <wuc/time.h>
 
 #include <wuc/future.h>
 #include <wuc/latch.h>

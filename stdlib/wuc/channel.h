@@ -52,14 +52,15 @@ typedef struct wuc_chan {
   /* A lower bound of B, next to S: a sender that finds room below it need
    * not read B's line, which the receivers keep writing. */
   WUC_ATOMIC(uint64_t) buffer_end_seen;
-  __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) receivers; /* R */
+  __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) receivers;  /* R */
   __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) buffer_end; /* B */
   __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) send_segment;
   __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) receive_segment;
   __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) buffer_end_segment;
   /* Read by every operation, written once (set-up, close, destroy): on a
    * line of their own, so that reading them never misses. */
-  __attribute__((aligned(64))) WUC_ATOMIC(uint32_t) state; /* fresh / initialising / ready / destroyed */
+  __attribute__((aligned(64)))
+  WUC_ATOMIC(uint32_t) state; /* fresh / initialising / ready / destroyed */
   uint32_t elem_size;
   uint64_t capacity;
   WUC_ATOMIC(uint64_t) close_point; /* S at close, plus one; 0 while open */
@@ -71,15 +72,15 @@ typedef struct wuc_chan {
   struct wuc_select_node *watchers;
 } wuc_chan;
 
-#define WUC_CHANNEL(T)                                                                   \
-  struct {                                                                               \
-    wuc_chan core;                                                                       \
-    __typeof__(T) elem[0];                                                               \
+#define WUC_CHANNEL(T)                                                                             \
+  struct {                                                                                         \
+    wuc_chan core;                                                                                 \
+    __typeof__(T) elem[0];                                                                         \
   }
-#define WUC_CHANNEL_STRUCT(tag, T)                                                       \
-  struct tag {                                                                           \
-    wuc_chan core;                                                                       \
-    __typeof__(T) elem[0];                                                               \
+#define WUC_CHANNEL_STRUCT(tag, T)                                                                 \
+  struct tag {                                                                                     \
+    wuc_chan core;                                                                                 \
+    __typeof__(T) elem[0];                                                                         \
   }
 
 /* The untyped core (elem_size is sizeof(T) for every call on a channel). */
@@ -130,25 +131,25 @@ bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *c, struct wuc_select_no
 
 #define chan_init(ch, cap) wuc_chan_init(&(ch)->core, (cap), sizeof((ch)->elem[0]))
 #define chan_destroy(ch) wuc_chan_destroy(&(ch)->core)
-#define chan_send(ch, v)                                                                 \
-  __extension__({                                                                        \
-    WUC_CHAN_ELEM_(ch) wuc_value_ = (v);                                                 \
-    wuc_chan_send(&(ch)->core, &wuc_value_, sizeof wuc_value_);                          \
+#define chan_send(ch, v)                                                                           \
+  __extension__({                                                                                  \
+    WUC_CHAN_ELEM_(ch) wuc_value_ = (v);                                                           \
+    wuc_chan_send(&(ch)->core, &wuc_value_, sizeof wuc_value_);                                    \
   })
-#define chan_try_send(ch, v)                                                             \
-  __extension__({                                                                        \
-    WUC_CHAN_ELEM_(ch) wuc_value_ = (v);                                                 \
-    wuc_chan_try_send(&(ch)->core, &wuc_value_, sizeof wuc_value_);                      \
+#define chan_try_send(ch, v)                                                                       \
+  __extension__({                                                                                  \
+    WUC_CHAN_ELEM_(ch) wuc_value_ = (v);                                                           \
+    wuc_chan_try_send(&(ch)->core, &wuc_value_, sizeof wuc_value_);                                \
   })
-#define chan_recv(ch, out)                                                               \
-  __extension__({                                                                        \
-    WUC_CHAN_ELEM_(ch) *wuc_out_ = (out);                                                \
-    wuc_chan_recv(&(ch)->core, wuc_out_, sizeof *wuc_out_);                              \
+#define chan_recv(ch, out)                                                                         \
+  __extension__({                                                                                  \
+    WUC_CHAN_ELEM_(ch) *wuc_out_ = (out);                                                          \
+    wuc_chan_recv(&(ch)->core, wuc_out_, sizeof *wuc_out_);                                        \
   })
-#define chan_try_recv(ch, out)                                                           \
-  __extension__({                                                                        \
-    WUC_CHAN_ELEM_(ch) *wuc_out_ = (out);                                                \
-    wuc_chan_try_recv(&(ch)->core, wuc_out_, sizeof *wuc_out_);                          \
+#define chan_try_recv(ch, out)                                                                     \
+  __extension__({                                                                                  \
+    WUC_CHAN_ELEM_(ch) *wuc_out_ = (out);                                                          \
+    wuc_chan_try_recv(&(ch)->core, wuc_out_, sizeof *wuc_out_);                                    \
   })
 #define chan_close(ch) wuc_chan_close(&(ch)->core, sizeof((ch)->elem[0]))
 #define chan_is_closed(ch) wuc_chan_is_closed(&(ch)->core)

@@ -77,54 +77,54 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
 
 /* ---- typed futures ---------------------------------------------------- */
 
-#define WUC_FUTURE(T) \
-  struct {            \
-    wuc_future core;  \
-    T value;          \
+#define WUC_FUTURE(T)                                                                              \
+  struct {                                                                                         \
+    wuc_future core;                                                                               \
+    T value;                                                                                       \
   }
 
 /* A file-scope declaration: struct tag, and its waituntil trait (the
  * functions tag##_register, tag##_unregister, tag##_on_selected). */
-#define WUC_FUTURE_STRUCT(tag, T)                                                              \
-  struct tag {                                                                                 \
-    wuc_future core;                                                                           \
-    T value;                                                                                   \
-  };                                                                                           \
-  static inline bool tag##_register(struct tag *f, wuc_select_node *n) {                       \
-    return wuc_future_register(&f->core, n);                                                   \
-  }                                                                                            \
-  static inline bool tag##_unregister(struct tag *f, wuc_select_node *n) {                     \
-    return wuc_future_unregister(&f->core, n);                                                 \
-  }                                                                                            \
+#define WUC_FUTURE_STRUCT(tag, T)                                                                  \
+  struct tag {                                                                                     \
+    wuc_future core;                                                                               \
+    T value;                                                                                       \
+  };                                                                                               \
+  static inline bool tag##_register(struct tag *f, wuc_select_node *n) {                           \
+    return wuc_future_register(&f->core, n);                                                       \
+  }                                                                                                \
+  static inline bool tag##_unregister(struct tag *f, wuc_select_node *n) {                         \
+    return wuc_future_unregister(&f->core, n);                                                     \
+  }                                                                                                \
   WUC_SELECTABLE_DROPPABLE(struct tag, tag##_register, tag##_unregister, tag##_on_selected)
 
 /* Each macro evaluates its arguments once (GNU statement expressions). */
-#define future_set(f, v)                                                                       \
-  __extension__({                                                                              \
-    __typeof__(f) wuc_fut_ = (f);                                                              \
-    __typeof__(wuc_fut_->value) wuc_fut_v_ = (v); /* assignment conversion to T */             \
-    bool wuc_fut_ok_ = wuc_future_begin_set(&wuc_fut_->core);                                  \
-    if (wuc_fut_ok_) {                                                                         \
-      wuc_fut_->value = wuc_fut_v_;                                                            \
-      wuc_future_end_set(&wuc_fut_->core);                                                     \
-    }                                                                                          \
-    wuc_fut_ok_;                                                                               \
+#define future_set(f, v)                                                                           \
+  __extension__({                                                                                  \
+    __typeof__(f) wuc_fut_ = (f);                                                                  \
+    __typeof__(wuc_fut_->value) wuc_fut_v_ = (v); /* assignment conversion to T */                 \
+    bool wuc_fut_ok_ = wuc_future_begin_set(&wuc_fut_->core);                                      \
+    if (wuc_fut_ok_) {                                                                             \
+      wuc_fut_->value = wuc_fut_v_;                                                                \
+      wuc_future_end_set(&wuc_fut_->core);                                                         \
+    }                                                                                              \
+    wuc_fut_ok_;                                                                                   \
   })
 
-#define future_get(f)                                                                          \
-  __extension__({                                                                              \
-    __typeof__(f) wuc_fut_ = (f);                                                              \
-    if (!wuc_future_is_ready(&wuc_fut_->core))                                                 \
-      wuc_future_wait_at(&wuc_fut_->core, __FILE__, __LINE__);                                 \
-    wuc_fut_->value;                                                                           \
+#define future_get(f)                                                                              \
+  __extension__({                                                                                  \
+    __typeof__(f) wuc_fut_ = (f);                                                                  \
+    if (!wuc_future_is_ready(&wuc_fut_->core))                                                     \
+      wuc_future_wait_at(&wuc_fut_->core, __FILE__, __LINE__);                                     \
+    wuc_fut_->value;                                                                               \
   })
 
-#define future_try_get(f, out)                                                                 \
-  __extension__({                                                                              \
-    __typeof__(f) wuc_fut_ = (f);                                                              \
-    bool wuc_fut_ok_ = wuc_future_is_ready(&wuc_fut_->core);                                   \
-    if (wuc_fut_ok_) *(out) = wuc_fut_->value;                                                 \
-    wuc_fut_ok_;                                                                               \
+#define future_try_get(f, out)                                                                     \
+  __extension__({                                                                                  \
+    __typeof__(f) wuc_fut_ = (f);                                                                  \
+    bool wuc_fut_ok_ = wuc_future_is_ready(&wuc_fut_->core);                                       \
+    if (wuc_fut_ok_) *(out) = wuc_fut_->value;                                                     \
+    wuc_fut_ok_;                                                                                   \
   })
 
 #define future_ready(f) wuc_future_is_ready(&(f)->core)

@@ -251,37 +251,36 @@ typedef struct wuc_selectable_ops {
  * type-checks the functions against T, and to the type-erased table
  * WUC_SELECTABLE_OPS(reg_fn) that the generated code uses off its fast
  * path. */
-#define WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)                               \
-  WUC_SELECTABLE_ANNOTATION_ static const struct {                                     \
-    bool (*register_select)(T *, wuc_select_node *);                                   \
-    bool (*unregister_select)(T *, wuc_select_node *);                                 \
-    bool (*on_selected)(T *, wuc_select_node *);                                       \
-  } WUC_SELECTABLE_NAME_(reg_fn) = {reg_fn, unreg_fn, selected_fn};                     \
+#define WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)                                           \
+  WUC_SELECTABLE_ANNOTATION_ static const struct {                                                 \
+    bool (*register_select)(T *, wuc_select_node *);                                               \
+    bool (*unregister_select)(T *, wuc_select_node *);                                             \
+    bool (*on_selected)(T *, wuc_select_node *);                                                   \
+  } WUC_SELECTABLE_NAME_(reg_fn) = {reg_fn, unreg_fn, selected_fn};                                \
   WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)
 #define WUC_SELECTABLE_NAME_(reg) wuc_selectable_trait_##reg
 #define WUC_SELECTABLE_OPS(reg) wuc_selectable_ops_##reg
-#define WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)                        \
-  static inline bool wuc_selectable_reg_##reg_fn(void *r, wuc_select_node *n) {        \
-    return reg_fn((T *)r, n);                                                          \
-  }                                                                                    \
-  static inline bool wuc_selectable_unreg_##reg_fn(void *r, wuc_select_node *n) {      \
-    return unreg_fn((T *)r, n);                                                        \
-  }                                                                                    \
-  static inline bool wuc_selectable_sel_##reg_fn(void *r, wuc_select_node *n) {        \
-    return selected_fn((T *)r, n);                                                     \
-  }                                                                                    \
-  __attribute__((unused)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = { \
-      wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn,                      \
-      wuc_selectable_sel_##reg_fn}
+#define WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)                                   \
+  static inline bool wuc_selectable_reg_##reg_fn(void *r, wuc_select_node *n) {                    \
+    return reg_fn((T *)r, n);                                                                      \
+  }                                                                                                \
+  static inline bool wuc_selectable_unreg_##reg_fn(void *r, wuc_select_node *n) {                  \
+    return unreg_fn((T *)r, n);                                                                    \
+  }                                                                                                \
+  static inline bool wuc_selectable_sel_##reg_fn(void *r, wuc_select_node *n) {                    \
+    return selected_fn((T *)r, n);                                                                 \
+  }                                                                                                \
+  __attribute__((unused)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = {          \
+      wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn, wuc_selectable_sel_##reg_fn}
 
 /* WUC_SELECTABLE for a resource whose completed operation may be dropped
  * (unreg undoes it, or it consumed nothing): also defines selected_fn, which
  * runs the body only while the clause is needed (n->needed). */
-#define WUC_SELECTABLE_DROPPABLE(T, reg_fn, unreg_fn, selected_fn)                      \
-  static inline bool selected_fn(T *r, wuc_select_node *n) {                           \
-    (void)r;                                                                           \
-    return n->needed;                                                                  \
-  }                                                                                    \
+#define WUC_SELECTABLE_DROPPABLE(T, reg_fn, unreg_fn, selected_fn)                                 \
+  static inline bool selected_fn(T *r, wuc_select_node *n) {                                       \
+    (void)r;                                                                                       \
+    return n->needed;                                                                              \
+  }                                                                                                \
   WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)
 
 #ifdef __clang__

@@ -34,10 +34,10 @@ extern "C" {
 
 typedef struct wuc_wu_clause {
   wuc_select_node node;
-  void *res;                      /* the resource the trait is declared for */
-  const wuc_selectable_ops *ops;  /* its trait, type-erased */
-  bool enabled; /* its guard was true (or it has none) */
-  bool live;    /* registered and not yet unregistered */
+  void *res;                     /* the resource the trait is declared for */
+  const wuc_selectable_ops *ops; /* its trait, type-erased */
+  bool enabled;                  /* its guard was true (or it has none) */
+  bool live;                     /* registered and not yet unregistered */
   bool ran;     /* its body ran, or it completed and its resource skipped the body */
   bool pending; /* mixed: completed while being withdrawn; its body is still to run */
   /* A receive whose target's type differs from the element type receives
@@ -50,17 +50,39 @@ typedef struct wuc_wu_clause {
 
 /* The kinds of scalar types a received element may be converted between. */
 enum wuc_wu_kind {
-  WUC_WU_K_NONE, WUC_WU_K_BOOL, WUC_WU_K_I8, WUC_WU_K_U8, WUC_WU_K_I16, WUC_WU_K_U16,
-  WUC_WU_K_I32, WUC_WU_K_U32, WUC_WU_K_I64, WUC_WU_K_U64, WUC_WU_K_F32, WUC_WU_K_F64,
-  WUC_WU_K_F80, WUC_WU_K_POINTER
+  WUC_WU_K_NONE,
+  WUC_WU_K_BOOL,
+  WUC_WU_K_I8,
+  WUC_WU_K_U8,
+  WUC_WU_K_I16,
+  WUC_WU_K_U16,
+  WUC_WU_K_I32,
+  WUC_WU_K_U32,
+  WUC_WU_K_I64,
+  WUC_WU_K_U64,
+  WUC_WU_K_F32,
+  WUC_WU_K_F64,
+  WUC_WU_K_F80,
+  WUC_WU_K_POINTER
 };
-#define WUC_WU_KIND(e)                                                                     \
-  _Generic((e), _Bool: WUC_WU_K_BOOL, char: ((char)-1 < 0 ? WUC_WU_K_I8 : WUC_WU_K_U8),   \
-           signed char: WUC_WU_K_I8, unsigned char: WUC_WU_K_U8, short: WUC_WU_K_I16,      \
-           unsigned short: WUC_WU_K_U16, int: WUC_WU_K_I32, unsigned: WUC_WU_K_U32,        \
-           long: WUC_WU_K_I64, unsigned long: WUC_WU_K_U64, long long: WUC_WU_K_I64,       \
-           unsigned long long: WUC_WU_K_U64, float: WUC_WU_K_F32, double: WUC_WU_K_F64,    \
-           long double: WUC_WU_K_F80, default: WUC_WU_K_POINTER)
+#define WUC_WU_KIND(e)                                                                             \
+  _Generic((e), _Bool                                                                              \
+           : WUC_WU_K_BOOL, char                                                                   \
+           : ((char)-1 < 0 ? WUC_WU_K_I8 : WUC_WU_K_U8), signed char                               \
+           : WUC_WU_K_I8, unsigned char                                                            \
+           : WUC_WU_K_U8, short                                                                    \
+           : WUC_WU_K_I16, unsigned short                                                          \
+           : WUC_WU_K_U16, int                                                                     \
+           : WUC_WU_K_I32, unsigned                                                                \
+           : WUC_WU_K_U32, long                                                                    \
+           : WUC_WU_K_I64, unsigned long                                                           \
+           : WUC_WU_K_U64, long long                                                               \
+           : WUC_WU_K_I64, unsigned long long                                                      \
+           : WUC_WU_K_U64, float                                                                   \
+           : WUC_WU_K_F32, double                                                                  \
+           : WUC_WU_K_F64, long double                                                             \
+           : WUC_WU_K_F80, default                                                                 \
+           : WUC_WU_K_POINTER)
 /* *to = *from with C's conversion between the two kinds. */
 void wuc_wu_convert(void *to, int to_kind, const void *from, int from_kind);
 
@@ -75,8 +97,7 @@ typedef struct wuc_wu {
 /* Evaluation: clause i of the statement, once its guard (and, if enabled,
  * its resource) has been evaluated. */
 static inline void wuc_wu_clause_init(wuc_wu *w, unsigned i, bool enabled, void *res,
-                                      const wuc_selectable_ops *ops, void *data,
-                                      const char *site) {
+                                      const wuc_selectable_ops *ops, void *data, const char *site) {
   wuc_wu_clause *c = &w->cl[i];
   w->n = i + 1;
   c->enabled = enabled;

@@ -15,7 +15,9 @@ void check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-bool inside(wuc::Range inner, wuc::Range outer) { return outer.begin <= inner.begin && inner.end <= outer.end; }
+bool inside(wuc::Range inner, wuc::Range outer) {
+  return outer.begin <= inner.begin && inner.end <= outer.end;
+}
 
 } // namespace
 
@@ -52,14 +54,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       check(inside(w.range, o) || o.end <= w.range.begin);
     }
     for (const wuc::Edit &e : fe.edits)
-      check(inside(e.range, w.range) || e.range.end <= w.range.begin || e.range.begin >= w.range.end);
+      check(inside(e.range, w.range) || e.range.end <= w.range.begin ||
+            e.range.begin >= w.range.end);
     check(!w.clauses.empty());
     for (size_t c = 0; c < w.clauses.size(); c++) {
       const wuc::Clause &cl = w.clauses[c];
       check(cl.index == c && inside(cl.operand, w.range) && inside(cl.body, w.range));
       if (cl.hasGuard) check(inside(cl.guard, w.range) && cl.guard.end <= cl.operand.begin);
       if (cl.form == wuc::ClauseForm::Shift)
-        check(inside(cl.lhs, cl.operand) && inside(cl.rhs, cl.operand) && cl.lhs.end <= cl.shiftOffset);
+        check(inside(cl.lhs, cl.operand) && inside(cl.rhs, cl.operand) &&
+              cl.lhs.end <= cl.shiftOffset);
     }
     if (w.elseBranch.present) check(inside(w.elseBranch.body, w.range));
   }

@@ -51,8 +51,8 @@ static void rs_on_abort(int sig) {
   (void)sig;
   char line[160];
   for (int t = 0; t < RS_THREADS; t++) {
-    int n = snprintf(line, sizeof line, "rs: thread %d was last in %s (iteration %d)\n", t, rs_where[t] ? rs_where[t] : "(not started)",
-                     rs_where_it[t]);
+    int n = snprintf(line, sizeof line, "rs: thread %d was last in %s (iteration %d)\n", t,
+                     rs_where[t] ? rs_where[t] : "(not started)", rs_where_it[t]);
     if (write(2, line, (size_t)n) < 0) break;
   }
   _exit(2);
@@ -76,7 +76,8 @@ struct rs_desc {
   const char *name; /* "s12 at line 345" */
   int nnodes, nclauses;
   const struct rs_node *nodes;
-  const unsigned char *transfer;  /* clause moves a channel element (its body runs even when unneeded) */
+  const unsigned char
+      *transfer; /* clause moves a channel element (its body runs even when unneeded) */
   const unsigned char *has_guard; /* clause (or, at index nclauses, the else) has a `when` */
   const unsigned char *has_ev;    /* the resource expression reports its evaluation (rs_ev) */
   const unsigned char *is_send;   /* a send clause: its value reports its evaluation (rs_sv) */
@@ -88,8 +89,9 @@ struct rs_exec {
   unsigned char guard[RS_MAXC + 1]; /* the value each guard evaluated to */
   unsigned char enabled[RS_MAXC];   /* resource expression evaluated */
   unsigned char ran[RS_MAXC];
-  unsigned char values[RS_MAXC];    /* send values evaluated */
-  unsigned char ready[RS_MAXC];     /* a latch or future clause already set before the statement began */
+  unsigned char values[RS_MAXC]; /* send values evaluated */
+  unsigned char
+      ready[RS_MAXC]; /* a latch or future clause already set before the statement began */
   unsigned char log[2 * RS_MAXC + 2]; /* evaluation events, in order */
   int nlog, nbodies, else_ran, jumped;
 };
@@ -101,7 +103,8 @@ static void rs_begin(struct rs_exec *x, const struct rs_desc *d) {
 }
 
 static void rs_logev(struct rs_exec *x, int code) {
-  if (x->nlog >= (int)sizeof x->log) rs_fail("%s: more evaluations than guards and resources", x->d->name);
+  if (x->nlog >= (int)sizeof x->log)
+    rs_fail("%s: more evaluations than guards and resources", x->d->name);
   x->log[x->nlog++] = (unsigned char)code;
 }
 
@@ -146,8 +149,10 @@ static void rs_eval_tree(const struct rs_exec *x, unsigned char *present, unsign
     }
     if (nd->parent >= 0 && present[n]) {
       present[nd->parent] = 1;
-      if (sat[n]) any_sat[nd->parent] = 1;
-      else all_sat[nd->parent] = 0;
+      if (sat[n])
+        any_sat[nd->parent] = 1;
+      else
+        all_sat[nd->parent] = 0;
     }
   }
 }
@@ -174,9 +179,12 @@ static void rs_body(struct rs_exec *x, int i) {
   if (x->else_ran) rs_fail("%s: body of clause %d ran after the else", d->name, i);
   if (!d->transfer[i] && !rs_needed(x, i))
     rs_fail("%s: body of clause %d ran although the clause was no longer needed", d->name, i);
-  if (d->all_or && x->nbodies > 0) rs_fail("%s: all-or statement ran a second body (clause %d)", d->name, i);
+  if (d->all_or && x->nbodies > 0)
+    rs_fail("%s: all-or statement ran a second body (clause %d)", d->name, i);
   for (int j = 0; d->all_or && j < i; j++)
-    if (x->enabled[j] && x->ready[j]) rs_fail("%s: clause %d won, but clause %d before it was ready all along (priority)", d->name, i, j);
+    if (x->enabled[j] && x->ready[j])
+      rs_fail("%s: clause %d won, but clause %d before it was ready all along (priority)", d->name,
+              i, j);
   x->ran[i] = 1;
   x->nbodies++;
 }
@@ -184,28 +192,34 @@ static void rs_body(struct rs_exec *x, int i) {
 static void rs_else(struct rs_exec *x) {
   const struct rs_desc *d = x->d;
   if (x->else_ran) rs_fail("%s: else ran twice", d->name);
-  if (d->has_guard[d->nclauses] && !x->guard[d->nclauses]) rs_fail("%s: else ran, but its guard was false", d->name);
+  if (d->has_guard[d->nclauses] && !x->guard[d->nclauses])
+    rs_fail("%s: else ran, but its guard was false", d->name);
   for (int j = 0; j < d->nclauses; j++)
-    if (d->all_or && x->enabled[j] && x->ready[j]) rs_fail("%s: else ran, but clause %d was ready all along", d->name, j);
+    if (d->all_or && x->enabled[j] && x->ready[j])
+      rs_fail("%s: else ran, but clause %d was ready all along", d->name, j);
   x->else_ran = 1;
 }
 
 /* At the end of the statement (also when a body left it by a jump). */
 static void rs_end(struct rs_exec *x) {
   const struct rs_desc *d = x->d;
-  /* Rule 1: every guard once, each resource once iff its guard held, in source order; the else guard last. */
+  /* Rule 1: every guard once, each resource once iff its guard held, in source order; the else
+   * guard last. */
   int k = 0;
   for (int i = 0; i <= d->nclauses; i++) {
     if (i == d->nclauses && !d->has_else) break;
     int on = 1;
     if (d->has_guard[i]) {
-      if (k >= x->nlog || x->log[k] != 2 * i) rs_fail("%s: guard of clause %d not evaluated once, in order (event %d)", d->name, i, k);
+      if (k >= x->nlog || x->log[k] != 2 * i)
+        rs_fail("%s: guard of clause %d not evaluated once, in order (event %d)", d->name, i, k);
       k++;
       on = x->guard[i];
     }
-    if (i < d->nclauses && d->is_send[i] && x->values[i] != on) rs_fail("%s: send value of clause %d evaluated %d times", d->name, i, x->values[i]);
+    if (i < d->nclauses && d->is_send[i] && x->values[i] != on)
+      rs_fail("%s: send value of clause %d evaluated %d times", d->name, i, x->values[i]);
     if (i < d->nclauses && on && d->has_ev[i]) {
-      if (k >= x->nlog || x->log[k] != 2 * i + 1) rs_fail("%s: resource of clause %d not evaluated once, in order (event %d)", d->name, i, k);
+      if (k >= x->nlog || x->log[k] != 2 * i + 1)
+        rs_fail("%s: resource of clause %d not evaluated once, in order (event %d)", d->name, i, k);
       k++;
     }
   }
@@ -219,11 +233,14 @@ static void rs_end(struct rs_exec *x) {
   }
   if (x->else_ran) {
     if (sat[0]) rs_fail("%s: else ran although the tree was satisfied", d->name);
-    if (d->all_or && x->nbodies) rs_fail("%s: all-or statement ran a clause body and the else", d->name);
+    if (d->all_or && x->nbodies)
+      rs_fail("%s: all-or statement ran a clause body and the else", d->name);
     return;
   }
-  if (!sat[0]) rs_fail("%s: statement ended with its tree not satisfied (an and-tree incomplete)", d->name);
-  if (d->all_or && x->nbodies != 1) rs_fail("%s: all-or statement ran %d bodies", d->name, x->nbodies);
+  if (!sat[0])
+    rs_fail("%s: statement ended with its tree not satisfied (an and-tree incomplete)", d->name);
+  if (d->all_or && x->nbodies != 1)
+    rs_fail("%s: all-or statement ran %d bodies", d->name, x->nbodies);
 }
 
 /* ---- channel values ------------------------------------------------------
@@ -242,13 +259,13 @@ static atomic_int rs_nseq[RS_SENDERS];
 static int rs_floor[RS_THREADS][RS_CHANS][RS_SENDERS];
 static atomic_int rs_close_started[RS_CHANS];
 
-
 static unsigned rs_check_word(int v) { return (unsigned)v * 2654435761u ^ 0x5bd1e995u; }
 
 /* A new value for sender s on channel c in statement epoch e. */
 static int rs_val(int s, int c, int e) {
   int q = atomic_fetch_add(&rs_nseq[s], 1);
-  if (q >= RS_MAXSEQ) rs_fail("generator bug: sender %d evaluated more than %d values", s, RS_MAXSEQ);
+  if (q >= RS_MAXSEQ)
+    rs_fail("generator bug: sender %d evaluated more than %d values", s, RS_MAXSEQ);
   rs_meta[s][q].chan = c;
   rs_meta[s][q].epoch = e;
   rs_meta[s][q].state = RS_EVALUATED;
@@ -264,7 +281,8 @@ static struct rs_msg rs_mval(int s, int c, int e) {
 
 static struct rs_meta *rs_meta_of(long long v, const char *what) {
   int s = (int)(v >> 20), q = (int)(v & 0xfffff) - 1;
-  if (v <= 0 || s >= RS_SENDERS || q < 0 || q >= atomic_load(&rs_nseq[s])) rs_fail("%s: value %lld was never sent", what, v);
+  if (v <= 0 || s >= RS_SENDERS || q < 0 || q >= atomic_load(&rs_nseq[s]))
+    rs_fail("%s: value %lld was never sent", what, v);
   return &rs_meta[s][q];
 }
 
@@ -285,10 +303,12 @@ static void rs_recv(int t, int c, long long v) {
   struct rs_meta *m = rs_meta_of(v, "receive");
   int s = (int)(v >> 20);
   if (m->chan != c) rs_fail("value %lld sent on channel %d arrived on channel %d", v, m->chan, c);
-  if (atomic_fetch_add(&m->received, 1) != 0) rs_fail("value %lld (sender %d) received twice (second by thread %d)", v, s, t);
+  if (atomic_fetch_add(&m->received, 1) != 0)
+    rs_fail("value %lld (sender %d) received twice (second by thread %d)", v, s, t);
   if (m->epoch < rs_floor[t][c][s])
-    rs_fail("FIFO: thread %d got value %lld (sender %d, statement %d) on channel %d after one from its statement %d", t, v, s, m->epoch, c,
-            rs_floor[t][c][s]);
+    rs_fail("FIFO: thread %d got value %lld (sender %d, statement %d) on channel %d after one from "
+            "its statement %d",
+            t, v, s, m->epoch, c, rs_floor[t][c][s]);
   rs_floor[t][c][s] = m->epoch;
 }
 static void rs_mrecv(int t, int c, struct rs_msg *m) {
@@ -309,8 +329,11 @@ static void rs_check_values(long *sent, long *received) {
       struct rs_meta *m = &rs_meta[s][q];
       int r = atomic_load(&m->received);
       long long v = (long long)s << 20 | (q + 1);
-      if (m->state == RS_SENT && r != 1) rs_fail("value %lld (sender %d, channel %d) sent, received %d times", v, s, m->chan, r);
-      if (m->state == RS_EVALUATED && r != 0) rs_fail("value %lld (sender %d, channel %d) received but its send body never ran", v, s, m->chan);
+      if (m->state == RS_SENT && r != 1)
+        rs_fail("value %lld (sender %d, channel %d) sent, received %d times", v, s, m->chan, r);
+      if (m->state == RS_EVALUATED && r != 0)
+        rs_fail("value %lld (sender %d, channel %d) received but its send body never ran", v, s,
+                m->chan);
       if (m->state == RS_SENT) ++*sent;
       *received += r;
     }
@@ -320,26 +343,30 @@ static void rs_check_values(long *sent, long *received) {
 static atomic_int rs_lock_owner[RS_LOCKS + 1], rs_lock_depth[RS_LOCKS + 1];
 static void rs_lock_in(int l, int t) {
   int o = atomic_load(&rs_lock_owner[l]);
-  if (atomic_load(&rs_lock_depth[l]) > 0 && o != t) rs_fail("lock %d held by thread %d and by thread %d", l, o, t);
+  if (atomic_load(&rs_lock_depth[l]) > 0 && o != t)
+    rs_fail("lock %d held by thread %d and by thread %d", l, o, t);
   atomic_store(&rs_lock_owner[l], t);
   atomic_fetch_add(&rs_lock_depth[l], 1);
 }
 static void rs_lock_out(int l, int t) {
-  if (atomic_load(&rs_lock_owner[l]) != t) rs_fail("lock %d: thread %d leaves, owner is %d", l, t, atomic_load(&rs_lock_owner[l]));
+  if (atomic_load(&rs_lock_owner[l]) != t)
+    rs_fail("lock %d: thread %d leaves, owner is %d", l, t, atomic_load(&rs_lock_owner[l]));
   if (atomic_fetch_sub(&rs_lock_depth[l], 1) == 1) atomic_store(&rs_lock_owner[l], -1);
 }
 
 static int rs_sem_permits[RS_SEMS + 1];
 static atomic_int rs_sem_inside[RS_SEMS + 1];
 static void rs_sem_in(int s) {
-  if (atomic_fetch_add(&rs_sem_inside[s], 1) >= rs_sem_permits[s]) rs_fail("semaphore %d: more than %d holders", s, rs_sem_permits[s]);
+  if (atomic_fetch_add(&rs_sem_inside[s], 1) >= rs_sem_permits[s])
+    rs_fail("semaphore %d: more than %d holders", s, rs_sem_permits[s]);
 }
 static void rs_sem_out(int s) { atomic_fetch_sub(&rs_sem_inside[s], 1); }
 
 /* ---- latches and futures ------------------------------------------------ */
 static atomic_int rs_latch_set_started[RS_LATCHES + 1];
 static void rs_latch_seen(int i) {
-  if (!atomic_load(&rs_latch_set_started[i])) rs_fail("latch %d clause ran before anyone set it", i);
+  if (!atomic_load(&rs_latch_set_started[i]))
+    rs_fail("latch %d clause ran before anyone set it", i);
 }
 static atomic_int rs_future_winner[RS_FUTURES + 1]; /* value whose future_set returned true */
 static void rs_future_seen(int f, int v) {
@@ -348,6 +375,7 @@ static void rs_future_seen(int f, int v) {
 static void rs_future_set_result(int f, int v, int ok) {
   if (ok) {
     int zero = 0;
-    if (!atomic_compare_exchange_strong(&rs_future_winner[f], &zero, v)) rs_fail("future %d: future_set succeeded twice", f);
+    if (!atomic_compare_exchange_strong(&rs_future_winner[f], &zero, v))
+      rs_fail("future %d: future_set succeeded twice", f);
   }
 }

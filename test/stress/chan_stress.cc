@@ -52,7 +52,7 @@
 #include "chan_probe.h"
 #include "lincheck.h"
 #include "runtime_probe.h"
-#include "sanitizer.h"  // the runtime's: which sanitizer this build runs under
+#include "sanitizer.h" // the runtime's: which sanitizer this build runs under
 #include "spawn_fn.h"
 #include "waituntil.h"
 
@@ -89,22 +89,22 @@ std::atomic<long> g_round{0};
   va_start(ap, fmt);
   std::vfprintf(stderr, fmt, ap);
   va_end(ap);
-  std::fprintf(stderr, "\n(phase %s, round %ld, seed %" PRIu64 ")\n", g_phase.load(), g_round.load(),
-               g_seed);
+  std::fprintf(stderr, "\n(phase %s, round %ld, seed %" PRIu64 ")\n", g_phase.load(),
+               g_round.load(), g_seed);
   std::fflush(stdout);
   std::fflush(stderr);
   _exit(1);
 }
 
-#define CHECK(cond, ...)                                                                        \
-  do {                                                                                          \
-    if (!(cond)) {                                                                              \
-      std::fprintf(stderr, "%s:%d: check failed: %s\n  ", __FILE__, __LINE__, #cond);          \
-      Fail(__VA_ARGS__);                                                                        \
-    }                                                                                           \
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n  ", __FILE__, __LINE__, #cond);              \
+      Fail(__VA_ARGS__);                                                                           \
+    }                                                                                              \
   } while (0)
 
-struct Rng {  // xorshift64*
+struct Rng { // xorshift64*
   uint64_t s;
   explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) {
     if (s == 0) s = 1;
@@ -151,7 +151,7 @@ uint64_t CheckWord(uint32_t p, uint32_t seq) {
 }
 Elem MakeElem(uint32_t p, uint32_t seq) { return Elem{p, seq, CheckWord(p, seq)}; }
 
-}  // namespace
+} // namespace
 
 WUC_CHANNEL_STRUCT(elem_chan, Elem);
 WUC_CHANNEL_STRUCT(long_chan, long);
@@ -159,7 +159,7 @@ WUC_CHANNEL_STRUCT(long_chan, long);
 namespace {
 
 elem_chan *NewChan(size_t cap) {
-  auto *c = new elem_chan{};  // zeroed
+  auto *c = new elem_chan{}; // zeroed
   chan_init(c, cap);
   return c;
 }
@@ -271,12 +271,12 @@ void RunFifo() {
 
 struct RecvRecord {
   uint32_t producer, seq;
-  uint64_t inv;  // when the receive that got it was invoked
+  uint64_t inv; // when the receive that got it was invoked
 };
 
 struct ConsumerLog {
   std::vector<RecvRecord> got;
-  uint64_t closed_inv = 0, closed_resp = 0;  // the receive that returned false
+  uint64_t closed_inv = 0, closed_resp = 0; // the receive that returned false
 };
 
 struct CloseStats {
@@ -293,7 +293,7 @@ void CloseRound(Rng &rng, CloseStats &stats) {
   const uint64_t seed = rng.Next();
   elem_chan *c = NewChan(cap);
 
-  std::vector<std::vector<uint64_t>> sent_at(producers);  // [p][seq-1]: the send's response
+  std::vector<std::vector<uint64_t>> sent_at(producers); // [p][seq-1]: the send's response
   std::vector<ConsumerLog> logs(consumers);
   std::atomic<long> received{0};
   std::vector<uthread_t *> threads;
@@ -333,18 +333,18 @@ void CloseRound(Rng &rng, CloseStats &stats) {
   // Close at a random moment: at once, after some yields, or once some
   // elements went through.
   switch (rng.Below(4)) {
-    case 0:
-      break;
-    case 1:
-      for (uint32_t k = rng.Below(64); k > 0; k--) uthread_yield();
-      break;
-    case 2: {
-      long want = rng.Below(max_per * producers + 1);
-      for (int k = 0; k < 20000 && received.load() < want; k++) uthread_yield();
-      break;
-    }
-    default:
-      uthread_sleep(microseconds(rng.Below(100)));
+  case 0:
+    break;
+  case 1:
+    for (uint32_t k = rng.Below(64); k > 0; k--) uthread_yield();
+    break;
+  case 2: {
+    long want = rng.Below(max_per * producers + 1);
+    for (int k = 0; k < 20000 && received.load() < want; k++) uthread_yield();
+    break;
+  }
+  default:
+    uthread_sleep(microseconds(rng.Below(100)));
   }
   chan_close(c);
   JoinAll(threads);
@@ -521,180 +521,180 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
   const uint64_t seed = rng.Next();
   std::vector<uthread_t *> threads;
   switch (rng.Below(6)) {
-    case 0: {  // try_recv flood: several takers race for each element
-      const uint32_t n = 1 + rng.Below(96);
-      Tally tally(1, n);
-      threads.push_back(SpawnFn([=] {
-        Rng r(seed);
-        for (uint32_t s = 1; s <= n; s++)
-          CHECK(MixedSend(c, MakeElem(0, s), r, cap == 0 ? 0 : 50), "send failed");
-      }));
-      const int takers = 2 + static_cast<int>(rng.Below(6));
-      for (int k = 0; k < takers; k++)
-        threads.push_back(SpawnFn([=, &tally] {
-          Elem e;
-          while (tally.total.load() < n) {
-            if (chan_try_recv(c, &e))
-              tally.Add(e, 1);
-            else
-              uthread_yield();
-          }
-        }));
-      JoinAll(threads);
-      tally.ExpectAll(1);
-      CheckCapacity(c, cap);
-      break;
-    }
-    case 1: {  // receive-or-timeout clauses that mostly withdraw
-      const uint32_t n = 1 + rng.Below(48);
-      Tally tally(1, n);
-      threads.push_back(SpawnFn([=] {
-        Rng r(seed);
-        for (uint32_t s = 1; s <= n; s++) {
-          if (r.Below(4) == 0) uthread_sleep(microseconds(r.Below(40)));
-          CHECK(chan_send(c, MakeElem(0, s)), "send failed");
-        }
-      }));
-      const int receivers = 1 + static_cast<int>(rng.Below(4));
-      for (int k = 0; k < receivers; k++)
-        threads.push_back(SpawnFn([=, &tally, &stats] {
-          Rng r(seed * 3 + k);
-          Elem e;
-          while (tally.total.load() < n)
-            if (ReceiveOrTimeout(c, &e, microseconds(r.Below(30)), stats)) tally.Add(e, 1);
-        }));
-      JoinAll(threads);
-      tally.ExpectAll(1);
-      CheckCapacity(c, cap);
-      break;
-    }
-    case 2: {  // send-or-timeout clauses that mostly withdraw
-      const int senders = 1 + static_cast<int>(rng.Below(3));
-      const uint32_t n = 1 + rng.Below(32);
-      Tally tally(senders, n);
-      for (int p = 0; p < senders; p++)
-        threads.push_back(SpawnFn([=, &stats] {
-          Rng r(seed * 5 + p);
-          for (uint32_t s = 1; s <= n;)
-            if (SendOrTimeout(c, MakeElem(p, s), microseconds(r.Below(30)), stats)) s++;
-        }));
+  case 0: { // try_recv flood: several takers race for each element
+    const uint32_t n = 1 + rng.Below(96);
+    Tally tally(1, n);
+    threads.push_back(SpawnFn([=] {
+      Rng r(seed);
+      for (uint32_t s = 1; s <= n; s++)
+        CHECK(MixedSend(c, MakeElem(0, s), r, cap == 0 ? 0 : 50), "send failed");
+    }));
+    const int takers = 2 + static_cast<int>(rng.Below(6));
+    for (int k = 0; k < takers; k++)
       threads.push_back(SpawnFn([=, &tally] {
-        Rng r(seed);
         Elem e;
-        while (tally.total.load() < static_cast<long>(n) * senders) {
-          if (r.Below(4) == 0) uthread_sleep(microseconds(r.Below(40)));
-          CHECK(chan_recv(c, &e), "receive failed on an open channel");
-          tally.Add(e, senders);
-        }
-      }));
-      JoinAll(threads);
-      tally.ExpectAll(senders);
-      CheckCapacity(c, cap);
-      break;
-    }
-    case 3: {  // waiters woken by close: receivers on an empty channel, or
-               // senders beyond a full buffer
-      const int waiters = 1 + static_cast<int>(rng.Below(12));
-      const bool senders = cap != kUnbounded && rng.Below(2) == 0;
-      for (size_t i = 0; senders && i < cap; i++) CHECK(chan_send(c, MakeElem(0, 1)), "fill");
-      std::atomic<int> failed{0};
-      for (int k = 0; k < waiters; k++) {
-        threads.push_back(SpawnFn([=, &failed] {
-          Elem e = MakeElem(0, 1);
-          bool ok = senders ? chan_send(c, e) : chan_recv(c, &e);
-          if (!ok) failed++;
-        }));
-      }
-      // Usually close once all of them block; sometimes at once, racing
-      // them to their cells (one that takes its cell before close but
-      // blocks after close passed it must still be failed).
-      if (rng.Below(2) == 0) {
-        for (uthread_t *t : threads)
-          for (int k = 0; k < 100000 && !probe_is_parked(t); k++) uthread_yield();
-      } else {
-        for (uint32_t k = rng.Below(4); k > 0; k--) uthread_yield();
-      }
-      chan_close(c);
-      JoinAll(threads);
-      CHECK(failed.load() == waiters, "%d of %d blocked %s woken by close returned false",
-            failed.load(), waiters, senders ? "senders" : "receivers");
-      Elem e;
-      for (size_t i = 0; senders && i < cap; i++)
-        CHECK(chan_recv(c, &e) && e.seq == 1, "an element buffered before close was lost");
-      stats.woken_by_close += waiters;
-      break;
-    }
-    case 4: {  // segments removed under traffic: receive-or-timeout clauses
-               // withdraw (interrupted cells) while try_senders walk the
-               // cells, mostly failing, so whole segments are cleaned and
-               // unlinked while other threads are still passing through them
-      const int receivers = 2 + static_cast<int>(rng.Below(4));
-      const int senders = 1 + static_cast<int>(rng.Below(2));
-      const uint32_t statements = 20 + rng.Below(60);
-      std::atomic<int> receivers_left{receivers};
-      std::atomic<long> sent{0}, got{0};
-      for (int k = 0; k < receivers; k++)
-        threads.push_back(SpawnFn([=, &receivers_left, &got, &stats] {
-          Rng r(seed * 13 + k);
-          Elem e;
-          for (uint32_t i = 0; i < statements; i++)
-            if (ReceiveOrTimeout(c, &e, microseconds(r.Below(15)), stats)) {
-              CheckIntact(e, 2, 1u << 30);
-              got++;
-            }
-          receivers_left--;
-        }));
-      for (int p = 0; p < senders; p++)
-        threads.push_back(SpawnFn([=, &receivers_left, &sent] {
-          for (uint32_t s = 1; receivers_left.load() > 0; s++) {
-            if (chan_try_send(c, MakeElem(p, s))) sent++;
-            uthread_yield();
-          }
-        }));
-      JoinAll(threads);
-      Elem e;
-      while (chan_try_recv(c, &e)) got++;  // what went into a buffer
-      CheckCapacity(c, cap);
-      CHECK(sent.load() == got.load(), "%ld elements sent, %ld received", sent.load(), got.load());
-      break;
-    }
-    default: {  // a try_send flood on a channel with receivers coming and going
-      const uint32_t n = 1 + rng.Below(64);
-      Tally tally(1, n);
-      threads.push_back(SpawnFn([=] {
-        for (uint32_t s = 1; s <= n;) {
-          if (chan_try_send(c, MakeElem(0, s)))
-            s++;
+        while (tally.total.load() < n) {
+          if (chan_try_recv(c, &e))
+            tally.Add(e, 1);
           else
             uthread_yield();
         }
       }));
-      const int receivers = 1 + static_cast<int>(rng.Below(3));
-      for (int k = 0; k < receivers; k++)
-        threads.push_back(SpawnFn([=, &tally] {
-          Rng r(seed * 11 + k);
-          Elem e;
-          while (tally.total.load() < n) {
-            if (r.Below(2) ? chan_try_recv(c, &e) : false) {
-              tally.Add(e, 1);
-              continue;
-            }
-            // Block only while elements are still due; close ends the wait.
-            if (chan_recv(c, &e))
-              tally.Add(e, 1);
-            else
-              break;
-          }
-        }));
-      threads.push_back(SpawnFn([=, &tally] {
-        // Closes once every element arrived, to wake receivers still blocked.
-        while (tally.total.load() < n) uthread_sleep(microseconds(20));
-        chan_close(c);
+    JoinAll(threads);
+    tally.ExpectAll(1);
+    CheckCapacity(c, cap);
+    break;
+  }
+  case 1: { // receive-or-timeout clauses that mostly withdraw
+    const uint32_t n = 1 + rng.Below(48);
+    Tally tally(1, n);
+    threads.push_back(SpawnFn([=] {
+      Rng r(seed);
+      for (uint32_t s = 1; s <= n; s++) {
+        if (r.Below(4) == 0) uthread_sleep(microseconds(r.Below(40)));
+        CHECK(chan_send(c, MakeElem(0, s)), "send failed");
+      }
+    }));
+    const int receivers = 1 + static_cast<int>(rng.Below(4));
+    for (int k = 0; k < receivers; k++)
+      threads.push_back(SpawnFn([=, &tally, &stats] {
+        Rng r(seed * 3 + k);
+        Elem e;
+        while (tally.total.load() < n)
+          if (ReceiveOrTimeout(c, &e, microseconds(r.Below(30)), stats)) tally.Add(e, 1);
       }));
-      JoinAll(threads);
-      tally.ExpectAll(1);
-      break;
+    JoinAll(threads);
+    tally.ExpectAll(1);
+    CheckCapacity(c, cap);
+    break;
+  }
+  case 2: { // send-or-timeout clauses that mostly withdraw
+    const int senders = 1 + static_cast<int>(rng.Below(3));
+    const uint32_t n = 1 + rng.Below(32);
+    Tally tally(senders, n);
+    for (int p = 0; p < senders; p++)
+      threads.push_back(SpawnFn([=, &stats] {
+        Rng r(seed * 5 + p);
+        for (uint32_t s = 1; s <= n;)
+          if (SendOrTimeout(c, MakeElem(p, s), microseconds(r.Below(30)), stats)) s++;
+      }));
+    threads.push_back(SpawnFn([=, &tally] {
+      Rng r(seed);
+      Elem e;
+      while (tally.total.load() < static_cast<long>(n) * senders) {
+        if (r.Below(4) == 0) uthread_sleep(microseconds(r.Below(40)));
+        CHECK(chan_recv(c, &e), "receive failed on an open channel");
+        tally.Add(e, senders);
+      }
+    }));
+    JoinAll(threads);
+    tally.ExpectAll(senders);
+    CheckCapacity(c, cap);
+    break;
+  }
+  case 3: { // waiters woken by close: receivers on an empty channel, or
+            // senders beyond a full buffer
+    const int waiters = 1 + static_cast<int>(rng.Below(12));
+    const bool senders = cap != kUnbounded && rng.Below(2) == 0;
+    for (size_t i = 0; senders && i < cap; i++) CHECK(chan_send(c, MakeElem(0, 1)), "fill");
+    std::atomic<int> failed{0};
+    for (int k = 0; k < waiters; k++) {
+      threads.push_back(SpawnFn([=, &failed] {
+        Elem e = MakeElem(0, 1);
+        bool ok = senders ? chan_send(c, e) : chan_recv(c, &e);
+        if (!ok) failed++;
+      }));
     }
+    // Usually close once all of them block; sometimes at once, racing
+    // them to their cells (one that takes its cell before close but
+    // blocks after close passed it must still be failed).
+    if (rng.Below(2) == 0) {
+      for (uthread_t *t : threads)
+        for (int k = 0; k < 100000 && !probe_is_parked(t); k++) uthread_yield();
+    } else {
+      for (uint32_t k = rng.Below(4); k > 0; k--) uthread_yield();
+    }
+    chan_close(c);
+    JoinAll(threads);
+    CHECK(failed.load() == waiters, "%d of %d blocked %s woken by close returned false",
+          failed.load(), waiters, senders ? "senders" : "receivers");
+    Elem e;
+    for (size_t i = 0; senders && i < cap; i++)
+      CHECK(chan_recv(c, &e) && e.seq == 1, "an element buffered before close was lost");
+    stats.woken_by_close += waiters;
+    break;
+  }
+  case 4: { // segments removed under traffic: receive-or-timeout clauses
+            // withdraw (interrupted cells) while try_senders walk the
+            // cells, mostly failing, so whole segments are cleaned and
+            // unlinked while other threads are still passing through them
+    const int receivers = 2 + static_cast<int>(rng.Below(4));
+    const int senders = 1 + static_cast<int>(rng.Below(2));
+    const uint32_t statements = 20 + rng.Below(60);
+    std::atomic<int> receivers_left{receivers};
+    std::atomic<long> sent{0}, got{0};
+    for (int k = 0; k < receivers; k++)
+      threads.push_back(SpawnFn([=, &receivers_left, &got, &stats] {
+        Rng r(seed * 13 + k);
+        Elem e;
+        for (uint32_t i = 0; i < statements; i++)
+          if (ReceiveOrTimeout(c, &e, microseconds(r.Below(15)), stats)) {
+            CheckIntact(e, 2, 1u << 30);
+            got++;
+          }
+        receivers_left--;
+      }));
+    for (int p = 0; p < senders; p++)
+      threads.push_back(SpawnFn([=, &receivers_left, &sent] {
+        for (uint32_t s = 1; receivers_left.load() > 0; s++) {
+          if (chan_try_send(c, MakeElem(p, s))) sent++;
+          uthread_yield();
+        }
+      }));
+    JoinAll(threads);
+    Elem e;
+    while (chan_try_recv(c, &e)) got++; // what went into a buffer
+    CheckCapacity(c, cap);
+    CHECK(sent.load() == got.load(), "%ld elements sent, %ld received", sent.load(), got.load());
+    break;
+  }
+  default: { // a try_send flood on a channel with receivers coming and going
+    const uint32_t n = 1 + rng.Below(64);
+    Tally tally(1, n);
+    threads.push_back(SpawnFn([=] {
+      for (uint32_t s = 1; s <= n;) {
+        if (chan_try_send(c, MakeElem(0, s)))
+          s++;
+        else
+          uthread_yield();
+      }
+    }));
+    const int receivers = 1 + static_cast<int>(rng.Below(3));
+    for (int k = 0; k < receivers; k++)
+      threads.push_back(SpawnFn([=, &tally] {
+        Rng r(seed * 11 + k);
+        Elem e;
+        while (tally.total.load() < n) {
+          if (r.Below(2) ? chan_try_recv(c, &e) : false) {
+            tally.Add(e, 1);
+            continue;
+          }
+          // Block only while elements are still due; close ends the wait.
+          if (chan_recv(c, &e))
+            tally.Add(e, 1);
+          else
+            break;
+        }
+      }));
+    threads.push_back(SpawnFn([=, &tally] {
+      // Closes once every element arrived, to wake receivers still blocked.
+      while (tally.total.load() < n) uthread_sleep(microseconds(20));
+      chan_close(c);
+    }));
+    JoinAll(threads);
+    tally.ExpectAll(1);
+    break;
+  }
   }
   chan_close(c);
   Elem e;
@@ -728,7 +728,7 @@ void Settle() {
 
 size_t HeapInUse() {
 #ifdef STRESS_ASAN
-  return 0;  // LeakSanitizer checks at exit instead
+  return 0; // LeakSanitizer checks at exit instead
 #else
   Settle();
   return mallinfo2().uordblks;
@@ -778,9 +778,9 @@ struct LinStats {
 std::vector<std::vector<Op>> MakeScript(Rng &rng, size_t cap, int threads, long &next_value) {
   bool buffered = cap != 0 && cap != kUnbounded;
   bool avoid = buffered && !g_include_try_races;
-  bool send_try = !avoid || rng.Below(2) == 0;  // with avoid: sends only in thread 0
-  bool recv_try = !avoid || rng.Below(2) == 0;  // with avoid: receives only in thread 1
-  if (avoid && send_try && recv_try) threads = 2;  // a third thread could only close
+  bool send_try = !avoid || rng.Below(2) == 0;    // with avoid: sends only in thread 0
+  bool recv_try = !avoid || rng.Below(2) == 0;    // with avoid: receives only in thread 1
+  if (avoid && send_try && recv_try) threads = 2; // a third thread could only close
   std::vector<std::vector<Op>> script(threads);
   for (int t = 0; t < threads; t++) {
     int n = 3 + static_cast<int>(rng.Below(6));
@@ -811,11 +811,21 @@ std::vector<std::vector<Op>> MakeScript(Rng &rng, size_t cap, int threads, long 
 void Perform(long_chan *c, Op &o) {
   o.inv = Stamp();
   switch (o.kind) {
-    case Kind::kSend: o.ok = chan_send(c, o.value); break;
-    case Kind::kTrySend: o.ok = chan_try_send(c, o.value); break;
-    case Kind::kRecv: o.ok = chan_recv(c, &o.got); break;
-    case Kind::kTryRecv: o.ok = chan_try_recv(c, &o.got); break;
-    case Kind::kClose: chan_close(c); break;
+  case Kind::kSend:
+    o.ok = chan_send(c, o.value);
+    break;
+  case Kind::kTrySend:
+    o.ok = chan_try_send(c, o.value);
+    break;
+  case Kind::kRecv:
+    o.ok = chan_recv(c, &o.got);
+    break;
+  case Kind::kTryRecv:
+    o.ok = chan_try_recv(c, &o.got);
+    break;
+  case Kind::kClose:
+    chan_close(c);
+    break;
   }
   o.resp = Stamp();
 }
@@ -877,22 +887,22 @@ void LincheckRun(Rng &rng, LinStats &stats) {
   for (auto &ops : script)
     for (Op &o : ops) {
       history.push_back(o);
-      if (o.kind == Kind::kTrySend || o.kind == Kind::kTryRecv) (o.ok ? stats.try_ok : stats.try_failed)++;
+      if (o.kind == Kind::kTrySend || o.kind == Kind::kTryRecv)
+        (o.ok ? stats.try_ok : stats.try_failed)++;
       if (o.kind == Kind::kClose) stats.thread_closes++;
       if (o.kind != Kind::kClose && o.inv < close_op.inv && o.resp > close_op.resp && !o.ok)
         stats.blocked_at_close++;
     }
   history.push_back(close_op);
   for (Op &o : drain) history.push_back(o);
-  lincheck::Result r = lincheck::Check(
-      history, cap,
-      g_strict_close ? lincheck::CloseModel::kAtomic : lincheck::CloseModel::kLagging);
+  lincheck::Result r = lincheck::Check(history, cap,
+                                       g_strict_close ? lincheck::CloseModel::kAtomic
+                                                      : lincheck::CloseModel::kLagging);
   stats.states += r.states;
   stats.ops += static_cast<long>(history.size());
   stats.by_cap[ci]++;
   stats.runs++;
-  if (!r.linearizable)
-    Fail("not linearizable:\n%s", lincheck::Describe(history, cap).c_str());
+  if (!r.linearizable) Fail("not linearizable:\n%s", lincheck::Describe(history, cap).c_str());
 }
 
 void RunLincheck() {
@@ -904,14 +914,14 @@ void RunLincheck() {
     g_round = i;
     LincheckRun(rng, stats);
   }
-  std::printf("lincheck: %ld histories (capacity 0/1/2/unbounded: %ld/%ld/%ld/%ld), %ld operations, "
-              "%ld blocked operations failed by close, try operations %ld true / %ld false, %ld "
-              "closes by threads, %" PRIu64 " search states; %s, %s close model\n",
-              stats.runs, stats.by_cap[0], stats.by_cap[1], stats.by_cap[2], stats.by_cap[3],
-              stats.ops, stats.blocked_at_close, stats.try_ok, stats.try_failed,
-              stats.thread_closes, stats.states,
-              g_include_try_races ? "all operation mixes" : "try-race mixes avoided on buffered channels",
-              g_strict_close ? "atomic" : "lagging");
+  std::printf(
+      "lincheck: %ld histories (capacity 0/1/2/unbounded: %ld/%ld/%ld/%ld), %ld operations, "
+      "%ld blocked operations failed by close, try operations %ld true / %ld false, %ld "
+      "closes by threads, %" PRIu64 " search states; %s, %s close model\n",
+      stats.runs, stats.by_cap[0], stats.by_cap[1], stats.by_cap[2], stats.by_cap[3], stats.ops,
+      stats.blocked_at_close, stats.try_ok, stats.try_failed, stats.thread_closes, stats.states,
+      g_include_try_races ? "all operation mixes" : "try-race mixes avoided on buffered channels",
+      g_strict_close ? "atomic" : "lagging");
 }
 
 // ---- the checker's own tests ---------------------------------------------------
@@ -919,9 +929,9 @@ void RunLincheck() {
 struct Case {
   const char *name;
   size_t cap;
-  bool linearizable;  // under CloseModel::kAtomic
+  bool linearizable; // under CloseModel::kAtomic
   std::vector<Op> ops;
-  int lagging = -1;  // under kLagging, if different: 0 or 1
+  int lagging = -1; // under kLagging, if different: 0 or 1
 };
 
 Op S(int t, long v, bool ok, uint64_t inv, uint64_t resp) {
@@ -954,66 +964,109 @@ void RunSelftest() {
   g_phase = "selftest";
   const std::vector<Case> cases = {
       {"buffered send then receive", 1, true, {S(0, 1, true, 1, 2), R(1, true, 1, 3, 4)}},
-      {"FIFO violated", 2, false,
+      {"FIFO violated",
+       2,
+       false,
        {S(0, 1, true, 1, 2), S(0, 2, true, 3, 4), R(1, true, 2, 5, 6), R(1, true, 1, 7, 8)}},
-      {"concurrent sends may take either order", 2, true,
+      {"concurrent sends may take either order",
+       2,
+       true,
        {S(0, 1, true, 1, 4), S(1, 2, true, 2, 3), R(2, true, 2, 5, 6), R(2, true, 1, 7, 8)}},
       {"try_send fails on an empty buffered channel", 1, false, {TS(0, 1, false, 1, 2)}},
       {"try_send fails on a full channel", 1, true, {S(0, 1, true, 1, 2), TS(0, 2, false, 3, 4)}},
       {"rendezvous: send and receive overlap", 0, true, {S(0, 1, true, 1, 6), R(1, true, 1, 2, 3)}},
-      {"rendezvous: send returned before the receive began", 0, false,
+      {"rendezvous: send returned before the receive began",
+       0,
+       false,
        {S(0, 1, true, 1, 2), R(1, true, 1, 3, 4)}},
-      {"rendezvous try_send needs a waiting receiver", 0, false,
+      {"rendezvous try_send needs a waiting receiver",
+       0,
+       false,
        {TS(0, 1, true, 1, 2), R(1, true, 1, 3, 4)}},
-      {"rendezvous try_send meets a blocked receiver", 0, true,
+      {"rendezvous try_send meets a blocked receiver",
+       0,
+       true,
        {R(1, true, 1, 1, 6), TS(0, 1, true, 3, 4)}},
-      {"rendezvous try_recv meets a blocked sender", 0, true,
+      {"rendezvous try_recv meets a blocked sender",
+       0,
+       true,
        {S(0, 1, true, 1, 6), TR(1, true, 1, 3, 4)}},
       {"rendezvous try_recv with nobody there", 0, true, {TR(1, false, 0, 1, 2)}},
-      {"an element received twice", 2, false,
+      {"an element received twice",
+       2,
+       false,
        {S(0, 1, true, 1, 2), R(1, true, 1, 3, 4), R(1, true, 1, 5, 6)}},
       {"a value nobody sent", 2, false, {S(0, 1, true, 1, 2), R(1, true, 7, 3, 4)}},
-      {"close keeps buffered elements", 4, true,
+      {"close keeps buffered elements",
+       4,
+       true,
        {S(0, 1, true, 1, 2), C(0, 3, 4), R(1, true, 1, 5, 6), R(1, false, 0, 7, 8)}},
-      {"closed reported over a buffered element", 4, false,
+      {"closed reported over a buffered element",
+       4,
+       false,
        {S(0, 1, true, 1, 2), C(0, 3, 4), R(1, false, 0, 5, 6)}},
       {"send accepted after close", 4, false, {C(0, 1, 2), S(1, 1, true, 3, 4)}},
       {"a blocked sender fails on close", 0, true, {S(0, 1, false, 1, 6), C(1, 2, 3)}},
-      {"a blocked sender fails on close (buffer full)", 1, true,
+      {"a blocked sender fails on close (buffer full)",
+       1,
+       true,
        {S(0, 1, true, 1, 2), S(0, 2, false, 3, 8), C(1, 4, 5), R(1, true, 1, 9, 10),
         R(1, false, 0, 11, 12)}},
-      {"a blocked sender's element delivered after close", 1, false,
+      {"a blocked sender's element delivered after close",
+       1,
+       false,
        {S(0, 1, true, 1, 2), S(0, 2, true, 3, 8), C(1, 4, 5), R(1, true, 1, 6, 7),
         R(1, true, 2, 9, 10)},
        1},
       // The failed send shows close took effect at 4; the blocked sender
       // still met a receive invoked at 6 (what the runtime does now).
-      {"rendezvous: a blocked sender served after close", 0, false,
+      {"rendezvous: a blocked sender served after close",
+       0,
+       false,
        {S(0, 1, true, 1, 8), C(1, 2, 3), S(2, 2, false, 4, 5), R(2, true, 1, 6, 7)},
        1},
-      {"a send invoked after close is never served", 0, false,
+      {"a send invoked after close is never served",
+       0,
+       false,
        {C(0, 1, 2), S(1, 1, true, 3, 10), R(2, true, 1, 4, 5)}},
-      {"after close the buffer still comes first", 1, false,
+      {"after close the buffer still comes first",
+       1,
+       false,
        {S(0, 1, true, 1, 2), S(1, 2, true, 3, 30), R(3, true, 1, 4, 5), TS(3, 9, false, 6, 7),
         S(2, 3, true, 8, 30), C(0, 9, 10), R(3, true, 3, 11, 12), R(3, true, 2, 13, 14)}},
       {"a blocked receiver fails on close", 0, true, {R(0, false, 0, 1, 6), C(1, 2, 3)}},
-      {"a receiver blocked past close", 0, false, {R(0, false, 0, 1, 2), C(1, 3, 4), S(1, 1, false, 5, 6), R(0, true, 1, 7, 8)}},
-      {"waiting senders are served in order", 1, true,
+      {"a receiver blocked past close",
+       0,
+       false,
+       {R(0, false, 0, 1, 2), C(1, 3, 4), S(1, 1, false, 5, 6), R(0, true, 1, 7, 8)}},
+      {"waiting senders are served in order",
+       1,
+       true,
        {S(0, 1, true, 1, 2), S(1, 2, true, 3, 20), S(2, 3, true, 5, 20), R(3, true, 1, 10, 11),
         R(3, true, 2, 12, 13), R(3, true, 3, 14, 15)}},
-      {"concurrent blocked senders may register in either order", 1, true,
+      {"concurrent blocked senders may register in either order",
+       1,
+       true,
        {S(0, 1, true, 1, 2), S(1, 2, true, 3, 20), S(2, 3, true, 5, 20), R(3, true, 1, 10, 11),
         R(3, true, 3, 12, 13), R(3, true, 2, 14, 15)}},
       // The try_send shows 2 was in the buffer (registered) before 3 was sent.
-      {"a blocked sender overtaken", 1, false,
+      {"a blocked sender overtaken",
+       1,
+       false,
        {S(0, 1, true, 1, 2), S(1, 2, true, 3, 30), R(3, true, 1, 4, 5), TS(3, 9, false, 6, 7),
         S(2, 3, true, 8, 30), R(3, true, 3, 9, 10), R(3, true, 2, 11, 12)}},
-      {"blocked senders in order", 1, true,
+      {"blocked senders in order",
+       1,
+       true,
        {S(0, 1, true, 1, 2), S(1, 2, true, 3, 30), R(3, true, 1, 4, 5), TS(3, 9, false, 6, 7),
         S(2, 3, true, 8, 30), R(3, true, 2, 9, 10), R(3, true, 3, 11, 12)}},
-      {"try_send refused although a receive emptied the buffer", 1, false,
+      {"try_send refused although a receive emptied the buffer",
+       1,
+       false,
        {S(0, 1, true, 1, 2), R(1, true, 1, 3, 4), TS(0, 2, false, 5, 6)}},
-      {"unbounded never refuses", SIZE_MAX, false,
+      {"unbounded never refuses",
+       SIZE_MAX,
+       false,
        {S(0, 1, true, 1, 2), S(0, 2, true, 3, 4), TS(0, 3, false, 5, 6)}},
   };
   int failures = 0;
@@ -1060,7 +1113,7 @@ int Usage() {
   return 2;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2) return Usage();

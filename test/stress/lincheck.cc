@@ -17,12 +17,12 @@ enum Status : uint8_t { kPending = 0, kWaiting = 1, kDone = 2 };
 struct State {
   std::vector<uint8_t> status;
   std::deque<long> buffer;
-  std::deque<int> senders, receivers;  // waiting operations, in order
+  std::deque<int> senders, receivers; // waiting operations, in order
   bool closed = false;
 };
 
 class Checker {
- public:
+public:
   Checker(const std::vector<Op> &h, size_t capacity, CloseModel close)
       : h_(h), capacity_(capacity), lagging_(close == CloseModel::kLagging) {
     order_.resize(h.size());
@@ -39,7 +39,7 @@ class Checker {
     return r;
   }
 
- private:
+private:
   // Completes op i with the model's result; false if the history says
   // otherwise.
   bool Finish(State &s, int i, bool ok, long got = 0) const {
@@ -59,58 +59,58 @@ class Checker {
   bool Apply(State &s, int i) const {
     const Op &o = h_[i];
     switch (o.kind) {
-      case Kind::kSend:
-      case Kind::kTrySend:
-        if (s.closed) return Finish(s, i, false);
-        if (!s.receivers.empty()) {
-          int r = s.receivers.front();
-          s.receivers.pop_front();
-          return Finish(s, r, true, o.value) && Finish(s, i, true);
-        }
-        if (Room(s)) {
-          s.buffer.push_back(o.value);
-          return Finish(s, i, true);
-        }
-        if (o.kind == Kind::kTrySend) return Finish(s, i, false);
-        s.status[i] = kWaiting;
-        s.senders.push_back(i);
-        return true;
-      case Kind::kRecv:
-      case Kind::kTryRecv:
-        if (!s.buffer.empty()) {
-          long v = s.buffer.front();
-          s.buffer.pop_front();
-          if (!s.senders.empty()) {  // the first blocked sender's element enters the buffer
-            int w = s.senders.front();
-            s.senders.pop_front();
-            s.buffer.push_back(h_[w].value);
-            if (!Finish(s, w, true)) return false;
-          }
-          return Finish(s, i, true, v);
-        }
-        if (!s.senders.empty()) {  // rendezvous
+    case Kind::kSend:
+    case Kind::kTrySend:
+      if (s.closed) return Finish(s, i, false);
+      if (!s.receivers.empty()) {
+        int r = s.receivers.front();
+        s.receivers.pop_front();
+        return Finish(s, r, true, o.value) && Finish(s, i, true);
+      }
+      if (Room(s)) {
+        s.buffer.push_back(o.value);
+        return Finish(s, i, true);
+      }
+      if (o.kind == Kind::kTrySend) return Finish(s, i, false);
+      s.status[i] = kWaiting;
+      s.senders.push_back(i);
+      return true;
+    case Kind::kRecv:
+    case Kind::kTryRecv:
+      if (!s.buffer.empty()) {
+        long v = s.buffer.front();
+        s.buffer.pop_front();
+        if (!s.senders.empty()) { // the first blocked sender's element enters the buffer
           int w = s.senders.front();
           s.senders.pop_front();
-          return Finish(s, w, true) && Finish(s, i, true, h_[w].value);
+          s.buffer.push_back(h_[w].value);
+          if (!Finish(s, w, true)) return false;
         }
-        if (s.closed) return Finish(s, i, false);
-        if (o.kind == Kind::kTryRecv) return Finish(s, i, false);
-        s.status[i] = kWaiting;
-        s.receivers.push_back(i);
-        return true;
-      case Kind::kClose:
-        if (!s.closed) {
-          s.closed = true;
-          if (!lagging_) {  // kLagging: Search fails them one at a time
-            for (int w : s.senders)
-              if (!Finish(s, w, false)) return false;
-            s.senders.clear();
-          }
-          for (int w : s.receivers)
+        return Finish(s, i, true, v);
+      }
+      if (!s.senders.empty()) { // rendezvous
+        int w = s.senders.front();
+        s.senders.pop_front();
+        return Finish(s, w, true) && Finish(s, i, true, h_[w].value);
+      }
+      if (s.closed) return Finish(s, i, false);
+      if (o.kind == Kind::kTryRecv) return Finish(s, i, false);
+      s.status[i] = kWaiting;
+      s.receivers.push_back(i);
+      return true;
+    case Kind::kClose:
+      if (!s.closed) {
+        s.closed = true;
+        if (!lagging_) { // kLagging: Search fails them one at a time
+          for (int w : s.senders)
             if (!Finish(s, w, false)) return false;
-          s.receivers.clear();
+          s.senders.clear();
         }
-        return Finish(s, i, false);
+        for (int w : s.receivers)
+          if (!Finish(s, w, false)) return false;
+        s.receivers.clear();
+      }
+      return Finish(s, i, false);
     }
     return false;
   }
@@ -153,7 +153,7 @@ class Checker {
       State next = s;
       if (Apply(next, i) && Search(next)) return true;
     }
-    if (lagging_ && s.closed) {  // close reaches one of the senders blocked at close
+    if (lagging_ && s.closed) { // close reaches one of the senders blocked at close
       for (size_t k = 0; k < s.senders.size(); k++) {
         State next = s;
         int w = next.senders[k];
@@ -168,23 +168,28 @@ class Checker {
   const std::vector<Op> &h_;
   size_t capacity_;
   bool lagging_;
-  std::vector<int> order_;  // by invocation
+  std::vector<int> order_; // by invocation
   std::unordered_set<std::string> failed_;
   uint64_t states_ = 0;
 };
 
 const char *KindName(Kind k) {
   switch (k) {
-    case Kind::kSend: return "send";
-    case Kind::kRecv: return "recv";
-    case Kind::kTrySend: return "try_send";
-    case Kind::kTryRecv: return "try_recv";
-    case Kind::kClose: return "close";
+  case Kind::kSend:
+    return "send";
+  case Kind::kRecv:
+    return "recv";
+  case Kind::kTrySend:
+    return "try_send";
+  case Kind::kTryRecv:
+    return "try_recv";
+  case Kind::kClose:
+    return "close";
   }
   return "?";
 }
 
-}  // namespace
+} // namespace
 
 Result Check(const std::vector<Op> &history, size_t capacity, CloseModel close) {
   return Checker(history, capacity, close).Run();
@@ -213,4 +218,4 @@ std::string Describe(const std::vector<Op> &history, size_t capacity) {
   return out.str();
 }
 
-}  // namespace lincheck
+} // namespace lincheck

@@ -63,15 +63,15 @@ enum class Kind { kSend, kRecv, kTrySend, kTryRecv, kClose };
 struct Op {
   int thread = 0;
   Kind kind = Kind::kSend;
-  long value = 0;  // sends: the element; values are unique within a history
-  bool ok = false;  // the result (close: ignored)
-  long got = 0;  // receives that returned true
-  uint64_t inv = 0, resp = 0;  // inv < resp
+  long value = 0;             // sends: the element; values are unique within a history
+  bool ok = false;            // the result (close: ignored)
+  long got = 0;               // receives that returned true
+  uint64_t inv = 0, resp = 0; // inv < resp
 };
 
 struct Result {
   bool linearizable = false;
-  uint64_t states = 0;  // explored (for tuning)
+  uint64_t states = 0; // explored (for tuning)
 };
 
 enum class CloseModel { kAtomic, kLagging };
@@ -83,6 +83,6 @@ Result Check(const std::vector<Op> &history, size_t capacity,
 // The history, one operation per line in invocation order.
 std::string Describe(const std::vector<Op> &history, size_t capacity);
 
-}  // namespace lincheck
+} // namespace lincheck
 
 #endif

@@ -11,9 +11,9 @@
 #include "chan_segment.h"
 #include "runtime_probe.h"
 
-#define CHECK(cond)               \
-  do {                            \
-    if (!(cond)) return __LINE__; \
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) return __LINE__;                                                                  \
   } while (0)
 
 int channel_c_char(void) {
@@ -187,7 +187,7 @@ int channel_c_pointers(void) {
 int channel_c_conversions(void) {
   WUC_CHANNEL(double) d = {0};
   chan_init(&d, 4);
-  CHECK(chan_send(&d, 3)); /* int literal to double */
+  CHECK(chan_send(&d, 3));         /* int literal to double */
   CHECK(chan_try_send(&d, 7 / 2)); /* an int expression: 3, then converted */
   CHECK(chan_send(&d, 'A'));
   double v = 0;

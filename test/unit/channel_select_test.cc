@@ -86,7 +86,7 @@ WUC_SCENARIO(opposite_orders) {
     for (long i = 0; i < kRounds; i++) {
       long v = i;
       std::vector<Clause> c = {Send(&cb, &v), Send(&ca, &v)};
-      sent[Winner(Waituntil(wuc_test::AnyOf(2), c)) == 0 ? 1 : 0]++;  // clause 0 is B
+      sent[Winner(Waituntil(wuc_test::AnyOf(2), c)) == 0 ? 1 : 0]++; // clause 0 is B
       sent_sum += v;
     }
   });
@@ -119,7 +119,7 @@ struct Contention {
   LongChannel channels[kChannels];
   std::atomic<long> sum{0}, count{0};
   std::atomic<long> in[kChannels], out[kChannels];
-  int mode = 0;  // 0 selects only, 1 plain senders, 2 plain receivers
+  int mode = 0; // 0 selects only, 1 plain senders, 2 plain receivers
 };
 
 int RunContention(size_t capacity, int mode) {
@@ -131,7 +131,8 @@ int RunContention(size_t capacity, int mode) {
   for (long p = 0; p < kPairs; p++) {
     threads.push_back(SpawnFn([p] {
       wuc_chan_send_clause clauses[kChannels];
-      for (int k = 0; k < kChannels; k++) clauses[k] = chan_send_clause(&s.channels[(k + p) % kChannels]);
+      for (int k = 0; k < kChannels; k++)
+        clauses[k] = chan_send_clause(&s.channels[(k + p) % kChannels]);
       for (long i = 0; i < kPerThread; i++) {
         long v = p * kPerThread + i + 1;
         if (s.mode == 1) {
@@ -147,7 +148,8 @@ int RunContention(size_t capacity, int mode) {
     }));
     threads.push_back(SpawnFn([p] {
       wuc_chan_recv_clause clauses[kChannels];
-      for (int k = 0; k < kChannels; k++) clauses[k] = chan_recv_clause(&s.channels[(k + p) % kChannels]);
+      for (int k = 0; k < kChannels; k++)
+        clauses[k] = chan_recv_clause(&s.channels[(k + p) % kChannels]);
       for (long i = 0; i < kPerThread; i++) {
         long x = 0;
         if (s.mode == 2) {
@@ -181,9 +183,9 @@ WUC_SCENARIO(contend_plain_send_cap1) { return RunContention(1, 1); }
 WUC_SCENARIO(contend_plain_recv_cap0) { return RunContention(0, 2); }
 
 TEST(ChannelSelect, AllOrExclusiveUnderContention) {
-  for (const char *scenario : {"contend_select_cap0", "contend_select_cap1", "contend_select_cap64",
-                               "contend_plain_send_cap0", "contend_plain_send_cap1",
-                               "contend_plain_recv_cap0"}) {
+  for (const char *scenario :
+       {"contend_select_cap0", "contend_select_cap1", "contend_select_cap64",
+        "contend_plain_send_cap0", "contend_plain_send_cap1", "contend_plain_recv_cap0"}) {
     for (const char *workers : {"1", "2", "8"}) {
       SCOPED_TRACE(std::string(scenario) + " at " + workers + " workers");
       auto r = RunScenario(scenario, {{"WUC_PROCESSORS", workers}}, 120);
@@ -207,7 +209,8 @@ TEST(ChannelSelect, MixedTreeRunsEveryTransferThatHappened) {
   ASSERT_TRUE(chan_send(&b, 2L));
   ASSERT_TRUE(chan_send(&c, 3L));
   long x = 0, y = 0, z = 0;
-  wuc_chan_recv_clause ca = chan_recv_clause(&a), cb = chan_recv_clause(&b), cc = chan_recv_clause(&c);
+  wuc_chan_recv_clause ca = chan_recv_clause(&a), cb = chan_recv_clause(&b),
+                       cc = chan_recv_clause(&c);
   std::vector<Clause> clauses = {Recv(&ca, &x), Recv(&cb, &y), Recv(&cc, &z)};
   Outcome o = Waituntil(And({Or({Leaf(0), Leaf(1)}), Leaf(2)}), clauses);
   EXPECT_FALSE(o.all_or);
@@ -230,7 +233,7 @@ TEST(ChannelSelect, MixedTreeRunsEveryTransferThatHappened) {
 // waituntil (x << A) or waituntil (B << v) or else { ... }: nothing ready, so
 // else runs, and nothing stays behind in either channel.
 TEST(ChannelSelect, ElseRunsWhenNothingIsReadyAndLeavesNothingBehind) {
-  LongChannel a{}, b{};  // rendezvous: nobody waits on either
+  LongChannel a{}, b{}; // rendezvous: nobody waits on either
   long x = 0, v = 5;
   wuc_chan_recv_clause ca = chan_recv_clause(&a);
   wuc_chan_send_clause cb = chan_send_clause(&b);
@@ -243,7 +246,7 @@ TEST(ChannelSelect, ElseRunsWhenNothingIsReadyAndLeavesNothingBehind) {
   EXPECT_FALSE(chan_try_send(&a, 1L));
   long got;
   EXPECT_FALSE(chan_try_recv(&b, &got));
-  chan_destroy(&a);  // their segments (LeakSanitizer checks)
+  chan_destroy(&a); // their segments (LeakSanitizer checks)
   chan_destroy(&b);
 }
 
@@ -311,7 +314,7 @@ TEST(ChannelSelect, ClosedClauseWaitsForTheDrain) {
 // chosen.  Cells (cap 1, 32-cell segments): 0..31 interrupted receives;
 // 32 the element; 33 the send clause.
 WUC_SCENARIO(withdrawn_send_clause_keeps_the_buffer) {
-  static LongChannel ch, other;  // other: rendezvous, for the clause that wins
+  static LongChannel ch, other; // other: rendezvous, for the clause that wins
   chan_init(&ch, 1);
   wuc_chan *core = &ch.core;
   const uint64_t seg = chan_probe_segment_size();
@@ -327,7 +330,7 @@ WUC_SCENARIO(withdrawn_send_clause_keeps_the_buffer) {
   }
   SCENARIO_CHECK(chan_probe_buffer_end(core) == seg + 1, "B = %lu",
                  (unsigned long)chan_probe_buffer_end(core));
-  SCENARIO_CHECK(chan_send(&ch, 7L), "send");  // fails through segment 0, buffers in cell 32
+  SCENARIO_CHECK(chan_send(&ch, 7L), "send"); // fails through segment 0, buffers in cell 32
   SCENARIO_CHECK(chan_probe_senders(core) == seg + 1, "S = %lu",
                  (unsigned long)chan_probe_senders(core));
 
@@ -404,8 +407,9 @@ WUC_SCENARIO(send_clause_on_closed_channel) {
 TEST(ChannelSelect, SendClauseOnClosedChannelStopsTheProgram) {
   auto r = RunScenario("send_clause_on_closed_channel", {{"WUC_PROCESSORS", "1"}});
   EXPECT_TRUE(ExitedWith(r, 2)) << r.Describe();
-  EXPECT_EQ(r.err.rfind("wuc: fatal: waituntil: send on a closed channel\n", 0), 0u) << r.Describe();
+  EXPECT_EQ(r.err.rfind("wuc: fatal: waituntil: send on a closed channel\n", 0), 0u)
+      << r.Describe();
   EXPECT_EQ(r.out.find("survived"), std::string::npos);
 }
 
-}  // namespace
+} // namespace

@@ -35,7 +35,7 @@ WUC_CHANNEL_STRUCT(long_chan, long);
 
 namespace {
 
-using wuc_test::AwaitParked;  // t is blocked in the one channel operation it may block in
+using wuc_test::AwaitParked; // t is blocked in the one channel operation it may block in
 using wuc_test::ChildResult;
 using wuc_test::ExitedWith;
 using wuc_test::RunScenario;
@@ -53,8 +53,8 @@ struct CapParamName {
     return "Cap" + CapName(info.param);
   }
 };
-#define CAP_TEST(suite, ...)                                \
-  class suite : public ::testing::TestWithParam<size_t> {}; \
+#define CAP_TEST(suite, ...)                                                                       \
+  class suite : public ::testing::TestWithParam<size_t> {};                                        \
   INSTANTIATE_TEST_SUITE_P(Caps, suite, ::testing::Values(__VA_ARGS__), CapParamName())
 
 // ---- set-up, capacity, length ----------------------------------------------
@@ -141,7 +141,7 @@ CAP_TEST(ChannelFifo, size_t{0}, size_t{1}, size_t{4}, size_t{64}, kUnbounded);
 TEST_P(ChannelFifo, FromOneSender) {
   long_chan c{};
   chan_init(&c, GetParam());
-  constexpr long kN = 5000;  // many segments
+  constexpr long kN = 5000; // many segments
   uthread_t *t = SpawnFn([&] {
     for (long i = 0; i < kN; i++) ASSERT_TRUE(chan_send(&c, i));
   });
@@ -340,11 +340,15 @@ TEST(Channel, UnboundedMillionSendsNeverBlock) {
 
 TEST(ChannelTypes, Char) { EXPECT_EQ(channel_c_char(), 0) << "channel_c_api.c line"; }
 TEST(ChannelTypes, Long) { EXPECT_EQ(channel_c_long(), 0) << "channel_c_api.c line"; }
-TEST(ChannelTypes, FortyByteStruct) { EXPECT_EQ(channel_c_struct40(), 0) << "channel_c_api.c line"; }
+TEST(ChannelTypes, FortyByteStruct) {
+  EXPECT_EQ(channel_c_struct40(), 0) << "channel_c_api.c line";
+}
 TEST(ChannelTypes, FortyByteStructThroughWaiters) {
   EXPECT_EQ(channel_c_struct40_rendezvous(), 0) << "channel_c_api.c line";
 }
-TEST(ChannelTypes, ZeroSizeStruct) { EXPECT_EQ(channel_c_zero_size(), 0) << "channel_c_api.c line"; }
+TEST(ChannelTypes, ZeroSizeStruct) {
+  EXPECT_EQ(channel_c_zero_size(), 0) << "channel_c_api.c line";
+}
 TEST(ChannelTypes, ZeroSizeStructRendezvous) {
   EXPECT_EQ(channel_c_zero_size_rendezvous(), 0) << "channel_c_api.c line";
 }
@@ -510,7 +514,7 @@ void ReceiveOrTimeout(long_chan *c, uint64_t until_receivers) {
   wuc_chan_recv_clause rc{&c->core, sizeof(long)};
   while (c->core.receivers.load() < until_receivers) {
     long x = -1;
-    wuc_timeout t = wuc_timeout_make(microseconds(30));  // long enough to miss the try pass
+    wuc_timeout t = wuc_timeout_make(microseconds(30)); // long enough to miss the try pass
     std::vector<Clause> clauses = {Bind(&rc, WUC_TRAIT(wuc_chan_recv_register)),
                                    Bind(&t, WUC_TRAIT(wuc_timeout_register))};
     clauses[0].data = &x;
@@ -615,7 +619,7 @@ int Survived() {
   return 0;
 }
 
-}  // namespace
+} // namespace
 
 WUC_SCENARIO(chan_init_twice) {
   static long_chan c;
@@ -638,7 +642,7 @@ WUC_SCENARIO(chan_init_not_zeroed) {
 }
 
 WUC_SCENARIO(chan_init_after_use) {
-  static long_chan c;  // zeroed: its first use sets it up as a rendezvous channel
+  static long_chan c; // zeroed: its first use sets it up as a rendezvous channel
   Fact("chan", &c);
   chan_try_send(&c, 1L);
   chan_init(&c, 4);
@@ -737,7 +741,7 @@ WUC_SCENARIO(chan_send_deadlock) {
   Fact("chan", &c);
   chan_init(&c, 1);
   chan_send(&c, 1L);
-  chan_send(&c, 2L);  // full, and nobody receives
+  chan_send(&c, 2L); // full, and nobody receives
   return Survived();
 }
 
@@ -777,15 +781,19 @@ TEST(ChannelMisuse, UseAfterDestroy) {
 }
 
 TEST(ChannelMisuse, DestroyWithWaiters) {
-  auto r = RunScenario("chan_destroy_with_waiters", {{"WUC_PROCESSORS", "2"}, {"CHAN_WAITERS", "1"}});
-  ExpectFatal(r, "chan_destroy: channel " + Facts(r)["chan"] + " still has 1 operation waiting on it");
+  auto r =
+      RunScenario("chan_destroy_with_waiters", {{"WUC_PROCESSORS", "2"}, {"CHAN_WAITERS", "1"}});
+  ExpectFatal(r,
+              "chan_destroy: channel " + Facts(r)["chan"] + " still has 1 operation waiting on it");
   r = RunScenario("chan_destroy_with_waiters",
                   {{"WUC_PROCESSORS", "2"}, {"CHAN_WAITERS", "3"}, {"CHAN_SENDERS", "1"}});
-  ExpectFatal(r, "chan_destroy: channel " + Facts(r)["chan"] + " still has 3 operations waiting on it");
+  ExpectFatal(r, "chan_destroy: channel " + Facts(r)["chan"] +
+                     " still has 3 operations waiting on it");
 }
 
 TEST(ChannelMisuse, ElementSizeMismatchThroughTheCore) {
-  for (const char *op : {"chan_send", "chan_recv", "chan_try_send", "chan_try_recv", "chan_close"}) {
+  for (const char *op :
+       {"chan_send", "chan_recv", "chan_try_send", "chan_try_recv", "chan_close"}) {
     auto r = RunScenario("chan_size_mismatch", {{"WUC_PROCESSORS", "1"}, {"CHAN_OP", op}});
     ExpectFatal(r, std::string(op) + ": channel " + Facts(r)["chan"] +
                        " holds 8-byte elements, not 4");
@@ -802,24 +810,24 @@ TEST(ChannelMisuse, ElementSizeFixedByTheFirstUse) {
 TEST(ChannelReport, DeadlockInReceive) {
   auto r = RunScenario("chan_recv_deadlock", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
-  EXPECT_EQ(r.err,
-            "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
-            "  user thread 1 (main)\n"
-            "    waits in chan_recv on " + Facts(r)["chan"] + "\n")
+  EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                   "  user thread 1 (main)\n"
+                   "    waits in chan_recv on " +
+                       Facts(r)["chan"] + "\n")
       << r.Describe();
 }
 
 TEST(ChannelReport, DeadlockInSend) {
   auto r = RunScenario("chan_send_deadlock", {{"WUC_PROCESSORS", "1"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
-  EXPECT_EQ(r.err,
-            "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
-            "  user thread 1 (main)\n"
-            "    waits in chan_send on " + Facts(r)["chan"] + "\n")
+  EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                   "  user thread 1 (main)\n"
+                   "    waits in chan_send on " +
+                       Facts(r)["chan"] + "\n")
       << r.Describe();
 }
 
-}  // namespace
+} // namespace
 
 // ---- races that once shrank the buffer (child processes, 2 workers) -------------
 
@@ -836,7 +844,7 @@ void AwaitGo(RaceRound *r) {
   while (!r->go.load()) __builtin_ia32_pause();
 }
 
-}  // namespace
+} // namespace
 
 // A try_send whose pre-check passed but whose cell lies beyond the buffer
 // gives the cell up; it must not become a buffer slot nobody fills
@@ -861,7 +869,7 @@ WUC_SCENARIO(chan_race_send_and_try_send) {
     r.go = 1;
     uthread_join(t);
     long v;
-    if (r.b) SCENARIO_CHECK(chan_recv(&c, &v), "round %d", round);  // lets the send finish
+    if (r.b) SCENARIO_CHECK(chan_recv(&c, &v), "round %d", round); // lets the send finish
     uthread_join(s);
     SCENARIO_CHECK(chan_recv(&c, &v), "round %d", round);
     SCENARIO_CHECK(chan_try_send(&c, 3L), "round %d: an empty cap-1 channel refuses try_send",
@@ -915,4 +923,4 @@ TEST(ChannelRace, TwoTryRecvsKeepTheBufferSize) {
   EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
 }
 
-}  // namespace
+} // namespace

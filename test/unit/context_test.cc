@@ -38,12 +38,12 @@ namespace {
 // MXCSR: bits 0-5 are sticky exception flags (status, not preserved by the
 // ABI); the rest — DAZ, exception masks, rounding control, FTZ — is control.
 constexpr uint32_t kMxcsrControl = 0xffc0;
-constexpr uint32_t kMxcsrMasks = 0x1f80;  // all exceptions masked
+constexpr uint32_t kMxcsrMasks = 0x1f80; // all exceptions masked
 constexpr uint32_t kMxcsrDaz = 0x0040, kMxcsrFtz = 0x8000;
 constexpr uint32_t kMxcsrRoundDown = 0x2000, kMxcsrRoundUp = 0x4000, kMxcsrRoundZero = 0x6000;
 // x87 control word: exception masks (0-5), precision (8-9), rounding (10-11).
 constexpr uint16_t kFpucwControl = 0x0f3f;
-constexpr uint16_t kFpucwMasks = 0x037f;  // all masked, 64-bit precision, nearest
+constexpr uint16_t kFpucwMasks = 0x037f; // all masked, 64-bit precision, nearest
 constexpr uint16_t kFpucwRoundDown = 0x0400, kFpucwRoundUp = 0x0800, kFpucwRoundZero = 0x0c00;
 constexpr uint16_t kFpucwPrecisionBits = 0x0300, kFpucwPrecision53 = 0x0200;
 
@@ -110,7 +110,7 @@ struct PingPong {
   uintptr_t entry_local = 0;
 };
 
-}  // namespace
+} // namespace
 
 // The other context: for each round, clobber every register with its own
 // values and switch back to the test; when resumed, record what it finds.
@@ -125,7 +125,7 @@ extern "C" void regtest_entry_body(void *arg) {
     p->other_rounds_done = r + 1;
   }
   wuc_context_switch(&p->other_ctx, &p->main_ctx);
-  std::abort();  // never resumed
+  std::abort(); // never resumed
 }
 
 TEST(Context, SwitchPreservesCalleeSavedRegistersAndFpControl) {
@@ -154,7 +154,7 @@ TEST(Context, SwitchPreservesCalleeSavedRegistersAndFpControl) {
   wuc_context_init_current(&p->main_ctx);
   for (int r = 0; r < kRounds; r++)
     regtest_switch(&p->main_ctx, &p->other_ctx, &p->main_load[r], &p->main_after[r]);
-  wuc_context_switch(&p->main_ctx, &p->other_ctx);  // lets the other side finish its checks
+  wuc_context_switch(&p->main_ctx, &p->other_ctx); // lets the other side finish its checks
 
   EXPECT_EQ(ReadMxcsr() & kMxcsrControl, saved_mxcsr & kMxcsrControl);
   EXPECT_EQ(ReadFpucw() & kFpucwControl, saved_fpucw & kFpucwControl);
@@ -189,7 +189,7 @@ void CountingEntry(void *arg) {
     wuc_context_switch(&c->other_ctx, &c->main_ctx);
   }
 }
-}  // namespace
+} // namespace
 
 TEST(Context, MillionSwitchesKeepCount) {
   Counter c;

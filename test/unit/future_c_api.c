@@ -16,9 +16,9 @@ WUC_FUTURE_STRUCT(future_double, double);
 
 static WUC_FUTURE(unsigned char) static_future; /* zeroed: empty */
 
-#define CHECK(cond) \
-  do {              \
-    if (!(cond)) return __LINE__; \
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) return __LINE__;                                                                  \
   } while (0)
 
 static struct pair take(struct future_pair *f) { return future_get(f); }

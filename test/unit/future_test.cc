@@ -28,7 +28,7 @@ using wuc_test::RunScenario;
 using wuc_test::SpawnFn;
 using wuc_test::Waituntil;
 
-WUC_FUTURE(int) static_future;  // zeroed storage
+WUC_FUTURE(int) static_future; // zeroed storage
 
 TEST(Future, ZeroInitialisedIsEmpty) {
   EXPECT_FALSE(future_ready(&static_future));
@@ -171,7 +171,7 @@ TEST(Future, ResetInTheBodyOfItsClauseIsAllowed) {
   EXPECT_FALSE(future_ready(&f));
 }
 
-}  // namespace
+} // namespace
 
 // ---- misuse -----------------------------------------------------------------
 
@@ -222,7 +222,8 @@ void ExpectResetMisuse(const wuc_test::ChildResult &r) {
 
 TEST(FutureMisuse, ResetWhileAThreadWaits) {
   for (const char *workers : {"1", "2"})
-    ExpectResetMisuse(RunScenario("future_reset_while_thread_waits", {{"WUC_PROCESSORS", workers}}));
+    ExpectResetMisuse(
+        RunScenario("future_reset_while_thread_waits", {{"WUC_PROCESSORS", workers}}));
 }
 
 TEST(FutureMisuse, ResetWhileAClauseIsRegistered) {
@@ -231,4 +232,4 @@ TEST(FutureMisuse, ResetWhileAClauseIsRegistered) {
         RunScenario("future_reset_while_clause_registered", {{"WUC_PROCESSORS", workers}}));
 }
 
-}  // namespace
+} // namespace

@@ -25,7 +25,7 @@ using wuc_test::RunScenario;
 using wuc_test::SpawnFn;
 using wuc_test::Waituntil;
 
-latch static_latch;  // zeroed storage
+latch static_latch; // zeroed storage
 
 TEST(Latch, ZeroInitialisedIsUnset) {
   EXPECT_FALSE(latch_is_set(&static_latch));
@@ -40,7 +40,7 @@ TEST(Latch, SetIsOneShotAndIdempotent) {
   latch_set(&e);
   latch_set(&e);
   EXPECT_TRUE(latch_is_set(&e));
-  latch_wait(&e);  // returns at once
+  latch_wait(&e); // returns at once
   EXPECT_EQ(e.waiters.head, nullptr);
 }
 
@@ -127,7 +127,7 @@ TEST(Latch, WithdrawnClauseLeavesTheQueue) {
   EXPECT_FALSE(latch_is_set(&e));
 }
 
-}  // namespace
+} // namespace
 
 // ---- the deadlock report names the wait --------------------------------------
 
@@ -149,4 +149,4 @@ TEST(Latch, DeadlockReportNamesLatchWait) {
   EXPECT_NE(r.err.find(std::string(__FILE__) + ":" + line), std::string::npos) << r.Describe();
 }
 
-}  // namespace
+} // namespace

@@ -26,7 +26,7 @@ using wuc_test::RunScenario;
 using wuc_test::SpawnFn;
 using wuc_test::Waituntil;
 
-owner_lock static_lock;  // zeroed storage
+owner_lock static_lock; // zeroed storage
 
 // Whether another user thread could take l right now.
 bool FreeForOthers(owner_lock *l) {
@@ -179,7 +179,7 @@ TEST(OwnerLock, ClauseGetsTheLockHandedOver) {
   EXPECT_EQ(never.waiters.head, nullptr);
 }
 
-}  // namespace
+} // namespace
 
 // ---- a release skips a queued clause whose claim is lost -------------------
 
@@ -194,10 +194,11 @@ WUC_SCENARIO(lock_release_skips_lost_clause) {
   static std::vector<int> order;
   lock_acquire(&l);
   uthread_t *t1 = SpawnFn([] {
-    std::vector<Clause> c = {Bind(&l, WUC_TRAIT(owner_lock_register), [] {
-                               order.push_back(10);
-                               return Flow::kNext;
-                             }),
+    std::vector<Clause> c = {Bind(&l, WUC_TRAIT(owner_lock_register),
+                                  [] {
+                                    order.push_back(10);
+                                    return Flow::kNext;
+                                  }),
                              Bind(&e, WUC_TRAIT(latch_register), [] {
                                order.push_back(1);
                                return Flow::kNext;
@@ -213,7 +214,7 @@ WUC_SCENARIO(lock_release_skips_lost_clause) {
   });
   wuc_test::AwaitParked(t2);
   latch_set(&e);
-  lock_release(&l);  // T1's node first in the queue, claim lost: skipped
+  lock_release(&l); // T1's node first in the queue, claim lost: skipped
   SCENARIO_CHECK(l.owner == t2, "the lock went to %p, not T2", static_cast<void *>(l.owner));
   uthread_join(t1);
   uthread_join(t2);
@@ -250,7 +251,7 @@ WUC_SCENARIO(lock_release_held_by_another) {
 WUC_SCENARIO(lock_released_in_clause_body) {
   std::printf("fact lock %p\n", static_cast<void *>(&misuse_lock));
   std::vector<Clause> c = {Bind(&misuse_lock, WUC_TRAIT(owner_lock_register), [] {
-    lock_release(&misuse_lock);  // the clause's own hold: unregister finds it gone
+    lock_release(&misuse_lock); // the clause's own hold: unregister finds it gone
     return Flow::kNext;
   })};
   Waituntil(wuc_test::Leaf(0), c);
@@ -296,4 +297,4 @@ TEST(OwnerLockMisuse, ClauseBodyReleasesTheClausesLock) {
                      "released in the body?)");
 }
 
-}  // namespace
+} // namespace

@@ -25,7 +25,7 @@ using wuc_test::RunScenario;
 
 TEST(Park, PermitGivenBeforeParkIsKept) {
   wuc_unpark(uthread_self());
-  wuc_park("test: consume own permit", nullptr);  // returns at once
+  wuc_park("test: consume own permit", nullptr); // returns at once
 }
 
 struct Saturation {
@@ -35,10 +35,10 @@ struct Saturation {
 void ParkTwiceAfterTwoUnparks(void *arg) {
   auto *s = static_cast<Saturation *>(arg);
   wuc_unpark(uthread_self());
-  wuc_unpark(uthread_self());        // saturates: still one permit
-  wuc_park("test: first park", s);   // consumes it
+  wuc_unpark(uthread_self());      // saturates: still one permit
+  wuc_park("test: first park", s); // consumes it
   s->stage = 1;
-  wuc_park("test: second park", s);  // no permit left: blocks until main's unpark
+  wuc_park("test: second park", s); // no permit left: blocks until main's unpark
   s->stage = 2;
 }
 
@@ -105,14 +105,14 @@ TEST(Park, UnparkFromAForeignKernelThread) {
       wuc_unpark(self);
     });
     while (!woken) wuc_park("test: foreign wake", &woken);
-    waker.join();  // also: main stays alive until the unpark is over
+    waker.join(); // also: main stays alive until the unpark is over
   }
   EXPECT_TRUE(wuc_timer_cancel(&keep_alive));
 }
 
 // ---- ping-pong and races ---------------------------------------------------
 
-uint32_t NextRandom(uint32_t &x) {  // xorshift32
+uint32_t NextRandom(uint32_t &x) { // xorshift32
   x ^= x << 13;
   x ^= x >> 17;
   x ^= x << 5;
@@ -130,13 +130,13 @@ struct Player {
   Game *game = nullptr;
   int me = 0;
   uthread_t *thread = nullptr;
-  Player *decoy = nullptr;  // also unparked every turn (a spurious wake-up), or null
+  Player *decoy = nullptr; // also unparked every turn (a spurious wake-up), or null
   std::atomic<long> unparks_received{0};
   long park_returns = 0;
-  std::atomic<unsigned> worker{kNoWorker};  // where it last played
+  std::atomic<unsigned> worker{kNoWorker}; // where it last played
   unsigned first_worker = kNoWorker;
   duration_t spun = 0;  // time spent spinning, against Game::total_spin_budget
-  duration_t slept = 0;  // time spent in sleeps to get apart, against Game::total_sleep_budget
+  duration_t slept = 0; // time spent in sleeps to get apart, against Game::total_sleep_budget
   long turns_on_other_worker_than_peer = 0;
   long worker_changes = 0;
 };
@@ -163,18 +163,16 @@ struct Game {
   duration_t total_spin_budget = milliseconds(300);
   duration_t total_sleep_budget = milliseconds(300);
   std::atomic<long> turn{-1};
-  std::atomic<bool> handles_ready{false};  // every player's thread is set
+  std::atomic<bool> handles_ready{false}; // every player's thread is set
   Player players[2];
   // Waits for the turns up to this one spin without ever parking (see
   // ping_pong_across_workers); -1 for none.
   long spin_until_turn = -1;
-  std::atomic<int> *done_unparking = nullptr;  // shared by every game, and main
-  int everyone = 0;                            // how many must be done before any exits
+  std::atomic<int> *done_unparking = nullptr; // shared by every game, and main
+  int everyone = 0;                           // how many must be done before any exits
 };
 
-bool TurnIs(const Game *g, long turn) {
-  return g->turn.load(std::memory_order_acquire) == turn;
-}
+bool TurnIs(const Game *g, long turn) { return g->turn.load(std::memory_order_acquire) == turn; }
 
 bool OneIn(uint32_t n, uint32_t &rng) { return n != 0 && NextRandom(rng) % n == 0; }
 
@@ -218,8 +216,8 @@ void Play(void *arg) {
   auto *p = static_cast<Player *>(arg);
   Game *g = p->game;
   Player *peer = &g->players[1 - p->me];
-  uint32_t rng = 0x9e3779b9u * static_cast<uint32_t>(p->me + 1) ^ static_cast<uint32_t>(
-                     reinterpret_cast<uintptr_t>(p) >> 4);
+  uint32_t rng = 0x9e3779b9u * static_cast<uint32_t>(p->me + 1) ^
+                 static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) >> 4);
   for (uint32_t spins = 0; !g->handles_ready.load();) {
     uthread_yield();
     wuc_test_spin_step(&spins);
@@ -258,7 +256,7 @@ void StartGames(Game *games, int ngames, std::atomic<int> *done_unparking, bool 
       p.decoy = decoys && ngames > 1 ? &games[(i + 1) % ngames].players[me] : nullptr;
     }
   }
-  if (first_turns_spin)  // nobody parks for the first turns: no unpark to start
+  if (first_turns_spin) // nobody parks for the first turns: no unpark to start
     for (int i = 0; i < ngames; i++) games[i].turn.store(0, std::memory_order_release);
   // Every handle must exist before anyone plays (and unparks a decoy).
   for (int i = 0; i < ngames; i++)
@@ -345,8 +343,7 @@ WUC_SCENARIO(ping_pong_across_workers) {
   JoinAndCheckGames(&game, 1);
   PrintGames(&game, 1);
   SCENARIO_CHECK(game.players[0].first_worker != game.players[1].first_worker,
-                 "the first turns were played on the same worker %u",
-                 game.players[0].first_worker);
+                 "the first turns were played on the same worker %u", game.players[0].first_worker);
   return 0;
 }
 
@@ -385,4 +382,4 @@ TEST(Park, UnparkBeforeParkRacesLoseNoWakeUp) {
   std::printf("%s", r.out.c_str());
 }
 
-}  // namespace
+} // namespace

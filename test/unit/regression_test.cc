@@ -65,8 +65,8 @@ WUC_SCENARIO(yielder_stranded_while_a_worker_sleeps) {
   // Busy, not blocked, for a while: worker 1 has nothing to do and sleeps.
   for (int64_t start = wuc_now(); wuc_now() < start + milliseconds(50);) __builtin_ia32_pause();
   s.go = true;
-  wuc_unpark(x);    // x goes to this worker's `next` slot
-  uthread_yield();  // x runs here; main waits at the back of the queue
+  wuc_unpark(x);   // x goes to this worker's `next` slot
+  uthread_yield(); // x runs here; main waits at the back of the queue
   s.main_ran_again = true;
   uthread_join(x);
   return 0;
@@ -77,4 +77,4 @@ TEST(Regression, YieldedThreadIsNotStrandedWhileAWorkerSleeps) {
   EXPECT_TRUE(wuc_test::ExitedWith(r, 0));
 }
 
-}  // namespace
+} // namespace

@@ -72,7 +72,7 @@ int Survived() {
   return 0;
 }
 
-}  // namespace
+} // namespace
 
 // ---- deadlock ---------------------------------------------------------------
 
@@ -88,9 +88,9 @@ extern "C" void deadlock_joins(void *thread) {
 // Main joins thread 3, which joins thread 2, which parks for good.
 WUC_SCENARIO(deadlock_join_chain) {
   static int object;
-  Fact("spawn_parker", __LINE__ + 1);  // before: the thread may end the program
+  Fact("spawn_parker", __LINE__ + 1); // before: the thread may end the program
   uthread_t *parker = uthread_spawn(deadlock_parks_forever, &object);
-  Fact("spawn_joiner", __LINE__ + 1);  // before: the thread may end the program
+  Fact("spawn_joiner", __LINE__ + 1); // before: the thread may end the program
   uthread_t *joiner = uthread_spawn(deadlock_joins, parker);
   Fact("object", &object);
   Fact("join_in_main", __LINE__ + 1);
@@ -104,13 +104,20 @@ std::string DeadlockChainReport(const ChildResult &r) {
   auto facts = Facts(r);
   return "wuc: deadlock: all 3 user threads are blocked and no timer is pending\n"
          "  user thread 1 (main)\n"
-         "    waits in uthread_join for user thread 3 at " + Where(facts["join_in_main"]) + "\n"
-         "  user thread 2 (deadlock_parks_forever, spawned at " + Where(facts["spawn_parker"]) +
+         "    waits in uthread_join for user thread 3 at " +
+         Where(facts["join_in_main"]) +
+         "\n"
+         "  user thread 2 (deadlock_parks_forever, spawned at " +
+         Where(facts["spawn_parker"]) +
          " by thread 1)\n"
-         "    waits in test: never woken on " + facts["object"] + "\n"
-         "  user thread 3 (deadlock_joins, spawned at " + Where(facts["spawn_joiner"]) +
+         "    waits in test: never woken on " +
+         facts["object"] +
+         "\n"
+         "  user thread 3 (deadlock_joins, spawned at " +
+         Where(facts["spawn_joiner"]) +
          " by thread 1)\n"
-         "    waits in uthread_join for user thread 2 at " + Where(facts["join_in_thread"]) + "\n";
+         "    waits in uthread_join for user thread 2 at " +
+         Where(facts["join_in_thread"]) + "\n";
 }
 
 TEST(Report, DeadlockOnOneWorker) {
@@ -125,7 +132,7 @@ TEST(Report, DeadlockOnFourWorkers) {
   EXPECT_EQ(r.err, DeadlockChainReport(r)) << r.Describe();
 }
 
-}  // namespace
+} // namespace
 
 // Main alone, before any spawn (only worker 0 exists), with no object.
 WUC_SCENARIO(deadlock_main_alone) {
@@ -153,7 +160,7 @@ WUC_SCENARIO(deadlock_after_cancelled_timers) {
     wuc_timer_start(&t, wuc_now() + seconds(3600) - i, NeverFires);
     if (!wuc_timer_cancel(&t)) return 1;
   }
-  wuc_timer fired;  // and one that fires: it must not stay counted either
+  wuc_timer fired; // and one that fires: it must not stay counted either
   wuc_timer_start(&fired, wuc_now(), NeverFires);
   uthread_sleep(milliseconds(1));
   wuc_park("test: after timers", nullptr);
@@ -166,10 +173,9 @@ TEST(Report, DeadlockOfMainAlone) {
   for (const char *workers : {"1", "2"}) {
     auto r = RunScenario("deadlock_main_alone", {{"WUC_PROCESSORS", workers}});
     EXPECT_TRUE(ExitedWith(r, kFatal));
-    EXPECT_EQ(r.err,
-              "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
-              "  user thread 1 (main)\n"
-              "    waits in test: alone\n")
+    EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                     "  user thread 1 (main)\n"
+                     "    waits in test: alone\n")
         << r.Describe();
   }
 }
@@ -189,14 +195,13 @@ TEST(Report, DeadlockNamesPlainSpawnByAddress) {
 TEST(Report, DeadlockAfterAMillionCancelledTimers) {
   auto r = RunScenario("deadlock_after_cancelled_timers", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
-  EXPECT_EQ(r.err,
-            "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
-            "  user thread 1 (main)\n"
-            "    waits in test: after timers\n")
+  EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                   "  user thread 1 (main)\n"
+                   "    waits in test: after timers\n")
       << r.Describe();
 }
 
-}  // namespace
+} // namespace
 
 // ---- stack overflow -----------------------------------------------------------
 
@@ -205,18 +210,18 @@ TEST(Report, DeadlockAfterAMillionCancelledTimers) {
 volatile int overflow_stop = 0;
 
 extern "C" __attribute__((noinline)) int overflow_recurse(int depth) {
-  volatile char frame[512];  // a real frame per call
+  volatile char frame[512]; // a real frame per call
   frame[0] = static_cast<char>(depth);
   if (overflow_stop) return frame[0];
   int below = overflow_recurse(depth + 1);
-  __asm__ volatile("" : : "r"(frame) : "memory");  // no tail call
+  __asm__ volatile("" : : "r"(frame) : "memory"); // no tail call
   return below + frame[0];
 }
 
 extern "C" void overflow_thread(void *) { overflow_recurse(0); }
 
 WUC_SCENARIO(stack_overflow_in_thread) {
-  Fact("spawn", __LINE__ + 1);  // before: the thread may end the program
+  Fact("spawn", __LINE__ + 1); // before: the thread may end the program
   uthread_t *t = uthread_spawn(overflow_thread, nullptr);
   uthread_join(t);
   return Survived();
@@ -225,7 +230,7 @@ WUC_SCENARIO(stack_overflow_in_thread) {
 // Main keeps worker 0 busy, so the thread overflows on worker 1 (whose
 // kernel thread has its own signal stack).
 WUC_SCENARIO(stack_overflow_on_worker_1) {
-  Fact("spawn", __LINE__ + 1);  // before: the thread ends the program
+  Fact("spawn", __LINE__ + 1); // before: the thread ends the program
   uthread_spawn(overflow_thread, nullptr);
   for (volatile unsigned long spins = 0;; spins = spins + 1) __builtin_ia32_pause();
   return Survived();
@@ -251,8 +256,8 @@ TEST(Report, StackOverflowInAThread) {
 }
 
 TEST(Report, StackOverflowWithSmallStacks) {
-  auto r = RunScenario("stack_overflow_in_thread",
-                       {{"WUC_PROCESSORS", "1"}, {"WUC_STACK_SIZE", "32k"}});
+  auto r =
+      RunScenario("stack_overflow_in_thread", {{"WUC_PROCESSORS", "1"}, {"WUC_STACK_SIZE", "32k"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
   EXPECT_EQ(r.err, OverflowReport(r, "32768")) << r.Describe();
 }
@@ -266,13 +271,12 @@ TEST(Report, StackOverflowOnAnotherWorker) {
 TEST(Report, StackOverflowInMain) {
   auto r = RunScenario("stack_overflow_in_main", {{"WUC_PROCESSORS", "1"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
-  EXPECT_EQ(r.err,
-            "wuc: fatal: stack overflow in user thread 1 (main)\n"
-            "  main runs on the process stack; raise it with ulimit -s\n")
+  EXPECT_EQ(r.err, "wuc: fatal: stack overflow in user thread 1 (main)\n"
+                   "  main runs on the process stack; raise it with ulimit -s\n")
       << r.Describe();
 }
 
-}  // namespace
+} // namespace
 
 // ---- misuse -----------------------------------------------------------------
 
@@ -292,9 +296,7 @@ extern "C" void misuse_wait_for_flag(void *flag) {
   while (!static_cast<std::atomic<bool> *>(flag)->load()) uthread_sleep(milliseconds(1));
 }
 
-extern "C" void misuse_join_target(void *target) {
-  uthread_join(static_cast<uthread_t *>(target));
-}
+extern "C" void misuse_join_target(void *target) { uthread_join(static_cast<uthread_t *>(target)); }
 
 // One worker: main runs again only once the first joiner is parked in its join.
 WUC_SCENARIO(two_joiners) {
@@ -310,7 +312,7 @@ WUC_SCENARIO(two_joiners) {
 extern "C" void misuse_join_self(void *) { uthread_join(uthread_self()); }
 
 WUC_SCENARIO(join_self) {
-  Fact("spawn", __LINE__ + 1);  // before: the thread may end the program
+  Fact("spawn", __LINE__ + 1); // before: the thread may end the program
   uthread_t *t = uthread_spawn(misuse_join_self, nullptr);
   uthread_join(t);
   return Survived();
@@ -326,7 +328,7 @@ extern "C" void misuse_join_main(void *main_thread) {
 }
 
 WUC_SCENARIO(join_main) {
-  Fact("spawn", __LINE__ + 1);  // before: the thread may end the program
+  Fact("spawn", __LINE__ + 1); // before: the thread may end the program
   uthread_t *t = uthread_spawn(misuse_join_main, uthread_self());
   uthread_join(t);
   return Survived();
@@ -429,7 +431,7 @@ WUC_SCENARIO(spawn_one) {
 
 WUC_SCENARIO(abort_on_fatal) {
   struct rlimit no_core = {0, 0};
-  setrlimit(RLIMIT_CORE, &no_core);  // the abort is expected: no core file
+  setrlimit(RLIMIT_CORE, &no_core); // the abort is expected: no core file
   wuc_unpark(nullptr);
   return Survived();
 }
@@ -474,9 +476,7 @@ TEST(Misuse, JoinMain) {
               SpawnedThread(r, "misuse_join_main"));
 }
 
-TEST(Misuse, JoinNull) {
-  ExpectFatal(RunScenario("join_null"), "uthread_join(NULL)", kMain);
-}
+TEST(Misuse, JoinNull) { ExpectFatal(RunScenario("join_null"), "uthread_join(NULL)", kMain); }
 
 TEST(Misuse, SpawnNull) {
   ExpectFatal(RunScenario("spawn_null"), "uthread_spawn: NULL thread function", kMain);
@@ -499,12 +499,13 @@ TEST(Misuse, ParkInTimerCallbackFromScheduler) {
 
 TEST(Misuse, ParkInTimerCallbackRunDuringYield) {
   auto r = RunScenario("park_in_timer_callback_from_yield", {{"WUC_PROCESSORS", "1"}});
-  ExpectFatal(r, kParkInTimer, "");  // the thread line names whichever context ran the timer
+  ExpectFatal(r, kParkInTimer, ""); // the thread line names whichever context ran the timer
 }
 
 TEST(Misuse, SetProcessorsAfterSpawn) {
   auto r = RunScenario("set_processors_after_spawn", {{"WUC_PROCESSORS", "2"}});
-  ExpectFatal(r, "wuc_set_processors(1) called after the first uthread_spawn; 2 workers already run",
+  ExpectFatal(r,
+              "wuc_set_processors(1) called after the first uthread_spawn; 2 workers already run",
               kMain);
 }
 
@@ -528,8 +529,8 @@ TEST(Misuse, StartATimerWithoutFire) {
 const std::string kForeign = "a kernel thread that is not a wuc worker";
 
 TEST(Misuse, SpawnFromAForeignKernelThread) {
-  ExpectFatal(RunScenario("spawn_from_foreign_thread"), "uthread_spawn called outside a user thread",
-              kForeign);
+  ExpectFatal(RunScenario("spawn_from_foreign_thread"),
+              "uthread_spawn called outside a user thread", kForeign);
 }
 
 TEST(Misuse, ParkFromAForeignKernelThread) {
@@ -556,10 +557,9 @@ TEST(Environment, BadProcessorCounts) {
   for (const char *value : {"abc", "0", "-3", "257", "4x", "1.5"}) {
     SCOPED_TRACE(value);
     auto r = RunScenario("spawn_one", {{"WUC_PROCESSORS", value}});
-    ExpectFatal(r,
-                std::string("WUC_PROCESSORS=") + value +
-                    ": expected a number of workers from 1 to 256",
-                "the wuc runtime starts up");
+    ExpectFatal(
+        r, std::string("WUC_PROCESSORS=") + value + ": expected a number of workers from 1 to 256",
+        "the wuc runtime starts up");
   }
 }
 
@@ -591,4 +591,4 @@ TEST(Environment, GoodStackSizes) {
   }
 }
 
-}  // namespace
+} // namespace

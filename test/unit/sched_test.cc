@@ -22,7 +22,7 @@ using wuc_test::RunScenario;
 constexpr int kStealThreads = 64;
 
 struct StealState {
-  std::atomic<bool> ran_on[2] = {{false}, {false}};  // some thread ran on worker 0 / 1
+  std::atomic<bool> ran_on[2] = {{false}, {false}}; // some thread ran on worker 0 / 1
   std::atomic<int> runs[kStealThreads];
 };
 
@@ -147,10 +147,10 @@ WUC_SCENARIO(waiting_next_is_stolen) {
   static Stranded s;
   uthread_t *t = uthread_spawn(ParkUntilGo, &s);
   while (!s.parked.load()) uthread_yield();
-  for (int i = 0; i < 1000; i++) uthread_yield();  // let it reach wuc_park
+  for (int i = 0; i < 1000; i++) uthread_yield(); // let it reach wuc_park
   s.go = true;
   unsigned waker_worker = probe_worker_id();
-  wuc_unpark(t);  // into this worker's `next`: would run here only once we block
+  wuc_unpark(t); // into this worker's `next`: would run here only once we block
   for (uint32_t spins = 0; !s.ran.load();) wuc_test_spin_step(&spins);
   SCENARIO_CHECK(s.ran_on.load() != waker_worker, "the woken thread ran on its waker's worker %u",
                  waker_worker);
@@ -192,7 +192,7 @@ void PlayUntilStopped(void *arg) {
     p->turn.store(1 - a->me);
     wuc_unpark(p->player[1 - a->me]);
   }
-  while (!p->stopper_done.load()) uthread_yield();  // it may still unpark us
+  while (!p->stopper_done.load()) uthread_yield(); // it may still unpark us
 }
 
 void StopThePair(void *arg) {
@@ -223,4 +223,4 @@ TEST(Scheduler, HandOffPairDoesNotStarveTheQueue) {
   std::printf("%s", r.out.c_str());
 }
 
-}  // namespace
+} // namespace

@@ -71,7 +71,7 @@ TEST(Waituntil, OrRunsExactlyOneBodyTheFirstReadyInSourceOrder) {
   auto o = Waituntil(AnyOf(3), cl);
   EXPECT_TRUE(o.all_or);
   EXPECT_EQ(log, std::vector<int>{1});
-  EXPECT_EQ(a.core.waiters.head, nullptr);  // the try-only pass queued nothing
+  EXPECT_EQ(a.core.waiters.head, nullptr); // the try-only pass queued nothing
 }
 
 TEST(Waituntil, OrWaitsForTheFirstToComplete) {
@@ -153,7 +153,7 @@ TEST(Waituntil, MixedTreeReleasesAnUnneededLockWithoutItsBody) {
                                        [&] {
                                          log.push_back(0);
                                          EXPECT_EQ(a.owner, uthread_self());
-                                         latch_set(&let_go);  // now C can come
+                                         latch_set(&let_go); // now C can come
                                          return Flow::kNext;
                                        }),
                             LockClause(&b, Note(log, 1)), LockClause(&c, [&] {
@@ -220,7 +220,8 @@ TEST(Waituntil, FalseGuardIsTheIdentityOfItsParent) {
 
 TEST(Waituntil, EveryGuardFalseDoesNothingNotEvenTheElse) {
   bool else_ran = false;
-  std::vector<Clause> cl = {LockClause(nullptr, nullptr, false), LatchClause(nullptr, nullptr, false)};
+  std::vector<Clause> cl = {LockClause(nullptr, nullptr, false),
+                            LatchClause(nullptr, nullptr, false)};
   auto o = Waituntil(AnyOf(2), cl, [&] { else_ran = true; });
   EXPECT_TRUE(o.nothing);
   EXPECT_FALSE(else_ran);
@@ -272,7 +273,7 @@ TEST(Waituntil, ElseIsExclusiveWithAReadyClause) {
   auto o = Waituntil(AnyOf(2), cl, [&] { else_ran = true; });
   EXPECT_FALSE(else_ran);
   EXPECT_EQ(log, std::vector<int>{1});
-  EXPECT_TRUE(semaphore_try_acquire(&s));  // the permit came back
+  EXPECT_TRUE(semaphore_try_acquire(&s)); // the permit came back
 }
 
 // A and B or else, with only A ready: A's body runs, then (the tree is not
@@ -297,7 +298,7 @@ TEST(Waituntil, JumpOutOfABodyReleasesTheLock) {
   latch never = {};
   std::vector<Clause> cl = {LatchClause(&never), LockClause(&l, [&] {
                               EXPECT_EQ(l.owner, uthread_self());
-                              return Flow::kJump;  // break
+                              return Flow::kJump; // break
                             })};
   auto o = Waituntil(AnyOf(2), cl);
   EXPECT_TRUE(o.jumped);
@@ -327,7 +328,7 @@ TEST(Waituntil, JumpOutOfAnAndReleasesWhatOtherClausesAcquired) {
   EXPECT_EQ(c.waiters.head, nullptr);
 }
 
-}  // namespace
+} // namespace
 
 // ---- clauses dropped while their statement registers --------------------------
 
@@ -379,7 +380,7 @@ void RegisteredAgain(Clause first, std::function<void()> complete_it,
   if (check_after) check_after();
 }
 
-}  // namespace
+} // namespace
 
 WUC_SCENARIO(reregister_latch_clause) {
   static latch e;
@@ -445,4 +446,4 @@ TEST(Waituntil, TimeoutFiredWhileItsStatementRegistersIsRegisteredAgain) {
   }
 }
 
-}  // namespace
+} // namespace

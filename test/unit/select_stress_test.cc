@@ -34,7 +34,7 @@ using wuc_test::Or;
 using wuc_test::SpawnFn;
 using wuc_test::Waituntil;
 
-uint32_t Next(uint32_t &x) {  // xorshift32
+uint32_t Next(uint32_t &x) { // xorshift32
   x ^= x << 13;
   x ^= x >> 17;
   x ^= x << 5;
@@ -154,8 +154,8 @@ WUC_SCENARIO(stress_exclusive_or) {
   SCENARIO_CHECK(Permits(&sh.sem) == kPermits, "permits not conserved");
   SCENARIO_CHECK(sh.never.waiters.head == nullptr, "clauses left on the latch");
   SCENARIO_CHECK(probe_pending_timers() == 0, "timers left pending");
-  std::printf("%ld statements, %ld waited, %ld clauses registered again\n",
-              sh.statements.load(), sh.waited.load(), sh.again.load());
+  std::printf("%ld statements, %ld waited, %ld clauses registered again\n", sh.statements.load(),
+              sh.waited.load(), sh.again.load());
   return 0;
 }
 
@@ -166,15 +166,19 @@ WUC_SCENARIO(stress_futures) {
   static std::unique_ptr<stress_future[]> f(new stress_future[kRounds]());
   static std::unique_ptr<stress_future[]> g(new stress_future[kRounds]());
   static std::atomic<long> wins{0}, waited{0};
-  static std::atomic<int> frontier{0};  // the furthest round a consumer has reached
+  static std::atomic<int> frontier{0}; // the furthest round a consumer has reached
   uthread_t *producer = SpawnFn([] {
     uint32_t rng = 12345;
     for (int r = 0; r < kRounds; r++) {
-      while (frontier.load() < r) uthread_yield();  // let consumers arrive first
+      while (frontier.load() < r) uthread_yield(); // let consumers arrive first
       if (Next(rng) % 2) uthread_yield();
       switch (Next(rng) % 3) {
-      case 0: future_set(&f[r], r); break;
-      case 1: future_set(&g[r], r); break;
+      case 0:
+        future_set(&f[r], r);
+        break;
+      case 1:
+        future_set(&g[r], r);
+        break;
       default:
         future_set(&g[r], r);
         future_set(&f[r], r);
@@ -231,7 +235,7 @@ WUC_SCENARIO(stress_mixed) {
     threads.push_back(SpawnFn([id] {
       uint32_t rng = 31337u * (id + 1);
       for (int r = 0; r < kRounds; r++) {
-        if (id == 0) {  // a plain user of everything
+        if (id == 0) { // a plain user of everything
           int i = Next(rng) % 2;
           lock_acquire(&locks[i]);
           lock_gauge[i].Enter(1, "a lock");
@@ -327,6 +331,8 @@ TEST(WaituntilStress, FuturesOrTimeoutLoseNoWakeUp) { RunAtEveryWorkerCount("str
 TEST(WaituntilStress, MixedStatementsReleaseWhatTheyDoNotNeed) {
   RunAtEveryWorkerCount("stress_mixed");
 }
-TEST(WaituntilStress, ShutdownLatchWakesEveryStatement) { RunAtEveryWorkerCount("stress_shutdown"); }
+TEST(WaituntilStress, ShutdownLatchWakesEveryStatement) {
+  RunAtEveryWorkerCount("stress_shutdown");
+}
 
-}  // namespace
+} // namespace

@@ -28,7 +28,7 @@ using wuc_test::RunScenario;
 using wuc_test::SpawnFn;
 using wuc_test::Waituntil;
 
-semaphore static_semaphore;  // zeroed storage
+semaphore static_semaphore; // zeroed storage
 
 // Takes every available permit, gives them back, and says how many there were.
 long CountPermits(semaphore *s) {
@@ -70,7 +70,7 @@ TEST(Semaphore, AcquireBlocksUntilRelease) {
   semaphore_release(&s);
   uthread_join(t);
   EXPECT_TRUE(acquired.load());
-  EXPECT_EQ(CountPermits(&s), 0);  // handed over, never counted
+  EXPECT_EQ(CountPermits(&s), 0); // handed over, never counted
 }
 
 // Waiters queue one after another (each parked before the next starts).
@@ -135,7 +135,7 @@ TEST(Semaphore, ClauseWaitsForARelease) {
   EXPECT_EQ(never.waiters.head, nullptr);
 }
 
-}  // namespace
+} // namespace
 
 // ---- misuse -----------------------------------------------------------------
 
@@ -215,4 +215,4 @@ TEST(SemaphoreMisuse, InitOnASemaphoreNotZeroed) {
   }
 }
 
-}  // namespace
+} // namespace

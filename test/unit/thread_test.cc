@@ -66,7 +66,7 @@ void GrowTree(void *arg) {
   TreeNode children[2] = {{node->depth - 1, node->leaves}, {node->depth - 1, node->leaves}};
   uthread_t *t0 = uthread_spawn(GrowTree, &children[0]);
   uthread_t *t1 = uthread_spawn(GrowTree, &children[1]);
-  uthread_join(t1);  // the later one first: sometimes finished, sometimes not
+  uthread_join(t1); // the later one first: sometimes finished, sometimes not
   uthread_join(t0);
 }
 
@@ -168,7 +168,7 @@ WUC_SCENARIO(unpark_hands_off_before_queue) {
   w.name = 'W';
   static Yielder q1{'1', &log}, q2{'2', &log};
   uthread_t *waiter = uthread_spawn(WaitForGo, &w);
-  while (!w.parked_once) uthread_yield();  // one worker: it is parked when we are back
+  while (!w.parked_once) uthread_yield(); // one worker: it is parked when we are back
   uthread_t *t1 = uthread_spawn(LogOnce, &q1);
   uthread_t *t2 = uthread_spawn(LogOnce, &q2);
   w.go = true;
@@ -243,7 +243,7 @@ WUC_SCENARIO(main_returns_on_another_worker) {
   for (uint32_t spins = 0; m.waker_worker.load() == ~0u;) wuc_test_spin_step(&spins);
   while (!m.woken) wuc_park("test: wait to be moved", &m);
   unsigned worker = probe_worker_id();
-  uthread_spawn(SpinForever, &m);  // stolen by the idle worker 0
+  uthread_spawn(SpinForever, &m); // stolen by the idle worker 0
   for (uint32_t spins = 0; !m.spinner_running;) wuc_test_spin_step(&spins);
   std::printf("main returns on worker %u (waker on %u)\n", worker, m.waker_worker.load());
   return 42;
@@ -336,7 +336,7 @@ TEST(Sleep, SpuriousUnparksDoNotShortenIt) {
 // One worker, so wake order is observable; the durations are 4 ms apart so
 // that the few microseconds between the threads' starts cannot reorder them.
 struct OrderedSleeper {
-  int rank;  // position by duration
+  int rank; // position by duration
   duration_t d;
   int64_t slept;
   std::atomic<int> *next_wake;
@@ -379,4 +379,4 @@ TEST(Sleep, SleepersWakeInDeadlineOrderOnOneWorker) {
   EXPECT_TRUE(ExitedWith(r, 0));
 }
 
-}  // namespace
+} // namespace

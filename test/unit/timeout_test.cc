@@ -41,7 +41,7 @@ TEST(Timeout, DeadlineIsTakenAtEvaluation) {
   wuc_timeout t = wuc_timeout_make(milliseconds(5));
   EXPECT_GE(t.deadline, before + milliseconds(5));
   EXPECT_LE(t.deadline, wuc_now() + milliseconds(5));
-  EXPECT_EQ(wuc_timeout_make(INT64_MAX).deadline, INT64_MAX);  // saturates: never
+  EXPECT_EQ(wuc_timeout_make(INT64_MAX).deadline, INT64_MAX); // saturates: never
 }
 
 TEST(Timeout, PassedDeadlineIsReadyEvenInTheTryOnlyPass) {
@@ -77,7 +77,7 @@ TEST(Timeout, WinsWhenNothingElseComes) {
                            Bind(&t, WUC_TRAIT(wuc_timeout_register))};
   auto o = Waituntil(wuc_test::AnyOf(2), c);
   EXPECT_EQ(o.ran, std::vector<int>{1});
-  EXPECT_GE(wuc_now(), t.deadline);  // never early
+  EXPECT_GE(wuc_now(), t.deadline); // never early
   EXPECT_EQ(never.waiters.head, nullptr);
   EXPECT_EQ(probe_pending_timers(), 0);
 }
@@ -119,7 +119,7 @@ TEST(Timeout, LoopThatNeverTimesOutLeavesNoTimers) {
   }
   uthread_join(setter);
   EXPECT_EQ(probe_pending_timers(), 0);
-  EXPECT_LT(max_heap, 1000u);  // cancelled entries are dropped as they go
+  EXPECT_LT(max_heap, 1000u); // cancelled entries are dropped as they go
 }
 
 TEST(Timeout, AndWithAFutureWaitsForBoth) {
@@ -129,8 +129,8 @@ TEST(Timeout, AndWithAFutureWaitsForBoth) {
   std::vector<Clause> c = {Bind(&t, WUC_TRAIT(wuc_timeout_register)),
                            Bind(&f.core, WUC_TRAIT(wuc_future_register))};
   auto o = Waituntil(wuc_test::And({wuc_test::Leaf(0), wuc_test::Leaf(1)}), c);
-  EXPECT_EQ(o.ran, (std::vector<int>{1, 0}));  // the future at once, the timeout later
+  EXPECT_EQ(o.ran, (std::vector<int>{1, 0})); // the future at once, the timeout later
   EXPECT_GE(wuc_now(), t.deadline);
 }
 
-}  // namespace
+} // namespace

@@ -42,7 +42,6 @@ void CountFire(wuc_timer *t) {
 
 void NeverFires(wuc_timer *) { std::abort(); }
 
-
 TEST(Timer, CancelBeforeFireReturnsTrueAndFireNeverRuns) {
   CountingTimer c;
   const int64_t pending = probe_pending_timers();
@@ -50,7 +49,7 @@ TEST(Timer, CancelBeforeFireReturnsTrueAndFireNeverRuns) {
   EXPECT_EQ(probe_pending_timers(), pending + 1);
   EXPECT_TRUE(wuc_timer_cancel(&c.timer));
   EXPECT_EQ(probe_pending_timers(), pending);
-  uthread_sleep(milliseconds(20));  // well past the deadline
+  uthread_sleep(milliseconds(20)); // well past the deadline
   EXPECT_EQ(c.fired.load(), 0);
 }
 
@@ -185,7 +184,7 @@ TEST(Timer, MillionStartAndCancelKeepTheHeapSmall) {
   int lost = 0;
   size_t largest_heap = 0;
   for (int i = 0; i < 1000000; i++) {
-    wuc_timer_start(&t, far - i, NeverFires);  // earlier each time: always the heap top
+    wuc_timer_start(&t, far - i, NeverFires); // earlier each time: always the heap top
     if (!wuc_timer_cancel(&t)) lost++;
     if (i % 1024 == 0) largest_heap = std::max(largest_heap, probe_timer_heap_len());
   }
@@ -234,7 +233,7 @@ TEST(Timer, StaleCancelDoesNotCancelTheSlotsNextTimer) {
 // on main's worker races with cancel on the other.
 struct HandedTimer {
   CountingTimer c;
-  std::atomic<int> stage{0};  // 0: free, 1: started and handed over, 2: cancel done
+  std::atomic<int> stage{0}; // 0: free, 1: started and handed over, 2: cancel done
   bool cancelled = false;
   int fired_when_cancel_returned = 0;
 };
@@ -288,19 +287,19 @@ int RunCancelRace(long timers, duration_t delay, duration_t jitter) {
     HandedTimer &h = race.ring[i % CancelRace::kRing];
     if (i >= CancelRace::kRing) {
       for (uint32_t spins = 0; h.stage.load(std::memory_order_acquire) != 2;) {
-        uthread_yield();  // runs due timers
+        uthread_yield(); // runs due timers
         wuc_test_spin_step(&spins);
       }
       CheckHandedTimer(h, i - CancelRace::kRing);
     }
-    h.c.fired = 0;  // the memory is ours again once cancel has returned
+    h.c.fired = 0; // the memory is ours again once cancel has returned
     rng = rng * 1103515245u + 12345u;
     duration_t extra = jitter ? static_cast<duration_t>((rng >> 8) % (jitter + 1)) : 0;
     wuc_timer_start(&h.c.timer, wuc_now() + delay + extra, CountFire);
     h.stage.store(1, std::memory_order_release);
-    uthread_yield();  // runs the due timers of this worker
+    uthread_yield(); // runs the due timers of this worker
   }
-  uthread_join(canceller);  // it has cancelled every timer when it ends
+  uthread_join(canceller); // it has cancelled every timer when it ends
   if (delay < seconds(1))  // past every deadline: nothing fires late
     uthread_sleep(delay + jitter + milliseconds(1));
   for (long i = std::max(0L, timers - CancelRace::kRing); i < timers; i++)
@@ -320,9 +319,7 @@ int RunCancelRace(long timers, duration_t delay, duration_t jitter) {
 WUC_SCENARIO(cancel_from_other_worker) { return RunCancelRace(1000, seconds(3600), 0); }
 
 // Deadlines of now .. now + 2 µs: cancels race with firing.
-WUC_SCENARIO(cancel_races_fire_across_workers) {
-  return RunCancelRace(100000, 0, microseconds(2));
-}
+WUC_SCENARIO(cancel_races_fire_across_workers) { return RunCancelRace(100000, 0, microseconds(2)); }
 
 TEST(Timer, CancelFromAnotherWorker) {
   auto r = RunScenario("cancel_from_other_worker", {{"WUC_PROCESSORS", "2"}});
@@ -336,4 +333,4 @@ TEST(Timer, CancelRacesFireAcrossWorkers) {
   std::printf("%s", r.out.c_str());
 }
 
-}  // namespace
+} // namespace

@@ -28,8 +28,7 @@ TEST(DriverArgs, CompileSteps) {
   EXPECT_EQ(parseDriverArgs({"-c", "-S", "a.wc"}, nullptr).compileStep, "-S");
   EXPECT_EQ(parseDriverArgs({"-S", "-E", "-c", "a.wc"}, nullptr).compileStep, "-E");
   EXPECT_EQ(parseDriverArgs({"--emit-c", "a.wc"}, nullptr).mode, DriverArgs::Mode::EmitC);
-  EXPECT_EQ(parseDriverArgs({"-fsyntax-only", "a.wc"}, nullptr).mode,
-            DriverArgs::Mode::SyntaxOnly);
+  EXPECT_EQ(parseDriverArgs({"-fsyntax-only", "a.wc"}, nullptr).mode, DriverArgs::Mode::SyntaxOnly);
 }
 
 TEST(DriverArgs, FlagsReachTheBackEndAndTheSemanticPass) {

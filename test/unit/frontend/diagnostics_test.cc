@@ -32,8 +32,10 @@ const DiagCase kCases[] = {
      "2:30: a waituntil statement can have only one 'else'\n"},
     {"ElseInParens", "(waituntil (a) ; or else ;) and waituntil (b) ;",
      "2:21: 'else' cannot appear inside parentheses\n"},
-    {"ElseAloneInParens", "waituntil (a) ; or (else ;)", "2:21: 'else' cannot appear inside parentheses\n"},
-    {"ElseAfterAnd", "waituntil (a) ; and else ;", "2:21: 'else' must be joined by 'or', not 'and'\n"},
+    {"ElseAloneInParens", "waituntil (a) ; or (else ;)",
+     "2:21: 'else' cannot appear inside parentheses\n"},
+    {"ElseAfterAnd", "waituntil (a) ; and else ;",
+     "2:21: 'else' must be joined by 'or', not 'and'\n"},
     {"ElseAfterAndAnd", "waituntil (a) ; && when (k) else ;",
      "2:29: 'else' must be joined by 'or', not 'and'\n"},
     {"ElseFirst", "when (k) else ;", "2:10: 'else' needs a waituntil clause before it\n"},
@@ -47,7 +49,8 @@ const DiagCase kCases[] = {
      "2:1: 'when' cannot guard a parenthesised group; guard each clause instead\n"},
     {"WhenOnSingleGroup", "waituntil (a) ; or when (k) (waituntil (b) ;)",
      "2:20: 'when' cannot guard a parenthesised group; guard each clause instead\n"},
-    {"WhenWithoutClause", "when (k) k++;", "2:10: expected 'waituntil', '(' or 'else' after 'when (...)'\n"},
+    {"WhenWithoutClause", "when (k) k++;",
+     "2:10: expected 'waituntil', '(' or 'else' after 'when (...)'\n"},
     {"WhenWhen", "when (k) when (j) waituntil (a) ;",
      "2:10: expected 'waituntil', '(' or 'else' after 'when (...)'\n"},
     {"WhenAtEnd", "waituntil (a) ; or when (k)\n}",
@@ -56,12 +59,15 @@ const DiagCase kCases[] = {
     {"ExpectedLParenAfterWhen", "when k waituntil (a) ;", "2:6: expected '(' after 'when'\n"},
     // Clauses.
     {"EmptyParens", "waituntil (a) ; or ()", "2:20: empty parentheses in a waituntil statement\n"},
-    {"EmptyParensAfterAnd", "waituntil (a) ; and () ;", "2:21: empty parentheses in a waituntil statement\n"},
+    {"EmptyParensAfterAnd", "waituntil (a) ; and () ;",
+     "2:21: empty parentheses in a waituntil statement\n"},
     {"EmptyParensAfterWhen", "when (k) ()", "2:10: empty parentheses in a waituntil statement\n"},
-    {"ClauseNoStatement", "waituntil (a) or waituntil (b) s();", "2:15: waituntil clause has no statement\n"},
+    {"ClauseNoStatement", "waituntil (a) or waituntil (b) s();",
+     "2:15: waituntil clause has no statement\n"},
     {"ClauseNoStatementAnd", "waituntil (a) && waituntil (b) s();",
      "2:15: waituntil clause has no statement\n"},
-    {"ClauseNoStatementAtBlockEnd", "{ waituntil (a)\n}", "3:1: waituntil clause has no statement\n"},
+    {"ClauseNoStatementAtBlockEnd", "{ waituntil (a)\n}",
+     "3:1: waituntil clause has no statement\n"},
     {"ClauseNoStatementInGroup", "(waituntil (a)) or waituntil (b) ;",
      "2:15: waituntil clause has no statement\n"},
     {"ClauseNoStatementBeforeElse", "if (k) waituntil (a) else ;",
@@ -69,12 +75,17 @@ const DiagCase kCases[] = {
     {"EmptyResource", "waituntil () ;", "2:12: waituntil clause has no resource\n"},
     {"EmptyTimeout", "waituntil (timeout()) ;", "2:20: 'timeout( )' needs an argument\n"},
     {"EmptyClosed", "waituntil (closed( /* c */ )) ;", "2:28: 'closed( )' needs an argument\n"},
-    {"DirectiveBetweenClauses", "waituntil (a) ;\n#ifdef X\n or waituntil (b) ;\n#else\n or else ;\n#endif\nx();",
-     "3:1: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n"
-     "5:1: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n"},
+    {"DirectiveBetweenClauses",
+     "waituntil (a) ;\n#ifdef X\n or waituntil (b) ;\n#else\n or else ;\n#endif\nx();",
+     "3:1: a preprocessor directive can appear in a waituntil statement only inside a clause's "
+     "body\n"
+     "5:1: a preprocessor directive can appear in a waituntil statement only inside a clause's "
+     "body\n"},
     {"DirectiveInOperand", "waituntil (x <<\n  #pragma nothing\n c) ;",
-     "3:3: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n"},
-    {"ExpectedLParenAfterWaituntil", "waituntil x << c ;", "2:11: expected '(' after 'waituntil'\n"},
+     "3:3: a preprocessor directive can appear in a waituntil statement only inside a clause's "
+     "body\n"},
+    {"ExpectedLParenAfterWaituntil", "waituntil x << c ;",
+     "2:11: expected '(' after 'waituntil'\n"},
     {"ExpectedClauseAfterOr", "waituntil (a) ; or (x);",
      "2:20: expected 'waituntil', 'when', '(' or 'else' after 'or'\n"},
     {"ExpectedClauseAfterOrOr", "waituntil (a) ; || x++;",
@@ -85,33 +96,45 @@ const DiagCase kCases[] = {
      "2:21: expected 'waituntil', 'when', '(' or 'else' after 'and'\n"},
     // Several statements: one error each, in source order.
     {"OneErrorPerStatement", "waituntil (a) ; or else ; or else ;\nwaituntil () ;",
-     "2:30: a waituntil statement can have only one 'else'\n3:12: waituntil clause has no resource\n"},
-    {"NestedStatementErrorFirst", "waituntil (a) { waituntil (b) ; and else ; } or else ; or else ;",
-     "2:37: 'else' must be joined by 'or', not 'and'\n2:59: a waituntil statement can have only one 'else'\n"},
+     "2:30: a waituntil statement can have only one 'else'\n3:12: waituntil clause has no "
+     "resource\n"},
+    {"NestedStatementErrorFirst",
+     "waituntil (a) { waituntil (b) ; and else ; } or else ; or else ;",
+     "2:37: 'else' must be joined by 'or', not 'and'\n2:59: a waituntil statement can have only "
+     "one 'else'\n"},
     // Plain C around a waituntil statement.
     {"ElseWithoutIf", "waituntil (a) ;\n else x();", "3:2: 'else' without a previous 'if'\n"},
     {"MissingSemicolonBeforeBrace", "waituntil (a) x = 1\n}", "3:1: expected ';' before '}'\n"},
-    {"UnmatchedParen", "waituntil (a) ; x = (1));", "2:24: ')' without a matching opening bracket\n"},
-    {"KeywordInExpression", "x = waituntil (a) ;", "2:5: a waituntil statement cannot appear here "
-                                                    "('waituntil' can only begin a statement)\n"},
+    {"UnmatchedParen", "waituntil (a) ; x = (1));",
+     "2:24: ')' without a matching opening bracket\n"},
+    {"KeywordInExpression", "x = waituntil (a) ;",
+     "2:5: a waituntil statement cannot appear here "
+     "('waituntil' can only begin a statement)\n"},
     {"MissingCloseBrace", "waituntil (a) { x();", "4:1: expected '}' at end of input\n"},
-    {"KeywordsSpelledAsInC", "waituntil (x << c) { do x++; }", "2:30: expected 'while' before '}'\n"},
+    {"KeywordsSpelledAsInC", "waituntil (x << c) { do x++; }",
+     "2:30: expected 'while' before '}'\n"},
     // Lexical.
     {"UnterminatedComment", "waituntil (a) ; /* x\n\n", "2:17: unterminated /* comment\n"},
-    {"UnterminatedString", "waituntil (a) puts(\"x);", "2:20: missing terminating '\"' character\n"},
+    {"UnterminatedString", "waituntil (a) puts(\"x);",
+     "2:20: missing terminating '\"' character\n"},
     {"UnterminatedChar", "char c = 'x;", "2:10: missing terminating ' character\n"},
-    {"UnknownDurationUnit", "d = 10`min;", "2:5: unknown duration unit 'min' (expected ns, us, ms or s)\n"},
-    {"DurationUnitMissing", "d = 10`;", "2:5: unknown duration unit ';' (expected ns, us, ms or s)\n"},
+    {"UnknownDurationUnit", "d = 10`min;",
+     "2:5: unknown duration unit 'min' (expected ns, us, ms or s)\n"},
+    {"DurationUnitMissing", "d = 10`;",
+     "2:5: unknown duration unit ';' (expected ns, us, ms or s)\n"},
     {"DurationNeedsNumber", "d = `ms;", "2:5: a duration literal needs a number before '`'\n"},
     {"DurationAfterIdentifier", "d = n`ms;", "2:6: a duration literal needs a number before '`'\n"},
     {"EmptyChannelType", "channel() c;", "2:1: expected a type name in 'channel( )'\n"},
-    {"EmptyFutureType", "x = sizeof(future( /* none */ ));", "2:12: expected a type name in 'future( )'\n"},
+    {"EmptyFutureType", "x = sizeof(future( /* none */ ));",
+     "2:12: expected a type name in 'future( )'\n"},
     {"StatementInsideTypeName", "x = sizeof(channel(__typeof__(({ waituntil (a) ; 1; }))));",
      "2:34: a waituntil statement cannot appear here ('waituntil' can only begin a statement)\n"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Frontend, Diagnostics, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<DiagCase> &i) { return std::string(i.param.name); });
+                         [](const ::testing::TestParamInfo<DiagCase> &i) {
+                           return std::string(i.param.name);
+                         });
 
 TEST(DiagnosticsFormat, ClangStyleWithCaret) {
   Parsed p = parse("void f(void) {\n\twaituntil (a) ; or else ; or\telse ;\n}\n", "dir/prog.wc");
@@ -129,29 +152,35 @@ TEST(DiagnosticsFormat, PlainCErrorsOutsideWaituntilAreNotOurs) {
   ASSERT_EQ(p.fe.statements.size(), 1u);
   // `when` is a keyword, but a file that never writes `when (` nor
   // `waituntil` may still use it as a name.
-  EXPECT_TRUE(parse("struct utimbuf when; void f(void) { when.actime = 0; utime(\"f\", &when); }\n").ok);
+  EXPECT_TRUE(
+      parse("struct utimbuf when; void f(void) { when.actime = 0; utime(\"f\", &when); }\n").ok);
 }
 
 TEST(DiagnosticsFormat, DirectivesInsideBodiesAreFine) {
-  Parsed p = parseBody("waituntil (a) {\n#if X\n  x();\n#endif\n} or waituntil (b) y(\n#pragma once\n  );\n"
-                       "or else {\n# line 3\n}");
+  Parsed p = parseBody(
+      "waituntil (a) {\n#if X\n  x();\n#endif\n} or waituntil (b) y(\n#pragma once\n  );\n"
+      "or else {\n# line 3\n}");
   EXPECT_TRUE(p.ok) << p.diags;
   // ... but a body's directive that is the body's first thing is before it.
   Parsed q = parseBody("waituntil (a)\n#pragma x\n  y();");
-  EXPECT_EQ(q.errors, "3:1: a preprocessor directive can appear in a waituntil statement only inside a clause's body\n");
+  EXPECT_EQ(q.errors, "3:1: a preprocessor directive can appear in a waituntil statement only "
+                      "inside a clause's body\n");
 }
 
 TEST(DiagnosticsFormat, LongLineShowsAWindowAroundTheCaret) {
   // A line over 4096 bytes is cut to 80 bytes either side of the caret, so a
   // generated one-line file does not put megabytes on stderr.
-  const std::string pad(5000, 'x'), code = "; void f(void) { waituntil (a) ; or else ; or else ; } int ";
+  const std::string pad(5000, 'x'),
+      code = "; void f(void) { waituntil (a) ; or else ; or else ; } int ";
   Parsed p = parse("int " + pad + code + pad + ";\n");
-  EXPECT_EQ(p.diags, "t.wc:1:5051: error: a waituntil statement can have only one 'else'\n..." + pad.substr(0, 34) +
-                         code + pad.substr(0, 67) + "...\n   " + std::string(80, ' ') + "^\n");
+  EXPECT_EQ(p.diags, "t.wc:1:5051: error: a waituntil statement can have only one 'else'\n..." +
+                         pad.substr(0, 34) + code + pad.substr(0, 67) + "...\n   " +
+                         std::string(80, ' ') + "^\n");
   // A caret near the start of a long line needs no leading "...".
   Parsed q = parse(code.substr(2) + pad + ";\n");
-  EXPECT_EQ(q.diags, "t.wc:1:45: error: a waituntil statement can have only one 'else'\n" + code.substr(2) +
-                         pad.substr(0, 67) + "...\n" + std::string(44, ' ') + "^\n");
+  EXPECT_EQ(q.diags, "t.wc:1:45: error: a waituntil statement can have only one 'else'\n" +
+                         code.substr(2) + pad.substr(0, 67) + "...\n" + std::string(44, ' ') +
+                         "^\n");
 }
 
 TEST(DiagnosticsFormat, NestingLimit) {

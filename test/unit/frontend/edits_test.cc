@@ -32,7 +32,8 @@ TEST(Edits, Mangling) {
   EXPECT_EQ(mangledTag("channel(int[4])"), "wuc_channel_int_A4");
   EXPECT_EQ(mangledTag("channel(char *[16][2])"), "wuc_channel_char_P_A16_A2");
   EXPECT_EQ(mangledTag("channel(const char * const *)"), "wuc_channel_const_char_P_const_P");
-  EXPECT_EQ(mangledTag("channel(int (*)(int, long))"), "wuc_channel_int_lp_P_rp_lp_int_comma_long_rp");
+  EXPECT_EQ(mangledTag("channel(int (*)(int, long))"),
+            "wuc_channel_int_lp_P_rp_lp_int_comma_long_rp");
   EXPECT_EQ(mangledTag("channel(__typeof__(x + 1))"), "wuc_channel___typeof___lp_x_plus_1_rp");
   EXPECT_EQ(mangledTag("channel(int[N + 1])"), "wuc_channel_int_AN_plus_1");
   // Whitespace, comments and continuations do not matter.
@@ -57,9 +58,10 @@ TEST(Edits, ReplacementAndDefinition) {
 }
 
 TEST(Edits, DefinitionBeforeTheDeclarationOfFirstUse) {
-  Parsed p = parse("int a;\nstatic channel(int) c, d;\n"
-                   "void f(void) {\n  future(long) g;\n  channel(int) e;\n  waituntil (x << c) ;\n}\n"
-                   "future(long) h;\n");
+  Parsed p =
+      parse("int a;\nstatic channel(int) c, d;\n"
+            "void f(void) {\n  future(long) g;\n  channel(int) e;\n  waituntil (x << c) ;\n}\n"
+            "future(long) h;\n");
   ASSERT_TRUE(p.ok) << p.diags;
   ASSERT_EQ(p.fe.edits.size(), 6u);
   EXPECT_EQ(p.fe.edits[0].kind, Edit::TypeDefinition);
@@ -73,10 +75,11 @@ TEST(Edits, DefinitionBeforeTheDeclarationOfFirstUse) {
   EXPECT_EQ(p.fe.edits[3].text, "struct wuc_future_long");
   EXPECT_EQ(p.fe.edits[4].text, "struct wuc_channel_int");
   EXPECT_EQ(p.fe.edits[5].text, "struct wuc_future_long");
-  EXPECT_EQ(p.render(),
-            "int a;\nWUC_CHANNEL_STRUCT(wuc_channel_int, int);\nstatic struct wuc_channel_int c, d;\n"
-            "WUC_FUTURE_STRUCT(wuc_future_long, long);\nvoid f(void) {\n  struct wuc_future_long g;\n"
-            "  struct wuc_channel_int e;\n  waituntil (x << c) ;\n}\nstruct wuc_future_long h;\n");
+  EXPECT_EQ(
+      p.render(),
+      "int a;\nWUC_CHANNEL_STRUCT(wuc_channel_int, int);\nstatic struct wuc_channel_int c, d;\n"
+      "WUC_FUTURE_STRUCT(wuc_future_long, long);\nvoid f(void) {\n  struct wuc_future_long g;\n"
+      "  struct wuc_channel_int e;\n  waituntil (x << c) ;\n}\nstruct wuc_future_long h;\n");
   for (size_t i = 1; i < p.fe.edits.size(); i++)
     EXPECT_LT(p.fe.edits[i - 1].range.begin, p.fe.edits[i].range.begin);
 }
@@ -102,17 +105,21 @@ TEST(Edits, NestedTypes) {
   ASSERT_TRUE(p.ok) << p.diags;
   ASSERT_EQ(p.fe.edits.size(), 2u);
   EXPECT_EQ(p.fe.edits[0].kind, Edit::TypeDefinition);
-  EXPECT_EQ(p.fe.edits[0].text,
-            "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n"
-            "WUC_CHANNEL_STRUCT(wuc_channel_struct_wuc_channel_int_P, struct wuc_channel_int *);\n");
+  EXPECT_EQ(
+      p.fe.edits[0].text,
+      "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n"
+      "WUC_CHANNEL_STRUCT(wuc_channel_struct_wuc_channel_int_P, struct wuc_channel_int *);\n");
   EXPECT_EQ(p.text(p.fe.edits[1].range), "channel(channel(int) *)");
   EXPECT_EQ(p.fe.edits[1].text, "struct wuc_channel_struct_wuc_channel_int_P");
   // The same type written either way is the same type.
-  Parsed q = parse("channel(channel(int)) a;\nchannel(struct wuc_channel_int) b;\nfuture(channel(int)) c;\n");
+  Parsed q = parse(
+      "channel(channel(int)) a;\nchannel(struct wuc_channel_int) b;\nfuture(channel(int)) c;\n");
   ASSERT_TRUE(q.ok) << q.diags;
-  EXPECT_EQ(replacement(q, "channel(struct wuc_channel_int)"), "struct wuc_channel_struct_wuc_channel_int");
-  EXPECT_NE(q.render().find("WUC_FUTURE_STRUCT(wuc_future_struct_wuc_channel_int, struct wuc_channel_int);\n"
-                            "struct wuc_future_struct_wuc_channel_int c;"),
+  EXPECT_EQ(replacement(q, "channel(struct wuc_channel_int)"),
+            "struct wuc_channel_struct_wuc_channel_int");
+  EXPECT_NE(q.render().find(
+                "WUC_FUTURE_STRUCT(wuc_future_struct_wuc_channel_int, struct wuc_channel_int);\n"
+                "struct wuc_future_struct_wuc_channel_int c;"),
             std::string::npos)
       << q.render();
 }
@@ -132,15 +139,18 @@ TEST(Edits, LongNamesEndInAHash) {
 }
 
 TEST(Edits, OneDefinitionPerType) {
-  Parsed p = parse("channel(int) a;\nchannel( int ) b;\nvoid f(channel(int) *p) { channel(int) q; }\n");
+  Parsed p =
+      parse("channel(int) a;\nchannel( int ) b;\nvoid f(channel(int) *p) { channel(int) q; }\n");
   ASSERT_TRUE(p.ok) << p.diags;
   size_t definitions = 0;
-  for (const Edit &e : p.fe.edits) definitions += e.text.find("WUC_CHANNEL_STRUCT") != std::string::npos;
+  for (const Edit &e : p.fe.edits)
+    definitions += e.text.find("WUC_CHANNEL_STRUCT") != std::string::npos;
   EXPECT_EQ(definitions, 1u);
 }
 
 TEST(Edits, NotATypeUnlessFollowedByParen) {
-  Parsed p = parse("int channel, future;\nvoid f(void) { channel = future; channel /* c */ (1); }\n");
+  Parsed p =
+      parse("int channel, future;\nvoid f(void) { channel = future; channel /* c */ (1); }\n");
   ASSERT_TRUE(p.ok) << p.diags;
   ASSERT_EQ(p.fe.edits.size(), 2u); // the call is rewritten: `channel (` is the type
   EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_1, 1);\n");
@@ -157,7 +167,8 @@ TEST(Edits, PaddingKeepsTokensApart) {
 }
 
 TEST(Edits, Durations) {
-  Parsed p = parse("long a = 10`ms, b = 1.5`us, c = 1`s, d = 0x10`ns, e = 2e3`us, f = 7ull`s, g = 0x1p4`ms;\n");
+  Parsed p = parse(
+      "long a = 10`ms, b = 1.5`us, c = 1`s, d = 0x10`ns, e = 2e3`us, f = 7ull`s, g = 0x1p4`ms;\n");
   ASSERT_TRUE(p.ok) << p.diags;
   EXPECT_EQ(replacement(p, "10`ms"), "((duration_t)(10 * 1000000LL))");
   EXPECT_EQ(replacement(p, "1.5`us"), "((duration_t)(1.5 * 1000.0))");
@@ -184,39 +195,39 @@ TEST(Edits, DurationsInStatements) {
 }
 
 TEST(Edits, NothingInLiteralsOrComments) {
-  Parsed p = parse("const char *s = \"channel(int) 10`ms\";\n// channel(int)\n/* 1`s */ char c = '`';\n");
+  Parsed p =
+      parse("const char *s = \"channel(int) 10`ms\";\n// channel(int)\n/* 1`s */ char c = '`';\n");
   ASSERT_TRUE(p.ok) << p.diags;
   EXPECT_TRUE(p.fe.edits.empty());
 }
 
 TEST(Edits, InDefineReplacementLists) {
-  const std::string src =
-      "#include <wuc.h>\n"
-      "#define TICK 10`ms\n"
-      "#define INTCHAN channel(int)\n"
-      "# define PAIR(a, b) { future(long) x; channel(a) y; a`ms; }\n"
-      "#define channel(T) foo(T)\n"
-      "#error 10`ms channel(int)\n"
-      "#if 0\n#endif\n"
-      "static INTCHAN c;\n"
-      "void f(void) {\n#define LOCAL future(char)\n  LOCAL g;\n}\n";
+  const std::string src = "#include <wuc.h>\n"
+                          "#define TICK 10`ms\n"
+                          "#define INTCHAN channel(int)\n"
+                          "# define PAIR(a, b) { future(long) x; channel(a) y; a`ms; }\n"
+                          "#define channel(T) foo(T)\n"
+                          "#error 10`ms channel(int)\n"
+                          "#if 0\n#endif\n"
+                          "static INTCHAN c;\n"
+                          "void f(void) {\n#define LOCAL future(char)\n  LOCAL g;\n}\n";
   Parsed p = parse(src);
   EXPECT_EQ(p.errors, "4:54: a duration literal needs a number before '`'\n");
   Parsed q = parse(std::string(src).replace(src.find("a`ms"), 4, "1`s"));
   ASSERT_TRUE(q.ok) << q.diags;
-  EXPECT_EQ(q.render(),
-            "#include <wuc.h>\n"
-            "#define TICK ((duration_t)(10 * 1000000LL))\n"
-            "#define INTCHAN struct wuc_channel_int\n"
-            "# define PAIR(a, b) { struct wuc_future_long x; channel(a) y; ((duration_t)(1 * 1000000000LL)); }\n"
-            "#define channel(T) foo(T)\n"
-            "#error 10`ms channel(int)\n"
-            "#if 0\n#endif\n"
-            "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n"
-            "WUC_FUTURE_STRUCT(wuc_future_long, long);\n"
-            "static INTCHAN c;\n"
-            "WUC_FUTURE_STRUCT(wuc_future_char, char);\n"
-            "void f(void) {\n#define LOCAL struct wuc_future_char\n  LOCAL g;\n}\n");
+  EXPECT_EQ(q.render(), "#include <wuc.h>\n"
+                        "#define TICK ((duration_t)(10 * 1000000LL))\n"
+                        "#define INTCHAN struct wuc_channel_int\n"
+                        "# define PAIR(a, b) { struct wuc_future_long x; channel(a) y; "
+                        "((duration_t)(1 * 1000000000LL)); }\n"
+                        "#define channel(T) foo(T)\n"
+                        "#error 10`ms channel(int)\n"
+                        "#if 0\n#endif\n"
+                        "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n"
+                        "WUC_FUTURE_STRUCT(wuc_future_long, long);\n"
+                        "static INTCHAN c;\n"
+                        "WUC_FUTURE_STRUCT(wuc_future_char, char);\n"
+                        "void f(void) {\n#define LOCAL struct wuc_future_char\n  LOCAL g;\n}\n");
   // A type whose parentheses hold a directive (found by the fuzzer): one edit.
   Parsed t = parse("channel(int\n#define Y channel(char) 1`s\n) c;\nlong d = 2`s;\n");
   ASSERT_TRUE(t.ok) << t.diags;
@@ -228,7 +239,8 @@ TEST(Edits, InDefineReplacementLists) {
   // definition goes before it.
   Parsed r = parse("int a;\n  #define C channel(short)");
   ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_EQ(r.render(), "int a;\n  WUC_CHANNEL_STRUCT(wuc_channel_short, short);\n#define C struct wuc_channel_short");
+  EXPECT_EQ(r.render(), "int a;\n  WUC_CHANNEL_STRUCT(wuc_channel_short, short);\n#define C struct "
+                        "wuc_channel_short");
 }
 
 } // namespace

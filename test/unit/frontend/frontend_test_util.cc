@@ -31,7 +31,9 @@ std::string Parsed::render(bool withEdits) const {
   if (withEdits) copy.edits = fe.edits;
   const SourceFile &f = *file;
   std::string out;
-  Renderer r(f, copy, [&](const WaitUntil &w, std::string &o) { o.append(f.text(), w.range.begin, w.range.size()); });
+  Renderer r(f, copy, [&](const WaitUntil &w, std::string &o) {
+    o.append(f.text(), w.range.begin, w.range.size());
+  });
   r.renderFile(out);
   return out;
 }

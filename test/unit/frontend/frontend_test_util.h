@@ -15,7 +15,7 @@ struct Parsed {
   std::unique_ptr<SourceFile> file;
   FrontendResult fe;
   bool ok = false;
-  std::string diags; // as printed
+  std::string diags;  // as printed
   std::string errors; // "line:col: message" per error, one a line
 
   std::string text(Range r) const { return std::string(file->slice(r)); }

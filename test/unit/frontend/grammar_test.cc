@@ -38,10 +38,13 @@ TEST(Grammar, OrChainIsOneNode) {
 }
 
 TEST(Grammar, AndBindsTighterThanOr) {
-  EXPECT_EQ(parseBody("waituntil (a) ; or waituntil (b) ; and waituntil (c) ;").tree(0), "(or 0 (and 1 2))");
-  EXPECT_EQ(parseBody("waituntil (a) ; and waituntil (b) ; or waituntil (c) ; and waituntil (d) ;").tree(0),
+  EXPECT_EQ(parseBody("waituntil (a) ; or waituntil (b) ; and waituntil (c) ;").tree(0),
+            "(or 0 (and 1 2))");
+  EXPECT_EQ(parseBody("waituntil (a) ; and waituntil (b) ; or waituntil (c) ; and waituntil (d) ;")
+                .tree(0),
             "(or (and 0 1) (and 2 3))");
-  EXPECT_EQ(parseBody("waituntil (a) ; and waituntil (b) ; and waituntil (c) ;").tree(0), "(and 0 1 2)");
+  EXPECT_EQ(parseBody("waituntil (a) ; and waituntil (b) ; and waituntil (c) ;").tree(0),
+            "(and 0 1 2)");
 }
 
 TEST(Grammar, SymbolSpellings) {
@@ -51,8 +54,10 @@ TEST(Grammar, SymbolSpellings) {
 }
 
 TEST(Grammar, ParenthesesGroup) {
-  EXPECT_EQ(parseBody("(waituntil (a) ; or waituntil (b) ;) and waituntil (c) ;").tree(0), "(and (or 0 1) 2)");
-  EXPECT_EQ(parseBody("waituntil (a) ; and (waituntil (b) ; or waituntil (c) ;)").tree(0), "(and 0 (or 1 2))");
+  EXPECT_EQ(parseBody("(waituntil (a) ; or waituntil (b) ;) and waituntil (c) ;").tree(0),
+            "(and (or 0 1) 2)");
+  EXPECT_EQ(parseBody("waituntil (a) ; and (waituntil (b) ; or waituntil (c) ;)").tree(0),
+            "(and 0 (or 1 2))");
   // Parentheses around a single operand add no node.
   Parsed p = parseBody("((waituntil (a) ;)) or waituntil (b) ;");
   EXPECT_PARSES(p);
@@ -105,15 +110,18 @@ TEST(Grammar, Else) {
 }
 
 TEST(Grammar, SingleStatementBodies) {
-  Parsed p = parseBody("waituntil (a) x = 1; or waituntil (b) ; or waituntil (c) if (q) r(); else s();\n"
-                       "or waituntil (d) return; or waituntil (e) while (k) k--; or waituntil (f) lbl: g();\n"
-                       "or waituntil (h) switch (v) { case 1: break; } or waituntil (i) do m(); while (0);\n"
-                       "or waituntil (j) for (;;) break; or waituntil (k) goto out; or waituntil (l) asm volatile(\"nop\");");
+  Parsed p = parseBody(
+      "waituntil (a) x = 1; or waituntil (b) ; or waituntil (c) if (q) r(); else s();\n"
+      "or waituntil (d) return; or waituntil (e) while (k) k--; or waituntil (f) lbl: g();\n"
+      "or waituntil (h) switch (v) { case 1: break; } or waituntil (i) do m(); while (0);\n"
+      "or waituntil (j) for (;;) break; or waituntil (k) goto out; or waituntil (l) asm "
+      "volatile(\"nop\");");
   EXPECT_PARSES(p);
   ASSERT_EQ(p.fe.statements.size(), 1u);
-  const char *bodies[] = {"x = 1;",   ";",    "if (q) r(); else s();", "return;", "while (k) k--;",
-                          "lbl: g();", "switch (v) { case 1: break; }", "do m(); while (0);",
-                          "for (;;) break;", "goto out;", "asm volatile(\"nop\");"};
+  const char *bodies[] = {
+      "x = 1;",          ";",         "if (q) r(); else s();",         "return;",
+      "while (k) k--;",  "lbl: g();", "switch (v) { case 1: break; }", "do m(); while (0);",
+      "for (;;) break;", "goto out;", "asm volatile(\"nop\");"};
   ASSERT_EQ(p.fe.statements[0].clauses.size(), 11u);
   for (size_t i = 0; i < 11; i++) EXPECT_EQ(p.text(p.clause(0, i).body), bodies[i]) << i;
 }
@@ -163,16 +171,15 @@ TEST(Grammar, DanglingElse) {
 }
 
 TEST(Grammar, NestedEverywhere) {
-  Parsed p = parseBody(
-      "if (q) waituntil (a) {\n"
-      "  waituntil (b) ;\n"
-      "} or else { waituntil (c) ; }\n"
-      "while (1) waituntil (d) ;\n"
-      "for (int i = 0; i < 3; i++) waituntil (e) ;\n"
-      "switch (k) { case 1: waituntil (f) ; default: lbl: waituntil (g) ; }\n"
-      "int v = ({ int t; waituntil (t << h) ; t; });\n"
-      "struct s z = { .x = ({ waituntil (i) ; 1; }) };\n"
-      "do waituntil (j) ; while (0);");
+  Parsed p = parseBody("if (q) waituntil (a) {\n"
+                       "  waituntil (b) ;\n"
+                       "} or else { waituntil (c) ; }\n"
+                       "while (1) waituntil (d) ;\n"
+                       "for (int i = 0; i < 3; i++) waituntil (e) ;\n"
+                       "switch (k) { case 1: waituntil (f) ; default: lbl: waituntil (g) ; }\n"
+                       "int v = ({ int t; waituntil (t << h) ; t; });\n"
+                       "struct s z = { .x = ({ waituntil (i) ; 1; }) };\n"
+                       "do waituntil (j) ; while (0);");
   EXPECT_PARSES(p);
   std::vector<std::string> operands;
   for (const WaitUntil &w : p.fe.statements) operands.push_back(p.text(w.clauses[0].operand));
@@ -185,8 +192,9 @@ TEST(Grammar, NestedEverywhere) {
 
 TEST(Grammar, ContextualOrAndAreIdentifiers) {
   // After a body, `or`/`and` continue only before waituntil, when, ( or else.
-  Parsed q = parseBody("int or = 1, and = 2;\nwaituntil (a) x(); or = 1; and += or;\nor(3); and: ;\n"
-                       "if (or and and) ; x = or ? and : or;");
+  Parsed q =
+      parseBody("int or = 1, and = 2;\nwaituntil (a) x(); or = 1; and += or;\nor(3); and: ;\n"
+                "if (or and and) ; x = or ? and : or;");
   EXPECT_PARSES(q);
   ASSERT_EQ(q.fe.statements.size(), 1u);
   EXPECT_EQ(q.text(q.fe.statements[0].range), "waituntil (a) x();");
@@ -205,8 +213,9 @@ TEST(Grammar, ContextualOrAndAreIdentifiers) {
 }
 
 TEST(Grammar, TimeoutAndClosedForms) {
-  Parsed p = parseBody("waituntil (timeout(5`ms)) ; or waituntil (closed( c )) ; or waituntil (timeout) ;\n"
-                       "or waituntil (closed(a)(b)) ; or waituntil (timeout(d) << c) ; or waituntil (closedx(c)) ;");
+  Parsed p = parseBody(
+      "waituntil (timeout(5`ms)) ; or waituntil (closed( c )) ; or waituntil (timeout) ;\n"
+      "or waituntil (closed(a)(b)) ; or waituntil (timeout(d) << c) ; or waituntil (closedx(c)) ;");
   EXPECT_PARSES(p);
   const WaitUntil &w = p.fe.statements[0];
   EXPECT_EQ(w.clauses[0].form, ClauseForm::Timeout);
@@ -218,7 +227,8 @@ TEST(Grammar, TimeoutAndClosedForms) {
   EXPECT_EQ(w.clauses[4].form, ClauseForm::Shift);
   EXPECT_EQ(w.clauses[5].form, ClauseForm::Resource);
   // Even when the program declares functions of those names.
-  Parsed q = parse("int timeout(int); int closed(int);\nvoid f(void) { waituntil (closed(3)) ; }\n");
+  Parsed q =
+      parse("int timeout(int); int closed(int);\nvoid f(void) { waituntil (closed(3)) ; }\n");
   EXPECT_PARSES(q);
   EXPECT_EQ(q.clause(0, 0).form, ClauseForm::Closed);
 }
@@ -278,7 +288,8 @@ TEST(Grammar, OperandAndGuardRanges) {
 TEST(Grammar, StatementRangeStartsAtFirstToken) {
   Parsed p = parseBody("(when (k) waituntil (a) ; or waituntil (b) ;) and waituntil (c) {}\nx();");
   EXPECT_PARSES(p);
-  EXPECT_EQ(p.text(p.fe.statements[0].range), "(when (k) waituntil (a) ; or waituntil (b) ;) and waituntil (c) {}");
+  EXPECT_EQ(p.text(p.fe.statements[0].range),
+            "(when (k) waituntil (a) ; or waituntil (b) ;) and waituntil (c) {}");
 }
 
 TEST(Grammar, ManyClauses) {
@@ -320,7 +331,8 @@ TEST(Grammar, DeepNesting) {
 }
 
 TEST(Grammar, StatementIdsInSourceOrder) {
-  Parsed p = parseBody("waituntil (a) { waituntil (b) ; } or waituntil (c) waituntil (d) ;\nwaituntil (e) ;");
+  Parsed p = parseBody(
+      "waituntil (a) { waituntil (b) ; } or waituntil (c) waituntil (d) ;\nwaituntil (e) ;");
   EXPECT_PARSES(p);
   ASSERT_EQ(p.fe.statements.size(), 4u);
   const char *first[] = {"a", "b", "d", "e"};
@@ -346,7 +358,8 @@ TEST(Skeleton, FunctionBodiesAndDeclarations) {
 }
 
 TEST(Skeleton, CaseLabels) {
-  Parsed p = parseBody("switch (k) { case 1 ... 3: case X ? 1 : 2: case (Y): case Z: default: waituntil (a) ; }");
+  Parsed p = parseBody(
+      "switch (k) { case 1 ... 3: case X ? 1 : 2: case (Y): case Z: default: waituntil (a) ; }");
   EXPECT_PARSES(p);
   EXPECT_EQ(p.text(p.fe.statements[0].range), "waituntil (a) ;");
 }
@@ -358,21 +371,24 @@ TEST(Skeleton, MacroBlocks) {
   EXPECT_PARSES(p);
   ASSERT_EQ(p.fe.statements.size(), 1u);
   // Such a block followed by a statement keyword ends its statement.
-  Parsed q = parseBody("FOREACH (x) { waituntil (a) ; } return;\nif (k) FOREACH (y) { z(); } else waituntil (b) ;\n"
-                       "int inner(int v) { return v; } waituntil (c) ;\n"
-                       "if (k) { a(); } else { b(); } while (0) { c(); } do { d(); } while (0);");
+  Parsed q = parseBody(
+      "FOREACH (x) { waituntil (a) ; } return;\nif (k) FOREACH (y) { z(); } else waituntil (b) ;\n"
+      "int inner(int v) { return v; } waituntil (c) ;\n"
+      "if (k) { a(); } else { b(); } while (0) { c(); } do { d(); } while (0);");
   EXPECT_PARSES(q);
   ASSERT_EQ(q.fe.statements.size(), 3u);
   EXPECT_EQ(q.text(q.fe.statements[2].range), "waituntil (c) ;");
 }
 
 TEST(Skeleton, LinkageSpecification) {
-  Parsed p = parse("#ifdef __cplusplus\nextern \"C\" {\n#endif\nvoid f(void) { channel(int) c; waituntil (a) ; }\n"
+  Parsed p = parse("#ifdef __cplusplus\nextern \"C\" {\n#endif\nvoid f(void) { channel(int) c; "
+                   "waituntil (a) ; }\n"
                    "#ifdef __cplusplus\n}\n#endif\n");
   EXPECT_PARSES(p);
   ASSERT_EQ(p.fe.statements.size(), 1u);
   ASSERT_EQ(p.fe.edits.size(), 2u);
-  EXPECT_EQ(p.pos(p.fe.edits[0].range.begin), "4:1"); // the definition goes before f, inside the braces
+  EXPECT_EQ(p.pos(p.fe.edits[0].range.begin),
+            "4:1"); // the definition goes before f, inside the braces
 }
 
 TEST(Skeleton, DigraphsAndContinuations) {

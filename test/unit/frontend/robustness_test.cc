@@ -50,8 +50,10 @@ TEST(RoundTrip, PlainFileIsCopiedByteForByte) {
 
 TEST(RoundTrip, CrLfLineEnds) {
   std::string src;
-  for (const char *c = kPlainC; *c; c++) src += *c == '\n' ? std::string("\r\n") : std::string(1, *c);
-  src += "void g(void) {\r\n  waituntil (a) x(); // c \\\r\n still\r\n  or waituntil (b) ;\r\n}\r\n";
+  for (const char *c = kPlainC; *c; c++)
+    src += *c == '\n' ? std::string("\r\n") : std::string(1, *c);
+  src +=
+      "void g(void) {\r\n  waituntil (a) x(); // c \\\r\n still\r\n  or waituntil (b) ;\r\n}\r\n";
   Parsed p = parse(src);
   ASSERT_TRUE(p.ok) << p.diags;
   ASSERT_EQ(p.fe.statements.size(), 1u);
@@ -60,9 +62,10 @@ TEST(RoundTrip, CrLfLineEnds) {
 }
 
 TEST(RoundTrip, StatementsCopiedByTheEmitterGiveTheFileBack) {
-  std::string src = std::string(kPlainC) +
-                    "void g(int x) { waituntil (x << c) { waituntil (y) ; } or when (x) waituntil (z) x++;\n"
-                    "  or else {} }\n";
+  std::string src =
+      std::string(kPlainC) +
+      "void g(int x) { waituntil (x << c) { waituntil (y) ; } or when (x) waituntil (z) x++;\n"
+      "  or else {} }\n";
   Parsed p = parse(src);
   ASSERT_TRUE(p.ok) << p.diags;
   EXPECT_EQ(p.fe.statements.size(), 2u);
@@ -81,7 +84,8 @@ void collect(const std::string &dir, std::vector<std::string> &out) {
     if (stat(path.c_str(), &st) != 0) continue;
     if (S_ISDIR(st.st_mode)) {
       collect(path, out);
-    } else if (name.size() > 2 && (name.substr(name.size() - 2) == ".c" || name.substr(name.size() - 2) == ".h")) {
+    } else if (name.size() > 2 &&
+               (name.substr(name.size() - 2) == ".c" || name.substr(name.size() - 2) == ".h")) {
       out.push_back(path);
     }
   }
@@ -106,11 +110,39 @@ TEST(RoundTrip, RepositorySources) {
 }
 
 TEST(Robustness, EmptyAndTrivialInputs) {
-  for (const char *src : {"", "\n", "/**/", "//", "#", "#include <x>", "\\", "\\\n", ";", "}", "{", ")", "`",
-                          "waituntil", "when", "or", "else", "(", "((((", "x", "\"", "'", "/*", "L", "u8\"",
-                          "void f(void) {", "void f(void) { waituntil", "void f(void) { waituntil (",
-                          "void f(void) { waituntil (a", "void f(void) { waituntil (a)",
-                          "void f(void) { waituntil (a) ; or", "void f(void) { (", "void f(void) { ((when"}) {
+  for (const char *src : {"",
+                          "\n",
+                          "/**/",
+                          "//",
+                          "#",
+                          "#include <x>",
+                          "\\",
+                          "\\\n",
+                          ";",
+                          "}",
+                          "{",
+                          ")",
+                          "`",
+                          "waituntil",
+                          "when",
+                          "or",
+                          "else",
+                          "(",
+                          "((((",
+                          "x",
+                          "\"",
+                          "'",
+                          "/*",
+                          "L",
+                          "u8\"",
+                          "void f(void) {",
+                          "void f(void) { waituntil",
+                          "void f(void) { waituntil (",
+                          "void f(void) { waituntil (a",
+                          "void f(void) { waituntil (a)",
+                          "void f(void) { waituntil (a) ; or",
+                          "void f(void) { (",
+                          "void f(void) { ((when"}) {
     Parsed p = parse(src);
     if (!p.ok) {
       EXPECT_FALSE(p.errors.empty()) << src;
@@ -133,10 +165,13 @@ TEST(Robustness, StrayAndBinaryBytes) {
 }
 
 TEST(Robustness, RandomInputsNeverCrash) {
-  const char *pieces[] = {"waituntil", "when", "or", "and", "else", "(", ")", "{", "}", ";", "<<", "x", "||",
-                          "&&", "if", "while", "do", "for", "case", "default", ":", "?", "`", "10", "ms",
-                          "channel", "future", "\"s\"", "'c'", "/*", "*/", "//", "\n", "#", "\\\n", "[", "]",
-                          "void f(void)", "=", "closed", "timeout", "asm", "goto", "return", ",", "\xff"};
+  const char *pieces[] = {
+      "waituntil", "when",         "or", "and",    "else",    "(",   ")",     "{",       "}",
+      ";",         "<<",           "x",  "||",     "&&",      "if",  "while", "do",      "for",
+      "case",      "default",      ":",  "?",      "`",       "10",  "ms",    "channel", "future",
+      "\"s\"",     "'c'",          "/*", "*/",     "//",      "\n",  "#",     "\\\n",    "[",
+      "]",         "void f(void)", "=",  "closed", "timeout", "asm", "goto",  "return",  ",",
+      "\xff"};
   std::mt19937 rng(12345);
   for (int iter = 0; iter < 3000; iter++) {
     std::string src;

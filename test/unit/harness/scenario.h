@@ -36,26 +36,25 @@ int wuc_test_call_scenario(const char *name);
 
 /* Registration runs from a constructor; it touches only the registry, so its
  * order against the runtime's own constructor does not matter. */
-#define WUC_SCENARIO(name)                                                      \
-  static int wuc_scenario_##name(void);                                         \
-  __attribute__((constructor)) static void wuc_register_scenario_##name(void) { \
-    wuc_test_register_scenario(#name, wuc_scenario_##name);                     \
-  }                                                                             \
+#define WUC_SCENARIO(name)                                                                         \
+  static int wuc_scenario_##name(void);                                                            \
+  __attribute__((constructor)) static void wuc_register_scenario_##name(void) {                    \
+    wuc_test_register_scenario(#name, wuc_scenario_##name);                                        \
+  }                                                                                                \
   static int wuc_scenario_##name(void)
 
 /* A failed check in a child: say where, and exit with status 1 at once (other
  * user threads may still be running). */
-#define SCENARIO_CHECK(cond, ...)                                               \
-  do {                                                                          \
-    if (!(cond)) {                                                              \
-      fprintf(stderr, "%s:%d: scenario check failed: %s: ", __FILE__, __LINE__, \
-              #cond);                                                           \
-      fprintf(stderr, __VA_ARGS__);                                             \
-      fputc('\n', stderr);                                                      \
-      fflush(stdout);                                                           \
-      fflush(stderr);                                                           \
-      _exit(1);                                                                 \
-    }                                                                           \
+#define SCENARIO_CHECK(cond, ...)                                                                  \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "%s:%d: scenario check failed: %s: ", __FILE__, __LINE__, #cond);            \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fputc('\n', stderr);                                                                         \
+      fflush(stdout);                                                                              \
+      fflush(stderr);                                                                              \
+      _exit(1);                                                                                    \
+    }                                                                                              \
   } while (0)
 
 #endif

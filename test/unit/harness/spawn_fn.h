@@ -25,6 +25,6 @@ inline uthread_t *SpawnFn(std::function<void()> fn) {
 // Waits until t is blocked in wuc_park (runtime_probe.h).
 inline void AwaitParked(uthread_t *t) { probe_await_parked(t); }
 
-}  // namespace wuc_test
+} // namespace wuc_test
 
 #endif

@@ -47,11 +47,11 @@ bool Drain(int fd, std::string &into) {
     }
     if (n == 0) return false;
     if (errno == EINTR) continue;
-    return errno == EAGAIN;  // any other error: treat as closed
+    return errno == EAGAIN; // any other error: treat as closed
   }
 }
 
-}  // namespace
+} // namespace
 
 std::string ChildResult::Describe() const {
   std::ostringstream s;
@@ -148,8 +148,7 @@ ChildResult RunScenario(const std::string &name, const Env &env, int watchdog_se
 
 ::testing::AssertionResult ExitedWith(const ChildResult &r, int status) {
   if (r.exited && r.exit_status == status) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "expected exit status " << status << "; "
-                                       << r.Describe();
+  return ::testing::AssertionFailure() << "expected exit status " << status << "; " << r.Describe();
 }
 
-}  // namespace wuc_test
+} // namespace wuc_test

@@ -17,7 +17,7 @@
 namespace wuc_test {
 
 struct ChildResult {
-  bool exited = false;  // ended by exit (else by a signal, or killed on timeout)
+  bool exited = false; // ended by exit (else by a signal, or killed on timeout)
   int exit_status = -1;
   int signal = 0;
   bool timed_out = false;
@@ -34,6 +34,6 @@ ChildResult RunScenario(const std::string &name, const Env &env = {}, int watchd
 // Passes if the child exited with `status`; otherwise says how it ended.
 ::testing::AssertionResult ExitedWith(const ChildResult &r, int status);
 
-}  // namespace wuc_test
+} // namespace wuc_test
 
 #endif

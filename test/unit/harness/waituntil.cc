@@ -22,23 +22,18 @@ bool HasAnd(const Tree &t) {
 }
 
 class Statement {
- public:
+public:
   Statement(const Tree &tree, std::vector<Clause> &clauses, std::function<void()> else_body)
-      : tree_(tree),
-        clauses_(clauses),
-        else_body_(std::move(else_body)),
-        count_(clauses.size()),
-        nodes_(new wuc_select_node[clauses.size()]()),  // zeroed: never registered
-        registered_(count_, false),
-        unregistered_(count_, false),
-        ran_(count_, false) {}
+      : tree_(tree), clauses_(clauses), else_body_(std::move(else_body)), count_(clauses.size()),
+        nodes_(new wuc_select_node[clauses.size()]()), // zeroed: never registered
+        registered_(count_, false), unregistered_(count_, false), ran_(count_, false) {}
 
   Outcome Run() {
-    if (!Present(tree_)) {  // every clause removed: nothing happens, not even the else
+    if (!Present(tree_)) { // every clause removed: nothing happens, not even the else
       out_.nothing = true;
       return out_;
     }
-    out_.all_or = !HasAnd(tree_);  // decided from the source, as wucc does
+    out_.all_or = !HasAnd(tree_); // decided from the source, as wucc does
     wuc_select_stmt_init(&stmt_, out_.all_or);
     for (size_t i = 0; i < count_; i++)
       if (clauses_[i].guard) wuc_select_node_init(&nodes_[i], &stmt_, clauses_[i].data);
@@ -49,7 +44,7 @@ class Statement {
     return out_;
   }
 
- private:
+private:
   bool Enabled(size_t i) const { return clauses_[i].guard; }
   bool Live(size_t i) const { return registered_[i] && !unregistered_[i]; }
   int IndexOf(const wuc_select_node *n) const { return static_cast<int>(n - nodes_.get()); }
@@ -81,7 +76,7 @@ class Statement {
   // (Such a body is a channel's; a jump out of it is not modelled.)
   void Withdraw(size_t i, bool jumping) {
     nodes_[i].needed = false;
-    if (!Unregister(i) || ran_[i]) return;  // ran: a body that jumped out
+    if (!Unregister(i) || ran_[i]) return; // ran: a body that jumped out
     if (jumping || !clauses_[i].on_selected(&nodes_[i])) {
       out_.completed_unrun.push_back(static_cast<int>(i));
       return;
@@ -129,7 +124,7 @@ class Statement {
         wuc_select_node *again = wuc_select_end_registration(&stmt_);
         if (!again) break;
         while (again && winner < 0) {
-          wuc_select_node *next = again->rereg_next;  // a new drop rewrites it
+          wuc_select_node *next = again->rereg_next; // a new drop rewrites it
           out_.registered_again++;
           if (Register(static_cast<size_t>(IndexOf(again)), /*try_only=*/false))
             winner = IndexOf(again);
@@ -241,10 +236,10 @@ class Statement {
   Outcome out_;
 };
 
-}  // namespace
+} // namespace
 
 Outcome Waituntil(const Tree &tree, std::vector<Clause> &clauses, std::function<void()> else_body) {
   return Statement(tree, clauses, std::move(else_body)).Run();
 }
 
-}  // namespace wuc_test
+} // namespace wuc_test

@@ -29,9 +29,9 @@ namespace wuc_test {
 enum class Flow { kNext, kJump };
 
 struct Clause {
-  bool guard = true;  // evaluated by the caller, before the statement
+  bool guard = true; // evaluated by the caller, before the statement
   std::function<bool(wuc_select_node *)> reg, unreg, on_selected;
-  void *data = nullptr;  // the node's data (a receive's target, a send's value)
+  void *data = nullptr; // the node's data (a receive's target, a send's value)
   std::function<Flow()> body;
 };
 
@@ -45,14 +45,16 @@ Clause Bind(T *resource, const Trait &trait, std::function<Flow()> body = nullpt
   c.unreg = [resource, fn = trait.unregister_select](wuc_select_node *n) {
     return fn(resource, n);
   };
-  c.on_selected = [resource, fn = trait.on_selected](wuc_select_node *n) { return fn(resource, n); };
+  c.on_selected = [resource, fn = trait.on_selected](wuc_select_node *n) {
+    return fn(resource, n);
+  };
   c.body = std::move(body);
   return c;
 }
 
 struct Tree {
   enum Op { kLeaf, kAnd, kOr } op;
-  int clause;  // kLeaf
+  int clause; // kLeaf
   std::vector<Tree> operands;
 };
 inline Tree Leaf(int clause) { return Tree{Tree::kLeaf, clause, {}}; }
@@ -63,19 +65,19 @@ Tree AnyOf(size_t clauses);
 
 struct Outcome {
   bool all_or = false;
-  std::vector<int> ran;              // clauses whose bodies ran, in order
-  std::vector<int> completed_unrun;  // completed (unregister said so) but body skipped
+  std::vector<int> ran;             // clauses whose bodies ran, in order
+  std::vector<int> completed_unrun; // completed (unregister said so) but body skipped
   bool else_ran = false;
   bool jumped = false;
-  bool nothing = false;  // every clause was removed by its guard
-  int registered_again = 0;  // all-or: clauses dropped while registering
-  bool waited = false;       // got past registration without a winner (step 3)
+  bool nothing = false;     // every clause was removed by its guard
+  int registered_again = 0; // all-or: clauses dropped while registering
+  bool waited = false;      // got past registration without a winner (step 3)
 };
 
 // Runs the statement on the calling user thread.  `else_body` empty: no else.
 Outcome Waituntil(const Tree &tree, std::vector<Clause> &clauses,
                   std::function<void()> else_body = nullptr);
 
-}  // namespace wuc_test
+} // namespace wuc_test
 
 #endif

@@ -41,11 +41,9 @@ std::vector<std::string> predicate(const std::string &stmt) {
       on = true;
       continue;
     }
-    if (!on)
-      continue;
+    if (!on) continue;
     out.push_back(t);
-    if (t.find("wuc_wu_mixed_step(") != std::string::npos)
-      break;
+    if (t.find("wuc_wu_mixed_step(") != std::string::npos) break;
   }
   return out;
 }
@@ -651,8 +649,7 @@ TEST(Lowering, BreakAndContinueInBodiesBindToTheUserLoop) {
     if (tried != std::string::npos) {
       EXPECT_LT(afterSwitch, tried) << s;
     }
-    for (const char *loop : {"for (", "while", "do {"})
-      EXPECT_EQ(count(s, loop), 0u) << s;
+    for (const char *loop : {"for (", "while", "do {"}) EXPECT_EQ(count(s, loop), 0u) << s;
   }
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -715,8 +712,7 @@ TEST(Lowering, GeneratedCodeIsAttributedToTheStatementsFirstLine) {
   size_t e = l.c.find("#line 13 \"t.wc\"\n", b);
   ASSERT_NE(e, std::string::npos) << l.c;
   std::set<std::string> seen;
-  for (const std::string &line : linesWith(l.c.substr(b, e - b), "#line "))
-    seen.insert(line);
+  for (const std::string &line : linesWith(l.c.substr(b, e - b), "#line ")) seen.insert(line);
   EXPECT_EQ(seen, (std::set<std::string>{"#line 10 \"t.wc\"", "#line 10", "#line 11", "#line 12",
                                          "#line 13"}));
   // Every line of generated code has a directive for line 10 right before it.

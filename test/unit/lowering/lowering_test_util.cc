@@ -81,11 +81,9 @@ std::string Lowered::statement(unsigned id) const {
   std::string open = "{ /* waituntil statement " + std::to_string(id) + " at ";
   std::string close = "wu" + std::to_string(id) + "_end:;";
   size_t b = plain.find(open);
-  if (b == std::string::npos)
-    return "<no statement " + std::to_string(id) + ">";
+  if (b == std::string::npos) return "<no statement " + std::to_string(id) + ">";
   size_t e = plain.find(close, b);
-  if (e == std::string::npos)
-    return "<statement " + std::to_string(id) + " has no end>";
+  if (e == std::string::npos) return "<statement " + std::to_string(id) + " has no end>";
   return plain.substr(b, e + close.size() - b);
 }
 
@@ -103,14 +101,12 @@ void lower(const std::string &source, const std::vector<std::vector<ClauseFacts>
   std::istringstream in(out.c);
   out.plain.clear();
   for (std::string line; std::getline(in, line);)
-    if (line.compare(0, 5, "#line") != 0)
-      out.plain += line + '\n';
+    if (line.compare(0, 5, "#line") != 0) out.plain += line + '\n';
 }
 
 size_t count(const std::string &text, const std::string &needle) {
   size_t n = 0;
-  for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1))
-    n++;
+  for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) n++;
   return n;
 }
 
@@ -119,8 +115,7 @@ std::string codeLines(const std::string &text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     size_t b = line.find_first_not_of(" \t");
-    if (b == std::string::npos || line.compare(b, 2, "/*") != 0)
-      out += line + '\n';
+    if (b == std::string::npos || line.compare(b, 2, "/*") != 0) out += line + '\n';
   }
   return out;
 }
@@ -148,8 +143,7 @@ std::vector<std::string> linesWith(const std::string &text, const std::string &n
   std::vector<std::string> out;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);)
-    if (line.find(needle) != std::string::npos)
-      out.push_back(line);
+    if (line.find(needle) != std::string::npos) out.push_back(line);
   return out;
 }
 
@@ -157,10 +151,8 @@ std::string lineAfter(const std::string &text, const std::string &line) {
   std::istringstream in(text);
   bool found = false;
   for (std::string l; std::getline(in, l);) {
-    if (found)
-      return l;
-    while (!l.empty() && (l.back() == ' ' || l.back() == '\t'))
-      l.pop_back();
+    if (found) return l;
+    while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.pop_back();
     found = l == line;
   }
   return "<none>";
@@ -170,8 +162,7 @@ CompileResult compileC(const std::string &compiler, const std::string &c) {
   CompileResult r;
   r.compiler = compiler;
   std::string dir = ::testing::TempDir();
-  if (!dir.empty() && dir.back() != '/')
-    dir += '/';
+  if (!dir.empty() && dir.back() != '/') dir += '/';
   std::string path = dir + "wuc_lowering_XXXXXX.c";
   int fd = mkstemps(path.data(), 2);
   if (fd < 0) {
@@ -180,8 +171,7 @@ CompileResult compileC(const std::string &compiler, const std::string &c) {
   }
   for (size_t done = 0; done < c.size();) {
     ssize_t n = write(fd, c.data() + done, c.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       r.output = "write " + path + ": " + std::strerror(errno);
       close(fd);
@@ -204,8 +194,7 @@ CompileResult compileC(const std::string &compiler, const std::string &c) {
                                 "-I" WUC_TEST_STDLIB_DIR,
                                 path};
   std::vector<char *> argv;
-  for (std::string &a : args)
-    argv.push_back(a.data());
+  for (std::string &a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
 
   int pipefd[2];
@@ -243,16 +232,14 @@ CompileResult compileC(const std::string &compiler, const std::string &c) {
   }
   unlink(path.c_str());
   r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!WIFEXITED(status))
-    r.output += "\n(" + compiler + " killed by a signal)";
+  if (!WIFEXITED(status)) r.output += "\n(" + compiler + " killed by a signal)";
   return r;
 }
 
 std::vector<std::string> testCompilers() {
   std::vector<std::string> cs{WUC_TEST_CC};
   std::string clang = WUC_TEST_CLANG;
-  if (!clang.empty() && clang != cs[0])
-    cs.push_back(clang);
+  if (!clang.empty() && clang != cs[0]) cs.push_back(clang);
   return cs;
 }
 

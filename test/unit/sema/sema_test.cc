@@ -34,7 +34,7 @@ struct Outcome {
 };
 
 Outcome analyseSource(const std::string &src, std::vector<std::string> args = {},
-                  std::string path = "test.wc") {
+                      std::string path = "test.wc") {
   Outcome r;
   SourceFile file(path, src);
   FrontendResult fe;
@@ -89,9 +89,9 @@ TEST(Channel, ReceiveByType) {
 
 TEST(Channel, SendByType) {
   Outcome r = analyseSource(inMain("channel(int) ch;", "int x = 1;\n"
-                                                   "waituntil (ch << x) {}\n"
-                                                   "waituntil (ch << 42) {}\n"
-                                                   "waituntil (ch << 'c') {}"));
+                                                       "waituntil (ch << x) {}\n"
+                                                       "waituntil (ch << 42) {}\n"
+                                                       "waituntil (ch << 'c') {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   for (unsigned s = 0; s < 3; s++) {
     EXPECT_EQ(r.at(s).kind, ClauseFacts::Send) << s;
@@ -102,7 +102,7 @@ TEST(Channel, SendByType) {
 
 TEST(Channel, SendNullPointerConstant) {
   Outcome r = analyseSource(inMain("channel(char *) ch;", "waituntil (ch << 0) {}\n"
-                                                      "waituntil (ch << (void *)0) {}"));
+                                                          "waituntil (ch << (void *)0) {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Send);
   EXPECT_EQ(r.at(1).kind, ClauseFacts::Send);
@@ -112,8 +112,8 @@ TEST(Channel, BothReadingsValidIsReceive) {
   // a: channel(void *) * — assignable from b's element (a channel(void *) *);
   // b: channel(vchan *) * — assignable to a's element (void *).
   Outcome r = analyseSource(inMain("typedef channel(void *) vchan;\n"
-                               "channel(vchan *) *b;",
-                               "vchan *a = 0;\nwaituntil (a << b) {}"));
+                                   "channel(vchan *) *b;",
+                                   "vchan *a = 0;\nwaituntil (a << b) {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Recv);
   EXPECT_TRUE(r.at(0).channelIsPointer);
@@ -122,13 +122,13 @@ TEST(Channel, BothReadingsValidIsReceive) {
 
 TEST(Channel, PointerAndObjectChannels) {
   Outcome r = analyseSource(inMain("channel(int) *p; channel(int) chans[4];",
-                               "int x;\n"
-                               "waituntil (x << p) {}\n"
-                               "waituntil (x << *p) {}\n"
-                               "waituntil (p << x) {}\n"
-                               "waituntil (chans[2] << x) {}\n"
-                               "waituntil (closed(p)) {}\n"
-                               "waituntil (closed(chans[1])) {}"));
+                                   "int x;\n"
+                                   "waituntil (x << p) {}\n"
+                                   "waituntil (x << *p) {}\n"
+                                   "waituntil (p << x) {}\n"
+                                   "waituntil (chans[2] << x) {}\n"
+                                   "waituntil (closed(p)) {}\n"
+                                   "waituntil (closed(chans[1])) {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Recv);
   EXPECT_TRUE(r.at(0).channelIsPointer);
@@ -156,37 +156,38 @@ TEST(Channel, AnonymousChannelMacro) {
 
 TEST(Channel, InPlaceAndConvertedReceive) {
   Outcome r = analyseSource(inMain("channel(int) ch; typedef int myint;",
-                               "long l; double d; myint m; volatile int v; _Atomic int a;\n"
-                               "waituntil (l << ch) {}\n"
-                               "waituntil (d << ch) {}\n"
-                               "waituntil (m << ch) {}\n"
-                               "waituntil (v << ch) {}\n"
-                               "waituntil (a << ch) {}"));
+                                   "long l; double d; myint m; volatile int v; _Atomic int a;\n"
+                                   "waituntil (l << ch) {}\n"
+                                   "waituntil (d << ch) {}\n"
+                                   "waituntil (m << ch) {}\n"
+                                   "waituntil (v << ch) {}\n"
+                                   "waituntil (a << ch) {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   for (unsigned s = 0; s < 5; s++) EXPECT_EQ(r.at(s).kind, ClauseFacts::Recv) << s;
   EXPECT_FALSE(r.at(0).recvInPlace); // long from int: converted
   EXPECT_FALSE(r.at(1).recvInPlace);
-  EXPECT_TRUE(r.at(2).recvInPlace); // a typedef of the same type
+  EXPECT_TRUE(r.at(2).recvInPlace);  // a typedef of the same type
   EXPECT_FALSE(r.at(3).recvInPlace); // volatile: assigned, never written as bytes
   EXPECT_FALSE(r.at(4).recvInPlace); // _Atomic int is another type
 }
 
 TEST(Channel, IncompatibleElementBothDirections) {
   Outcome r = analyseSource(inMain("struct s { int a; };\nchannel(struct s) cs;",
-                               "double d = 0;\n"
-                               "waituntil (d << cs) {}\n"
-                               "waituntil (cs << d) {}"));
+                                   "double d = 0;\n"
+                                   "waituntil (d << cs) {}\n"
+                                   "waituntil (cs << d) {}"));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.errors, err(6, 14, "cannot receive an element of type 'struct s' into 'double'") +
-                          err(7, 15, "cannot send a value of type 'double' on a channel of 'struct s'"));
+  EXPECT_EQ(r.errors,
+            err(6, 14, "cannot receive an element of type 'struct s' into 'double'") +
+                err(7, 15, "cannot send a value of type 'double' on a channel of 'struct s'"));
 }
 
 TEST(Channel, ConversionsThatOnlyWarnInCAreErrors) {
   Outcome r = analyseSource(inMain("channel(char *) cp; channel(int) ci;",
-                               "const char *s = \"x\"; int *ip = 0;\n"
-                               "waituntil (cp << s) {}\n"
-                               "waituntil (ci << ip) {}\n"
-                               "waituntil (ip << ci) {}"));
+                                   "const char *s = \"x\"; int *ip = 0;\n"
+                                   "waituntil (cp << s) {}\n"
+                                   "waituntil (ci << ip) {}\n"
+                                   "waituntil (ip << ci) {}"));
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors,
             err(5, 15, "cannot send a value of type 'const char *' on a channel of 'char *'") +
@@ -196,17 +197,16 @@ TEST(Channel, ConversionsThatOnlyWarnInCAreErrors) {
 
 TEST(Channel, ReceiveIntoBitField) {
   Outcome r = analyseSource(inMain("struct b { int f : 3; int g; } bb; channel(int) ch;",
-                               "waituntil (bb.f << ch) {}\nwaituntil (bb.g << ch) {}"));
+                                   "waituntil (bb.f << ch) {}\nwaituntil (bb.g << ch) {}"));
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors, err(4, 12, msg::RecvIntoBitField));
   EXPECT_EQ(r.at(1).kind, ClauseFacts::Recv);
 }
 
 TEST(Channel, ReceiveIntoConstOrRvalue) {
-  Outcome r = analyseSource(inMain("channel(int) ch; int g(void);",
-                               "const int c = 0;\n"
-                               "waituntil (c << ch) {}\n"
-                               "waituntil (g() << ch) {}"));
+  Outcome r = analyseSource(inMain("channel(int) ch; int g(void);", "const int c = 0;\n"
+                                                                    "waituntil (c << ch) {}\n"
+                                                                    "waituntil (g() << ch) {}"));
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors, err(5, 14, format(msg::RecvTargetNotModifiable, "const int")) +
                           err(6, 16, format(msg::RecvTargetNotModifiable, "int")));
@@ -214,15 +214,17 @@ TEST(Channel, ReceiveIntoConstOrRvalue) {
 
 TEST(Channel, NeitherSideIsAChannel) {
   Outcome r = analyseSource(inMain("", "int x = 0; double d = 1;\nwaituntil (x << 2) {}\n"
-                                   "waituntil (d << x) {}"));
+                                       "waituntil (d << x) {}"));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.errors, err(5, 14, "neither operand of '<<' is a channel (left 'int', right 'int')") +
-                          err(6, 14, "neither operand of '<<' is a channel (left 'double', right 'int')"));
+  EXPECT_EQ(r.errors,
+            err(5, 14, "neither operand of '<<' is a channel (left 'int', right 'int')") +
+                err(6, 14, "neither operand of '<<' is a channel (left 'double', right 'int')"));
 }
 
 TEST(Channel, RvalueChannelOperand) {
-  Outcome r = analyseSource(inMain("channel(int) make(void); channel(int) *where(void);",
-                               "int x;\nwaituntil (x << make()) {}\nwaituntil (x << where()) {}"));
+  Outcome r =
+      analyseSource(inMain("channel(int) make(void); channel(int) *where(void);",
+                           "int x;\nwaituntil (x << make()) {}\nwaituntil (x << where()) {}"));
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors, err(5, 17, format(msg::OperandNotLvalue, "channel(int)")));
   EXPECT_EQ(r.at(1).kind, ClauseFacts::Recv);
@@ -247,8 +249,8 @@ TEST(Channel, ChannelAloneIsNotAResource) {
 
 TEST(Closed, NeedsAChannel) {
   Outcome r = analyseSource(inMain("channel(int) ch; owner_lock l;",
-                               "waituntil (closed(ch)) {}\nwaituntil (closed(l)) {}\n"
-                               "waituntil (closed(&l)) {}"));
+                                   "waituntil (closed(ch)) {}\nwaituntil (closed(l)) {}\n"
+                                   "waituntil (closed(&l)) {}"));
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Closed);
   EXPECT_EQ(r.at(0).elementType, "int");
@@ -257,12 +259,12 @@ TEST(Closed, NeedsAChannel) {
 }
 
 TEST(Timeout, NeedsAnArithmeticValue) {
-  Outcome r = analyseSource(inMain("owner_lock l; duration_t d = 5;",
-                               "waituntil (timeout(10`ms)) {}\n"
-                               "waituntil (timeout(d)) {}\n"
-                               "waituntil (timeout(1.5)) {}\n"
-                               "waituntil (timeout(&l)) {}\n"
-                               "waituntil (timeout(l)) {}"));
+  Outcome r =
+      analyseSource(inMain("owner_lock l; duration_t d = 5;", "waituntil (timeout(10`ms)) {}\n"
+                                                              "waituntil (timeout(d)) {}\n"
+                                                              "waituntil (timeout(1.5)) {}\n"
+                                                              "waituntil (timeout(&l)) {}\n"
+                                                              "waituntil (timeout(l)) {}"));
   EXPECT_FALSE(r.ok);
   for (unsigned s = 0; s < 3; s++) {
     EXPECT_EQ(r.at(s).kind, ClauseFacts::Timeout) << s;
@@ -278,15 +280,15 @@ TEST(Timeout, NeedsAnArithmeticValue) {
 
 TEST(Resource, BuiltIns) {
   Outcome r = analyseSource(inMain("future(int) fut; owner_lock l; semaphore s; latch e;\n"
-                               "owner_lock *pl; semaphore *ps; latch *pe; future(int) *pf;",
-                               "waituntil (fut) {}\n"
-                               "waituntil (l) {}\n"
-                               "waituntil (s) {}\n"
-                               "waituntil (e) {}\n"
-                               "waituntil (pf) {}\n"
-                               "waituntil (pl) {}\n"
-                               "waituntil (ps) {}\n"
-                               "waituntil (pe) {}\n"));
+                                   "owner_lock *pl; semaphore *ps; latch *pe; future(int) *pf;",
+                                   "waituntil (fut) {}\n"
+                                   "waituntil (l) {}\n"
+                                   "waituntil (s) {}\n"
+                                   "waituntil (e) {}\n"
+                                   "waituntil (pf) {}\n"
+                                   "waituntil (pl) {}\n"
+                                   "waituntil (ps) {}\n"
+                                   "waituntil (pe) {}\n"));
   ASSERT_TRUE(r.ok) << r.errors;
   const char *traits[] = {"wuc_future_int", "owner_lock", "semaphore", "latch"};
   for (unsigned s = 0; s < 8; s++) {
@@ -313,15 +315,16 @@ TEST(Resource, AnonymousFutureThroughItsCore) {
   EXPECT_EQ(r.at(1).memberPath, std::vector<std::string>{"core"});
 }
 
-const char *kGate = "struct gate { int open; };\n"
-                    "bool gate_register(struct gate *g, wuc_select_node *n);\n"
-                    "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
-                    "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
-                    "WUC_SELECTABLE(struct gate, gate_register, gate_unregister, gate_on_selected);\n";
+const char *kGate =
+    "struct gate { int open; };\n"
+    "bool gate_register(struct gate *g, wuc_select_node *n);\n"
+    "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
+    "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
+    "WUC_SELECTABLE(struct gate, gate_register, gate_unregister, gate_on_selected);\n";
 
 TEST(Resource, UserDefinedType) {
   Outcome r = analyseSource(inMain(kGate, "struct gate g; struct gate *pg = &g;\n"
-                                      "waituntil (g) {} and waituntil (pg) {}"));
+                                          "waituntil (g) {} and waituntil (pg) {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0, 0).kind, ClauseFacts::Resource);
   EXPECT_EQ(r.at(0, 0).traitVar, "wuc_selectable_trait_gate_register");
@@ -334,18 +337,18 @@ TEST(Resource, UserDefinedType) {
 }
 
 TEST(Resource, TraitWithoutPlainNames) {
-  Outcome r = analyseSource(
-      "#include <wuc.h>\n"
-      "struct gate { int open; };\n"
-      "bool gate_register(struct gate *g, wuc_select_node *n);\n"
-      "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
-      "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
-      "__attribute__((annotate(\"wuc_selectable\"))) static const struct {\n"
-      "  bool (*register_select)(struct gate *, wuc_select_node *);\n"
-      "  bool (*unregister_select)(struct gate *, wuc_select_node *);\n"
-      "  bool (*on_selected)(struct gate *, wuc_select_node *);\n"
-      "} my_trait = {1 ? gate_register : 0, gate_unregister, gate_on_selected};\n"
-      "void f(struct gate *g) { waituntil (g) {} }\n");
+  Outcome r =
+      analyseSource("#include <wuc.h>\n"
+                    "struct gate { int open; };\n"
+                    "bool gate_register(struct gate *g, wuc_select_node *n);\n"
+                    "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
+                    "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
+                    "__attribute__((annotate(\"wuc_selectable\"))) static const struct {\n"
+                    "  bool (*register_select)(struct gate *, wuc_select_node *);\n"
+                    "  bool (*unregister_select)(struct gate *, wuc_select_node *);\n"
+                    "  bool (*on_selected)(struct gate *, wuc_select_node *);\n"
+                    "} my_trait = {1 ? gate_register : 0, gate_unregister, gate_on_selected};\n"
+                    "void f(struct gate *g) { waituntil (g) {} }\n");
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Resource);
   EXPECT_EQ(r.at(0).traitVar, "my_trait");
@@ -354,20 +357,20 @@ TEST(Resource, TraitWithoutPlainNames) {
 }
 
 TEST(Resource, FirstMemberRule) {
-  Outcome r = analyseSource(inMain(std::string(kGate) +
-                                   "struct guarded { owner_lock lock; int data; };\n"
-                                   "struct outer { struct guarded g; int more; };\n"
-                                   "struct gated { struct gate gate; };\n"
-                                   "struct anon { struct { semaphore sem; }; int x; };\n"
-                                   "struct second { int x; owner_lock lock; };",
-                               "struct guarded gd; struct outer o; struct gated gt; struct anon an;\n"
-                               "struct outer *po = &o; struct second sc;\n"
-                               "waituntil (gd) {}\n"
-                               "waituntil (o) {}\n"
-                               "waituntil (po) {}\n"
-                               "waituntil (gt) {}\n"
-                               "waituntil (an) {}\n"
-                               "waituntil (sc) {}"));
+  Outcome r = analyseSource(
+      inMain(std::string(kGate) + "struct guarded { owner_lock lock; int data; };\n"
+                                  "struct outer { struct guarded g; int more; };\n"
+                                  "struct gated { struct gate gate; };\n"
+                                  "struct anon { struct { semaphore sem; }; int x; };\n"
+                                  "struct second { int x; owner_lock lock; };",
+             "struct guarded gd; struct outer o; struct gated gt; struct anon an;\n"
+             "struct outer *po = &o; struct second sc;\n"
+             "waituntil (gd) {}\n"
+             "waituntil (o) {}\n"
+             "waituntil (po) {}\n"
+             "waituntil (gt) {}\n"
+             "waituntil (an) {}\n"
+             "waituntil (sc) {}"));
   EXPECT_FALSE(r.ok);
   using Path = std::vector<std::string>;
   EXPECT_EQ(r.at(0).memberPath, (Path{"lock"}));
@@ -383,8 +386,8 @@ TEST(Resource, FirstMemberRule) {
 
 TEST(Resource, NotSelectable) {
   Outcome r = analyseSource(inMain("struct s { int a; } sv; int x; int *px;",
-                               "waituntil (x) {}\nwaituntil (sv) {}\nwaituntil (px) {}\n"
-                               "waituntil ( x + 1 ) {}"));
+                                   "waituntil (x) {}\nwaituntil (sv) {}\nwaituntil (px) {}\n"
+                                   "waituntil ( x + 1 ) {}"));
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors, err(4, 12, format(msg::NotSelectable, "int")) +
                           err(5, 12, format(msg::NotSelectable, "struct s")) +
@@ -394,7 +397,7 @@ TEST(Resource, NotSelectable) {
 
 TEST(Resource, RvalueOperand) {
   Outcome r = analyseSource(inMain("owner_lock make(void); owner_lock *where(void);",
-                               "waituntil (make()) {}\nwaituntil (where()) {}"));
+                                   "waituntil (make()) {}\nwaituntil (where()) {}"));
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors, err(4, 12, format(msg::OperandNotLvalue, "owner_lock")));
   EXPECT_EQ(r.at(1).kind, ClauseFacts::Resource);
@@ -408,26 +411,26 @@ TEST(Resource, ConstResource) {
 
 TEST(Resource, TraitDeclaredAfterTheStatement) {
   Outcome r = analyseSource("#include <wuc.h>\n"
-                        "struct gate { int open; };\n"
-                        "void f(struct gate *g) { waituntil (g) {} }\n"
-                        "bool gate_register(struct gate *g, wuc_select_node *n);\n"
-                        "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
-                        "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
-                        "WUC_SELECTABLE(struct gate, gate_register, gate_unregister, "
-                        "gate_on_selected);\n");
+                            "struct gate { int open; };\n"
+                            "void f(struct gate *g) { waituntil (g) {} }\n"
+                            "bool gate_register(struct gate *g, wuc_select_node *n);\n"
+                            "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
+                            "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
+                            "WUC_SELECTABLE(struct gate, gate_register, gate_unregister, "
+                            "gate_on_selected);\n");
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors, err(3, 37, format(msg::NotSelectableYet, "struct gate")));
 }
 
 TEST(Resource, IncompleteTypeWithATrait) {
   Outcome r = analyseSource("#include <wuc.h>\n"
-                        "struct gate;\n"
-                        "bool gate_register(struct gate *g, wuc_select_node *n);\n"
-                        "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
-                        "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
-                        "WUC_SELECTABLE(struct gate, gate_register, gate_unregister, "
-                        "gate_on_selected);\n"
-                        "void f(struct gate *g) { waituntil (*g) {} or waituntil (g) {} }\n");
+                            "struct gate;\n"
+                            "bool gate_register(struct gate *g, wuc_select_node *n);\n"
+                            "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
+                            "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
+                            "WUC_SELECTABLE(struct gate, gate_register, gate_unregister, "
+                            "gate_on_selected);\n"
+                            "void f(struct gate *g) { waituntil (*g) {} or waituntil (g) {} }\n");
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0, 0).kind, ClauseFacts::Resource);
   EXPECT_FALSE(r.at(0, 0).resourceIsPointer);
@@ -438,11 +441,13 @@ TEST(Resource, IncompleteTypeWithATrait) {
 
 TEST(ClangErrors, UndeclaredIdentifierInOperand) {
   Outcome r = analyseSource(inMain("channel(int) ch;", "int x;\nwaituntil (x << chx) {}\n"
-                                                   "waituntil (nosuch) {}"));
+                                                       "waituntil (nosuch) {}"));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.errors,
-            err(5, 17, "in this clause's operand: use of undeclared identifier 'chx'; did you mean 'ch'?") +
-                err(6, 12, "in this clause's operand: use of undeclared identifier 'nosuch'"));
+  EXPECT_EQ(
+      r.errors,
+      err(5, 17,
+          "in this clause's operand: use of undeclared identifier 'chx'; did you mean 'ch'?") +
+          err(6, 12, "in this clause's operand: use of undeclared identifier 'nosuch'"));
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Invalid);
   EXPECT_FALSE(r.at(0).unseen);
 }
@@ -457,14 +462,15 @@ TEST(ClangErrors, OneErrorPerClause) {
 TEST(ClangErrors, LocationAfterAnEditOnTheSameLine) {
   Outcome r = analyseSource(inMain("", "waituntil (timeout(10`ms + nosuch)) {}"));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.errors, err(4, 28, "in this clause's operand: use of undeclared identifier 'nosuch'"));
+  EXPECT_EQ(r.errors,
+            err(4, 28, "in this clause's operand: use of undeclared identifier 'nosuch'"));
 }
 
 TEST(ClangErrors, ElsewhereAreLeftToTheBackEnd) {
   Outcome r = analyseSource(inMain("channel(int) ch; int broken = undeclared_thing;",
-                               "int x;\n"
-                               "waituntil (x << ch) { int y = also_undeclared; (void)y; }\n"
-                               "or when (nope) waituntil (ch << 1) {}"));
+                                   "int x;\n"
+                                   "waituntil (x << ch) { int y = also_undeclared; (void)y; }\n"
+                                   "or when (nope) waituntil (ch << 1) {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0, 0).kind, ClauseFacts::Recv);
   EXPECT_EQ(r.at(0, 1).kind, ClauseFacts::Send);
@@ -480,8 +486,9 @@ TEST(ClangErrors, InvalidDeclarationUsedInOperand) {
 }
 
 TEST(ClangErrors, InactivePreprocessorBranch) {
-  Outcome r = analyseSource(inMain("channel(int) ch;", "int x;\n#if 0\nwaituntil (x << nothing) {}\n"
-                                                   "#endif\nwaituntil (x << ch) {}"));
+  Outcome r =
+      analyseSource(inMain("channel(int) ch;", "int x;\n#if 0\nwaituntil (x << nothing) {}\n"
+                                               "#endif\nwaituntil (x << ch) {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Invalid);
   EXPECT_TRUE(r.at(0).unseen);
@@ -513,7 +520,8 @@ TEST(ClangErrors, FatalErrorAtItsLineAfterInsertedTypeDefinitions) {
                             "void f(void) { int x; waituntil (x << a) {} }\n");
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.errors, err(4, 10, format(msg::ProbeFailed, "'no_such_header.h' file not found")));
-  EXPECT_NE(r.probe.find("#line 3 \"test.wc\"\nstatic struct wuc_channel_long b;"), std::string::npos)
+  EXPECT_NE(r.probe.find("#line 3 \"test.wc\"\nstatic struct wuc_channel_long b;"),
+            std::string::npos)
       << r.probe;
 }
 
@@ -521,14 +529,14 @@ TEST(ClangErrors, FatalErrorAtItsLineAfterInsertedTypeDefinitions) {
 
 TEST(Scope, NestedStatementUsesTheBodysDeclarations) {
   Outcome r = analyseSource(inMain("channel(int) outer; channel(long) *chans[2];",
-                               "int x;\n"
-                               "waituntil (x << outer) {\n"
-                               "  channel(double) inner; double d = x;\n"
-                               "  waituntil (inner << d) {\n"
-                               "    long l;\n"
-                               "    waituntil (l << chans[x]) { (void)l; }\n"
-                               "  }\n"
-                               "} or waituntil (outer << 3) {}"));
+                                   "int x;\n"
+                                   "waituntil (x << outer) {\n"
+                                   "  channel(double) inner; double d = x;\n"
+                                   "  waituntil (inner << d) {\n"
+                                   "    long l;\n"
+                                   "    waituntil (l << chans[x]) { (void)l; }\n"
+                                   "  }\n"
+                                   "} or waituntil (outer << 3) {}"));
   ASSERT_TRUE(r.ok) << r.errors;
   ASSERT_EQ(r.facts.statements.size(), 3u);
   EXPECT_EQ(r.at(0, 0).kind, ClauseFacts::Recv);
@@ -541,24 +549,25 @@ TEST(Scope, NestedStatementUsesTheBodysDeclarations) {
 }
 
 TEST(Scope, NestedStatementErrorIsItsOwn) {
-  Outcome r = analyseSource(inMain("channel(int) outer;",
-                               "int x;\n"
-                               "waituntil (x << outer) {\n"
-                               "  waituntil (x << missing) {}\n"
-                               "} or waituntil (x) {}"));
+  Outcome r = analyseSource(inMain("channel(int) outer;", "int x;\n"
+                                                          "waituntil (x << outer) {\n"
+                                                          "  waituntil (x << missing) {}\n"
+                                                          "} or waituntil (x) {}"));
   EXPECT_FALSE(r.ok);
   // In source order, though the nested statement's facts come after its outer's.
-  EXPECT_EQ(r.errors, err(6, 19, "in this clause's operand: use of undeclared identifier 'missing'") +
-                          err(7, 17, format(msg::NotSelectable, "int")));
+  EXPECT_EQ(r.errors,
+            err(6, 19, "in this clause's operand: use of undeclared identifier 'missing'") +
+                err(7, 17, format(msg::NotSelectable, "int")));
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Recv);
   EXPECT_EQ(r.at(1).kind, ClauseFacts::Invalid);
 }
 
 TEST(Scope, GuardsAndElse) {
-  Outcome r = analyseSource(inMain("channel(int) ch; owner_lock l;",
-                               "int x = 0; int *p = &x;\n"
-                               "when (p != 0) waituntil (*p << ch) {} or when (x) waituntil (l) {}\n"
-                               "or when (x > 1) else { x++; }"));
+  Outcome r =
+      analyseSource(inMain("channel(int) ch; owner_lock l;",
+                           "int x = 0; int *p = &x;\n"
+                           "when (p != 0) waituntil (*p << ch) {} or when (x) waituntil (l) {}\n"
+                           "or when (x > 1) else { x++; }"));
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0, 0).kind, ClauseFacts::Recv);
   EXPECT_EQ(r.at(0, 1).kind, ClauseFacts::Resource);
@@ -603,10 +612,10 @@ TEST(Flags, QuotedIncludesFromTheSourcesDirectory) {
     out << "typedef long elem_t;\n";
   }
   Outcome r = analyseSource("#include <wuc.h>\n#include \"local.h\"\n"
-                        "channel(elem_t) ch;\n"
-                        "void f(void) { long v; waituntil (v << ch) {} }\n",
-                        {"-std=c11", "-O2", "-c", "-o", "x.o", "-Wall", "-g"},
-                        std::string(dir) + "/prog.wc");
+                            "channel(elem_t) ch;\n"
+                            "void f(void) { long v; waituntil (v << ch) {} }\n",
+                            {"-std=c11", "-O2", "-c", "-o", "x.o", "-Wall", "-g"},
+                            std::string(dir) + "/prog.wc");
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_TRUE(r.at(0).recvInPlace);
   EXPECT_EQ(r.at(0).elementType, "elem_t");
@@ -616,16 +625,17 @@ TEST(Flags, QuotedIncludesFromTheSourcesDirectory) {
 
 TEST(Flags, FlagsClangRefusesAreDropped) {
   // gcc-only flags, an unknown CPU: a second try with the paths and macros only.
-  Outcome r = analyseSource(inMain("#if X == 7\nowner_lock l;\n#else\nint l;\n#endif", "waituntil (l) {}"),
-                            {"-fanalyzer", "-march=nosuchcpu", "-DX=7", "-Wl,--as-needed", "-lm"});
+  Outcome r =
+      analyseSource(inMain("#if X == 7\nowner_lock l;\n#else\nint l;\n#endif", "waituntil (l) {}"),
+                    {"-fanalyzer", "-march=nosuchcpu", "-DX=7", "-Wl,--as-needed", "-lm"});
   ASSERT_TRUE(r.ok) << r.errors;
   EXPECT_EQ(r.at(0).kind, ClauseFacts::Resource);
 }
 
 TEST(Flags, StdFlagIsHonoured) {
   // typeof without underscores is a GNU keyword: gone under -std=c11.
-  std::string src = inMain("channel(int) ch; void *vp = &ch;",
-                           "int x;\nwaituntil (x << *(typeof(ch) *)vp) {}");
+  std::string src =
+      inMain("channel(int) ch; void *vp = &ch;", "int x;\nwaituntil (x << *(typeof(ch) *)vp) {}");
   Outcome r = analyseSource(src);
   ASSERT_TRUE(r.ok) << r.errors;
   r = analyseSource(src, {"-std=c11"});
@@ -641,13 +651,14 @@ size_t count(const std::string &hay, const std::string &needle) {
 }
 
 TEST(Probe, KeepsEveryBodyOnceAndNamesEveryOperand) {
-  Outcome r = analyseSource(inMain("channel(int) ch; owner_lock l;",
-                               "int x = 0;\n"
-                               "for (;;) {\n"
-                               "  waituntil (x << ch) { body_one: x++; break; }\n"
-                               "  or waituntil (l) { if (x) continue; waituntil (ch << x) { x += 2; } }\n"
-                               "  or when (x) else { goto body_one; }\n"
-                               "}"));
+  Outcome r = analyseSource(
+      inMain("channel(int) ch; owner_lock l;",
+             "int x = 0;\n"
+             "for (;;) {\n"
+             "  waituntil (x << ch) { body_one: x++; break; }\n"
+             "  or waituntil (l) { if (x) continue; waituntil (ch << x) { x += 2; } }\n"
+             "  or when (x) else { goto body_one; }\n"
+             "}"));
   ASSERT_TRUE(r.ok) << r.errors << r.probe;
   EXPECT_EQ(count(r.probe, "body_one: x++; break;"), 1u) << r.probe;
   EXPECT_EQ(count(r.probe, "if (x) continue;"), 1u) << r.probe;
@@ -657,7 +668,8 @@ TEST(Probe, KeepsEveryBodyOnceAndNamesEveryOperand) {
   EXPECT_EQ(count(r.probe, "waituntil"), 0u) << r.probe;
   // A #line and the column restored before each user piece.
   EXPECT_NE(r.probe.find("#line 6 \"test.wc\"\n             x\n"), std::string::npos) << r.probe;
-  EXPECT_NE(r.probe.find("#line 6 \"test.wc\"\n                  ch\n"), std::string::npos) << r.probe;
+  EXPECT_NE(r.probe.find("#line 6 \"test.wc\"\n                  ch\n"), std::string::npos)
+      << r.probe;
   EXPECT_NE(r.probe.find("struct wuc_channel_int ch"), std::string::npos) << r.probe;
 }
 
@@ -698,7 +710,8 @@ TEST(Perf, TwoThousandLinesTwoHundredStatements) {
   SemaFacts facts;
   auto t0 = std::chrono::steady_clock::now();
   bool ok = analyse(file, fe, opts, diags, facts);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(ok);
   for (const auto &stmt : facts.statements) {
     EXPECT_EQ(stmt[0].kind, ClauseFacts::Recv);
