@@ -24,7 +24,8 @@ NOT_DIALECT = {
     "if", "else", "while", "do", "for", "switch", "case", "default", "goto", "break",
     "continue", "return", "struct", "union", "enum", "volatile", "inline", "extern",
     "asm", "__asm", "__asm__", "__volatile", "__volatile__", "__inline", "__inline__",
-    "__attribute", "__attribute__", "define", "error", "namespace",
+    "__attribute", "__attribute__", "define", "error", "namespace", "_Pragma", "ifdef",
+    "ifndef", "elif", "elifdef", "elifndef", "endif",
 }
 # `else` is C's; the grammar leaves it to source.c.
 

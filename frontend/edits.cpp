@@ -6,6 +6,7 @@
 // in the code and in the replacement lists of #define directives.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -48,6 +49,48 @@ std::string punctName(const char *p) {
 }
 
 constexpr size_t kMaxMangled = 120;
+
+// Whether the constant `num` times `factor` nanoseconds is more than a
+// duration_t (int64_t) holds.  A constant that is not well formed is left
+// to the back-end compiler (false).
+bool tooLarge(std::string num, bool floating, long long factor) {
+  num.erase(std::remove(num.begin(), num.end(), '\''), num.end()); // C23 digit separators
+  if (floating) {
+    // The longest constant strtold reads; a suffix (f, l...) stays behind.
+    const long double n = std::strtold(num.c_str(), nullptr);
+    const long double limit = 9223372036854775808.0L; // 2^63
+    return n * factor >= limit || double(n) * double(factor) >= double(limit);
+  }
+  while (!num.empty() && std::strchr("uUlLwWbB", num.back()) && !(num.size() == 2 && num[0] == '0'))
+    num.pop_back(); // u, l, ll, wb suffixes (not the b of 0b)
+  unsigned base = 10;
+  size_t k = 0;
+  if (num.size() > 1 && num[0] == '0' && (num[1] == 'x' || num[1] == 'X')) {
+    base = 16;
+    k = 2;
+  } else if (num.size() > 1 && num[0] == '0' && (num[1] == 'b' || num[1] == 'B')) {
+    base = 2;
+    k = 2;
+  } else if (num.size() > 1 && num[0] == '0') {
+    base = 8;
+    k = 1;
+  }
+  if (k >= num.size() && base != 8) return false;
+  using u128 = unsigned __int128;
+  u128 value = 0;
+  const u128 cap = u128(1) << 100; // far beyond any product that fits
+  for (; k < num.size(); k++) {
+    const char c = num[k];
+    unsigned digit = c >= '0' && c <= '9'   ? unsigned(c - '0')
+                     : c >= 'a' && c <= 'f' ? unsigned(c - 'a' + 10)
+                     : c >= 'A' && c <= 'F' ? unsigned(c - 'A' + 10)
+                                            : 99;
+    if (digit >= base) return false;
+    value = value * base + digit;
+    if (value > cap) return true;
+  }
+  return value * u128(factor) > u128(INT64_MAX);
+}
 
 // The tokens edits are looked for in: the parser's, or those of one #define's
 // replacement list.
@@ -101,6 +144,10 @@ struct Collector {
     bool hex = num.size() > 1 && num[0] == '0' && (num[1] == 'x' || num[1] == 'X');
     bool floating = hex ? num.find_first_of("pP") != std::string::npos
                         : num.find_first_of(".eE") != std::string::npos;
+    if (tooLarge(num, floating, std::strtoll(factor, nullptr, 10))) {
+      ctx.error(v->begin(i), format(msg::DurationOverflow, printable(num + "`" + std::string(u))));
+      return false;
+    }
     // The multiplication in 64 bits (integers) or double (floating).
     text = "((duration_t)(" + num + " * " + factor + (floating ? ".0" : "LL") + "))";
     return true;

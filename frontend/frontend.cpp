@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "frontend_internal.h"
 #include "messages.h"
 #include "parser.hpp"
+#include "quote.h"
 
 namespace wuc {
 
@@ -116,27 +118,49 @@ std::string_view spellingOf(const Splice &splice, const RawTok &t) {
 // The token filter: classifies every raw token for the grammar, resolving
 // with lookahead what LALR(1) cannot (parser.y lists the classes).
 bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<PendingDiag> &diags,
-                    std::vector<Tok> &out, std::vector<int> &externalDecls) {
-  const size_t n = lex.toks.size();
+                    std::vector<Tok> &out, std::vector<int> &externalDecls,
+                    std::vector<unsigned> &pragmas) {
+  // `_Pragma ( "..." )` is a directive written as an operator: it may stand
+  // between any two tokens (a statement and the next one, without a `;`), so
+  // the parser does not see it; the renderer copies it with the text around.
+  // Indices below are into `live`, the raw tokens without them.
+  std::vector<unsigned> live;
+  live.reserve(lex.toks.size());
+  pragmas.clear();
+  for (size_t i = 0; i < lex.toks.size(); i++) {
+    const RawTok &t = lex.toks[i];
+    if (t.kind == RawKind::Ident && spellingOf(splice, t) == "_Pragma" && i + 1 < lex.toks.size() &&
+        punctIs(lex.toks[i + 1], "(")) {
+      size_t j = i + 2;
+      for (unsigned d = 1; j < lex.toks.size(); j++) {
+        if (punctIs(lex.toks[j], "(")) d++;
+        if (punctIs(lex.toks[j], ")") && --d == 0) break;
+      }
+      if (j < lex.toks.size()) {
+        pragmas.push_back(t.begin);
+        i = j;
+        continue;
+      }
+    }
+    live.push_back(unsigned(i));
+  }
+  const size_t n = live.size();
+  auto rt = [&](size_t i) -> const RawTok & { return lex.toks[live[i]]; };
   std::vector<int> kind(n);
   std::vector<std::string_view> spell(n);
   for (size_t i = 0; i < n; i++) {
-    spell[i] = spellingOf(splice, lex.toks[i]);
-    kind[i] = baseKind(lex.toks[i], spell[i]);
+    spell[i] = spellingOf(splice, rt(i));
+    kind[i] = baseKind(rt(i), spell[i]);
   }
 
   // Brackets: a closer pairs with the innermost opener only if they agree;
   // anything else stays unmatched and the grammar reports it.
   std::vector<int> match(n, -1);
-  std::vector<bool> block(n, false); // a `{` with a `;` directly inside
   std::vector<unsigned> stack;
   for (size_t i = 0; i < n; i++) {
-    if (kind[i] == K::SEMI && !stack.empty() && kind[stack.back()] == K::LBRACE)
-      block[stack.back()] = true;
     if (isOpen(kind[i])) {
       if (stack.size() >= kMaxNesting) {
-        diags.push_back(
-            {lex.toks[i].begin, format(msg::NestingTooDeep, std::to_string(kMaxNesting))});
+        diags.push_back({rt(i).begin, format(msg::NestingTooDeep, std::to_string(kMaxNesting))});
         return false;
       }
       stack.push_back(unsigned(i));
@@ -145,6 +169,50 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
       match[stack.back()] = int(i);
       stack.pop_back();
     }
+  }
+
+  // `when` is the guard keyword only where a guard can start: never after
+  // `.` or `->` (a member, a designator), and elsewhere only before `(`, or
+  // at the start of a statement or clause when no operator that continues
+  // an expression follows (`when = 1;`, `when++`, `when.x` use a name).
+  for (size_t i = 0; i < n; i++) {
+    if (kind[i] != K::WHEN) continue;
+    const RawTok *prev = i > 0 ? &rt(i - 1) : nullptr;
+    const int pk = i > 0 ? kind[i - 1] : K::SEMI;
+    const std::string_view ps = i > 0 ? spell[i - 1] : std::string_view();
+    bool guard;
+    if (prev && (punctIs(*prev, ".") || punctIs(*prev, "->"))) {
+      guard = false;
+    } else if (i + 1 < n && kind[i + 1] == K::LPAREN) {
+      guard = true;
+    } else {
+      static const char *const kContinues[] = {"=",  "+=", "-=", "*=", "/=",  "%=",
+                                               "&=", "|=", "^=", ";",  ",",   ".",
+                                               "->", "[",  "++", "--", "<<=", ">>="};
+      bool continues = false;
+      if (i + 1 < n)
+        for (const char *p : kContinues) continues |= punctIs(rt(i + 1), p);
+      const bool boundary = pk == K::SEMI || pk == K::LBRACE || pk == K::RBRACE ||
+                            pk == K::RPAREN || pk == K::COLON || pk == K::ELSE || pk == K::DO ||
+                            pk == K::OROR || pk == K::ANDAND || ps == "or" || ps == "and";
+      guard = boundary && !continues;
+    }
+    if (!guard) kind[i] = K::IDENT;
+  }
+
+  // A `{` is a block (not an initializer or a struct body) when a `;` or a
+  // keyword that only begins a statement stands directly inside it: so the
+  // block behind a loop macro, `REPEAT (3) { waituntil ... }`, is searched.
+  std::vector<bool> block(n, false);
+  stack.clear();
+  for (size_t i = 0; i < n; i++) {
+    if ((kind[i] == K::SEMI || startsStatement(kind[i])) && !stack.empty() &&
+        kind[stack.back()] == K::LBRACE)
+      block[stack.back()] = true;
+    if (isOpen(kind[i]) && match[i] > int(i))
+      stack.push_back(unsigned(i));
+    else if (isClose(kind[i]) && match[i] >= 0 && !stack.empty())
+      stack.pop_back();
   }
 
   // A `(` is a waituntil group when `(`s and then waituntil/when/else follow.
@@ -161,12 +229,33 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   // part so.)  Returns where the specification starts, or i.
   std::vector<bool> drop(n, false);
   auto linkageStart = [&](size_t i) {
-    if (i > 1 && lex.toks[i - 1].kind == RawKind::String && spell[i - 2] == "extern") return i - 2;
+    if (i > 1 && rt(i - 1).kind == RawKind::String && spell[i - 2] == "extern") return i - 2;
     size_t j = i;
     while (j > 0 && (kind[j - 1] == K::IDENT || spell[j - 1] == "::") &&
            spell[j - 1] != "namespace")
       j--;
     return j > 0 && spell[j - 1] == "namespace" ? j - 1 : i;
+  };
+
+  // `M (...)` at the start of a statement and followed by a keyword that
+  // begins one (not `else`, `case`, `default`): a macro expanding to a
+  // statement's head, such as a loop.  The start of a statement: after `;`,
+  // a brace, a label's `:`, `else`, `do`, or the header of if/while/for/switch.
+  auto macroHead = [&](size_t i) {
+    if (i + 1 >= n || kind[i + 1] != K::LPAREN || match[i + 1] <= int(i + 1)) return false;
+    if (spell[i] == "or" || spell[i] == "and") return false;
+    const size_t after = size_t(match[i + 1]) + 1;
+    if (after >= n) return false;
+    const int a = kind[after];
+    if (!startsStatement(a) || a == K::ELSE || a == K::CASE || a == K::DEFAULT) return false;
+    if (i == 0) return true;
+    const int p = kind[i - 1];
+    if (p == K::RPAREN && match[i - 1] > 0) {
+      const int h = kind[size_t(match[i - 1] - 1)];
+      return h == K::IF || h == K::WHILE || h == K::FOR || h == K::SWITCH;
+    }
+    return p == K::SEMI || p == K::LBRACE || p == K::RBRACE || p == K::COLON || p == K::ELSE ||
+           p == K::DO;
   };
 
   std::vector<Tok> all(n);
@@ -196,6 +285,7 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
         if (j < n && kind[j] == K::LPAREN) k = K::ASM;
       }
       if (k == K::IDENT && next == K::COLON) k = K::IDENT_COLON;
+      if (k == K::IDENT && macroHead(i)) k = K::MACRO_CALL;
     } else if (k == K::LBRACE && depth == 0 && match[i] >= 0 && linkageStart(i) < i) {
       for (size_t j = linkageStart(i); j <= i; j++) drop[j] = true;
       drop[size_t(match[i])] = true;
@@ -220,10 +310,10 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
     }
     if (k == K::LBRACE && block[i]) k = K::BLOCK_LBRACE;
     if (k == K::RBRACE && match[i] >= 0 && all[size_t(match[i])].kind == K::BLOCK_LBRACE &&
-        startsStatement(next))
+        (startsStatement(next) || (next == K::IDENT && macroHead(i + 1))))
       k = K::BLOCK_RBRACE;
     all[i].kind = k;
-    all[i].raw = unsigned(i);
+    all[i].raw = live[i];
 
     // File-scope bookkeeping for the next function-body decision.
     if (drop[i]) {
@@ -235,7 +325,7 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
       if (depth == 0 && all[size_t(match[i])].kind == K::FUNC_LBRACE) sawAssign = false;
     } else if (depth == 0 && kind[i] == K::SEMI) {
       sawAssign = false;
-    } else if (depth == 0 && punctIs(lex.toks[i], "=")) {
+    } else if (depth == 0 && punctIs(rt(i), "=")) {
       sawAssign = true;
     }
   }
@@ -264,9 +354,10 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
       startsDecl = true;
     }
   }
-  for (Tok &t : out) {
-    int m = match[t.raw];
-    t.match = m >= 0 && !drop[size_t(m)] ? index[size_t(m)] : -1;
+  for (size_t i = 0; i < n; i++) {
+    if (index[i] < 0) continue;
+    int m = match[i];
+    out[size_t(index[i])].match = m >= 0 && !drop[size_t(m)] ? index[size_t(m)] : -1;
   }
   return true;
 }
@@ -275,23 +366,147 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
 // operand) would make the clauses depend on the preprocessor, which runs
 // after wucc: refused at the directive.  Inside a body it is copied with it.
 void checkDirectives(ParseContext &ctx) {
-  const auto &dirs = ctx.lex.directives;
-  if (dirs.empty()) return;
+  // Where each directive and each `_Pragma` starts, in source order.
+  using Mark = std::pair<unsigned, const char *>; // offset, message
+  std::vector<Mark> marks;
+  for (const Directive &d : ctx.lex.directives)
+    marks.push_back({ctx.splice.orig(d.cbegin), msg::DirectiveInStatement});
+  for (unsigned p : ctx.pragmas) marks.push_back({p, msg::PragmaInStatement});
+  if (marks.empty()) return;
+  auto before = [](const Mark &x, const Mark &y) { return x.first < y.first; };
+  std::stable_sort(marks.begin(), marks.end(), before);
   for (const WaitUntil &w : ctx.out.statements) {
-    auto d = std::lower_bound(
-        dirs.begin(), dirs.end(), w.range.begin,
-        [&](const Directive &x, unsigned b) { return ctx.splice.orig(x.cbegin) < b; });
-    for (; d != dirs.end() && ctx.splice.orig(d->cbegin) < w.range.end; ++d) {
-      unsigned at = ctx.splice.orig(d->cbegin);
+    auto d = std::lower_bound(marks.begin(), marks.end(), Mark{w.range.begin, nullptr}, before);
+    for (; d != marks.end() && d->first < w.range.end; ++d) {
+      const unsigned at = d->first;
       auto inBody = [&](Range body) { return body.begin <= at && at < body.end; };
       bool ok = w.elseBranch.present && inBody(w.elseBranch.body);
       // Bodies are in source order: the last one starting at or before `at`.
       auto c = std::upper_bound(w.clauses.begin(), w.clauses.end(), at,
                                 [](unsigned off, const Clause &cl) { return off < cl.body.begin; });
       if (c != w.clauses.begin() && inBody((c - 1)->body)) ok = true;
-      if (!ok) ctx.error(at, msg::DirectiveInStatement);
+      if (!ok) ctx.error(at, d->second);
     }
   }
+}
+
+// A waituntil statement in a GCC nested function (`int f(void) { ... }`
+// inside another function's body) is refused, at the first one in each:
+// Clang, which the semantic pass uses, does not accept nested functions.
+// A nested function is a `{` in a body right after `T name (...)` (and any
+// attributes): a type word or `*` before the name tells it from a loop
+// macro, `REPEAT (3) {`.
+void checkNestedFunctions(ParseContext &ctx) {
+  if (ctx.out.statements.empty()) return;
+  struct Nested {
+    Range range;
+    std::string name;
+  };
+  std::vector<Nested> nested;
+  const int n = int(ctx.toks.size());
+  auto kind = [&](int i) { return ctx.toks[unsigned(i)].kind; };
+  auto match = [&](int i) { return ctx.toks[unsigned(i)].match; };
+  int funcEnd = -1; // the `}` of the function being walked
+  for (int i = 0; i < n; i++) {
+    const int k = kind(i);
+    if (k == K::FUNC_LBRACE) {
+      funcEnd = match(i);
+      continue;
+    }
+    if (i >= funcEnd || (k != K::LBRACE && k != K::BLOCK_LBRACE) || match(i) < 0) continue;
+    int j = i - 1;
+    while (j > 0 && kind(j) == K::RPAREN && match(j) > 0 &&
+           (isAttribute(ctx.spelling(match(j) - 1)) || ctx.spelling(match(j) - 1) == "__asm__" ||
+            ctx.spelling(match(j) - 1) == "asm"))
+      j = match(j) - 2;
+    if (j < 2 || kind(j) != K::RPAREN || match(j) < 2) continue;
+    const int open = match(j);
+    const bool typed = kind(open - 2) == K::IDENT || punctIs(ctx.raw(open - 2), "*");
+    if (kind(open - 1) != K::IDENT || !typed) continue;
+    nested.push_back({{ctx.begin(i), ctx.end(match(i))}, std::string(ctx.spelling(open - 1))});
+  }
+  // Each statement belongs to the innermost nested function around it (the
+  // last one starting before it that contains it); one error per function.
+  std::vector<bool> reported(nested.size(), false);
+  for (const WaitUntil &w : ctx.out.statements) {
+    for (size_t f = nested.size(); f-- > 0;) {
+      const Nested &fn = nested[f];
+      if (fn.range.begin > w.range.begin || w.range.begin >= fn.range.end) continue;
+      if (!reported[f])
+        ctx.error(w.range.begin,
+                  format(msg::NestedFunction, printable(fn.name), printable(fn.name)));
+      reported[f] = true;
+      break;
+    }
+  }
+}
+
+Limits findLimits(const ParseContext &ctx) {
+  Limits out;
+  const auto &dirs = ctx.lex.directives;
+  // A branch of a conditional: where its directive starts, which one it
+  // is, and its brackets.
+  struct Branch {
+    unsigned at;
+    std::string directive;
+    int depth = 0;
+    bool under = false; // closed a bracket opened before it
+  };
+  std::vector<Branch> open;
+  auto check = [&](const Branch &b) {
+    if ((b.depth != 0 || b.under) && (!out.branch || b.at < out.branch->at))
+      out.branch = Limits::Branch{b.at, b.directive};
+  };
+  size_t t = 0;
+  for (size_t d = 0; d <= dirs.size(); d++) {
+    const unsigned upTo = d < dirs.size() ? ctx.splice.orig(dirs[d].cbegin) : ~0u;
+    for (; t < ctx.toks.size() && ctx.begin(int(t)) < upTo; t++) {
+      if (open.empty()) continue;
+      const RawTok &r = ctx.raw(int(t));
+      if (r.kind != RawKind::Punct) continue;
+      const char c = r.punct[0];
+      if ((c == '(' || c == '[' || c == '{') && r.punct[1] == 0) open.back().depth++;
+      if ((c == ')' || c == ']' || c == '}') && --open.back().depth < 0) {
+        open.back().under = true;
+        open.back().depth = 0;
+      }
+    }
+    if (d == dirs.size()) break;
+    LexOutput lx;
+    const unsigned from = dirs[d].cbegin + (ctx.splice.clean()[dirs[d].cbegin] == '#' ? 1 : 2);
+    if (!scanRange(ctx.splice, from, dirs[d].cend, lx) || lx.toks.empty()) continue;
+    const std::string name(spellingOf(ctx.splice, lx.toks[0]));
+    if (name == "if" || name == "ifdef" || name == "ifndef") {
+      open.push_back({upTo, "#" + name});
+    } else if (name == "elif" || name == "elifdef" || name == "elifndef" || name == "else") {
+      if (open.empty()) continue;
+      check(open.back());
+      open.back() = {upTo, "#" + name};
+    } else if (name == "endif") {
+      if (open.empty()) continue;
+      check(open.back());
+      open.pop_back();
+    } else if (name == "define" && lx.toks.size() > 1 && lx.toks[1].kind == RawKind::Ident) {
+      // The replacement list (after the parameters of a function-like macro).
+      size_t k = 2;
+      if (k < lx.toks.size() && lx.toks[k].cbegin == lx.toks[1].cend && punctIs(lx.toks[k], "(")) {
+        while (k < lx.toks.size() && !punctIs(lx.toks[k], ")")) k++;
+        k++;
+      }
+      int depth = 0;
+      bool under = false;
+      for (; k < lx.toks.size(); k++) {
+        const RawTok &r = lx.toks[k];
+        if (r.kind != RawKind::Punct) continue;
+        const char c = r.punct[0];
+        if ((c == '(' || c == '[' || c == '{') && r.punct[1] == 0) depth++;
+        if ((c == ')' || c == ']' || c == '}') && --depth < 0) under = true;
+      }
+      if (depth != 0 || under) out.macros.insert(std::string(spellingOf(ctx.splice, lx.toks[1])));
+    }
+  }
+  for (const Branch &b : open) check(b);
+  return out;
 }
 
 } // namespace fe
@@ -310,7 +525,8 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
   std::vector<fe::PendingDiag> early;
   std::vector<fe::Tok> toks;
   std::vector<int> decls;
-  if (!fe::classifyTokens(splice, lex, early, toks, decls)) {
+  std::vector<unsigned> pragmas;
+  if (!fe::classifyTokens(splice, lex, early, toks, decls, pragmas)) {
     for (auto &d : early) diags.error(d.offset, d.message);
     return false;
   }
@@ -322,8 +538,10 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
   // through a macro).  So an error stops only its own declaration.
   fe::ParseContext ctx(file, splice, lex, std::move(toks), out);
   ctx.externalDecls = decls;
+  ctx.pragmas = std::move(pragmas);
   decls.push_back(int(ctx.toks.size()));
-  bool failed = false;
+  bool failed = false, branchFailed = false;
+  std::optional<fe::Limits> limits;
   for (size_t d = 0; d + 1 < decls.size(); d++) {
     const size_t first = size_t(decls[d]), last = size_t(decls[d + 1]);
     ctx.next = first;
@@ -342,17 +560,42 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
              (k == fe::Parser::token::WHEN && i + 1 < last && ctx.raw(int(i + 1)).punct &&
               ctx.raw(int(i + 1)).punct[0] == '(');
     }
-    if (ours)
-      failed = true;
-    else
+    if (!ours) {
       ctx.diags.resize(diagsBefore);
+      continue;
+    }
+    failed = true;
+    // What the skeleton cannot see through (a conditional whose branches
+    // balance only together, a macro that opens a bracket) is said as such.
+    // (A branch after the error cannot have caused it.)
+    const unsigned errorAt =
+        ctx.diags.size() > diagsBefore ? ctx.diags[diagsBefore].offset : ctx.end(int(last - 1));
+    if (!limits) limits = fe::findLimits(ctx);
+    if (limits->branch && limits->branch->at < errorAt) {
+      ctx.diags.resize(diagsBefore); // reported once, at the branch, below
+      branchFailed = true;
+      continue;
+    }
+    for (size_t i = first; i < last; i++) {
+      if (ctx.toks[i].kind != fe::Parser::token::IDENT &&
+          ctx.toks[i].kind != fe::Parser::token::MACRO_CALL)
+        continue;
+      auto m = limits->macros.find(std::string(ctx.spelling(int(i))));
+      if (m == limits->macros.end()) continue;
+      ctx.diags.resize(diagsBefore);
+      ctx.error(ctx.begin(int(i)), format(msg::UnbalancedMacro, printable(*m)));
+      break;
+    }
   }
+  if (branchFailed)
+    ctx.error(limits->branch->at, format(msg::UnbalancedBranch, limits->branch->directive));
   // Nested statements finish first: order them by their first token.
   std::stable_sort(
       out.statements.begin(), out.statements.end(),
       [](const WaitUntil &a, const WaitUntil &b) { return a.range.begin < b.range.begin; });
   for (size_t i = 0; i < out.statements.size(); i++) out.statements[i].id = unsigned(i);
   fe::checkDirectives(ctx);
+  fe::checkNestedFunctions(ctx);
   if (!failed) fe::collectEdits(ctx);
 
   std::stable_sort(

@@ -14,6 +14,9 @@ inline constexpr const char *UnterminatedString = "missing terminating '\"' char
 inline constexpr const char *UnterminatedChar = "missing terminating ' character";
 inline constexpr const char *UnknownDurationUnit =
     "unknown duration unit '%s' (expected ns, us, ms or s)";
+inline constexpr const char *DurationOverflow =
+    "duration literal '%s' is too large for a duration_t (at most 9223372036854775807 ns, about "
+    "292 years)";
 inline constexpr const char *DurationNeedsNumber = "a duration literal needs a number before '`'";
 inline constexpr const char *EmptyTypeName = "expected a type name in '%s( )'";
 
@@ -48,11 +51,23 @@ inline constexpr const char *UnmatchedClose = "'%s' without a matching opening b
 inline constexpr const char *ElseWithoutIf = "'else' without a previous 'if'";
 inline constexpr const char *KeywordNotStatement =
     "a waituntil statement cannot appear here ('%s' can only begin a statement)";
+inline constexpr const char *UnbalancedBranch =
+    "the brackets of this '%s' branch do not balance: wucc does not evaluate conditional "
+    "compilation, so in a function with a waituntil statement each branch must close the "
+    "brackets it opens";
+inline constexpr const char *UnbalancedMacro =
+    "macro '%s' expands to unbalanced brackets: wucc does not expand macros, so in a function "
+    "with a waituntil statement every bracket must be written out";
 inline constexpr const char *NestingTooDeep = "brackets nested too deeply (more than %s levels)";
 inline constexpr const char *EmptyClauseArgument = "'%s( )' needs an argument";
 inline constexpr const char *DirectiveInStatement =
     "a preprocessor directive can appear in a waituntil statement only inside a clause's body";
+inline constexpr const char *PragmaInStatement =
+    "'_Pragma' can appear in a waituntil statement only inside a clause's body";
 
+inline constexpr const char *NestedFunction =
+    "a waituntil statement cannot be in a nested function ('%s' is defined inside another "
+    "function, a GCC extension wucc does not support); define '%s' at file scope";
 inline constexpr const char *StatementsNestedTooDeeply =
     "waituntil statements nested too deeply (more than %s levels)";
 inline constexpr const char *ComputedGotoInBody =

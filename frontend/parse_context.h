@@ -70,6 +70,7 @@ public:
   std::vector<PNode> nodes;
   std::vector<PendingDiag> diags;
   std::vector<int> externalDecls; // first token of each external declaration
+  std::vector<unsigned> pragmas;  // where each `_Pragma (...)` starts (not in toks)
   size_t next = 0;                // the next token yylex returns
   size_t limit = 0;               // the end of the declaration being parsed
   bool syntaxFailed = false;

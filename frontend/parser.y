@@ -12,6 +12,10 @@
  *                no expression goes on after it, so it ends the statement
  *                (`FOREACH (x) { ... } return 0;`)
  *   IDENT_COLON  an identifier followed by `:` (a label at statement start)
+ *   MACRO_CALL   an identifier at the start of a statement followed by a
+ *                parenthesised group and a keyword that begins a statement:
+ *                a macro that expands to a statement's head, `REPEAT (3)
+ *                waituntil ...` (a loop macro; `FOREACH (x) if ...`)
  *   OR_OP        `or` followed by waituntil, when, else or a group: always
  *                the operator; OR_PAREN: `or` followed by another `(`, the
  *                operator after a clause body (rule 9), else an identifier
@@ -71,7 +75,7 @@ Sem cover(const Sem &a, const Sem &b) {
 } // namespace wuc::fe
 }
 
-%token IDENT IDENT_COLON OTHER
+%token IDENT IDENT_COLON MACRO_CALL OTHER
 %token LPAREN RPAREN LBRACK RBRACK LBRACE RBRACE FUNC_LBRACE BLOCK_LBRACE BLOCK_RBRACE SE_LPAREN WU_LPAREN
 %token SEMI COLON QUESTION OROR ANDAND
 %token OR_OP AND_OP OR_PAREN AND_PAREN
@@ -101,8 +105,8 @@ top_item: atom | ASM ;
 
 /* Anything an expression or declaration may hold outside brackets. */
 atom
-  : IDENT | IDENT_COLON | OTHER | COLON | QUESTION | OROR | ANDAND | OR_PAREN | AND_PAREN
-  | paren_group | brack_group | brace_group
+  : IDENT | IDENT_COLON | MACRO_CALL | OTHER | COLON | QUESTION | OROR | ANDAND | OR_PAREN
+  | AND_PAREN | paren_group | brack_group | brace_group
   ;
 
 paren_group
@@ -152,6 +156,7 @@ statement
   | CASE case_soup COLON statement              { $$ = cover($1, $4); }
   | DEFAULT COLON statement                     { $$ = cover($1, $3); }
   | IDENT_COLON COLON statement                 { $$ = cover($1, $3); }
+  | MACRO_CALL paren_group statement            { $$ = cover($1, $3); }
   | GOTO soup SEMI                              { $$ = cover($1, $3); }
   | BREAK SEMI                                  { $$ = cover($1, $2); }
   | CONTINUE SEMI                               { $$ = cover($1, $2); }
@@ -189,7 +194,7 @@ case_soup
   | case_soup case_item                         { $$ = cover($1, $2); }
   ;
 case_item
-  : IDENT | IDENT_COLON | OTHER | OROR | ANDAND | OR_PAREN | AND_PAREN
+  : IDENT | IDENT_COLON | MACRO_CALL | OTHER | OROR | ANDAND | OR_PAREN | AND_PAREN
   | paren_group | brack_group | brace_group
   | QUESTION case_soup COLON                    { $$ = cover($1, $3); }
   | QUESTION COLON                              { $$ = cover($1, $2); }

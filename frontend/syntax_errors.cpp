@@ -36,6 +36,7 @@ std::string ParseContext::tokenName(int kind) const {
     return "end of input";
   case S::S_IDENT:
   case S::S_IDENT_COLON:
+  case S::S_MACRO_CALL:
     return "an identifier";
   case S::S_OTHER:
     return "an expression";

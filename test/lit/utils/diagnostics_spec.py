@@ -52,6 +52,15 @@ int main(void) {
 }
 ''')
 
+gen('duration_overflow', "Lexical: a duration literal whose nanoseconds do not fit in a duration_t, an int64_t (reported at the literal; the back-end compiler would only warn).",
+    "duration literal '10000000000`s' is too large for a duration_t (at most 9223372036854775807 ns, about 292 years)",
+    '''
+int main(void) {
+  duration_t d = @@10000000000`s;
+  return d > 0;
+}
+''')
+
 gen('empty_type_name_channel', "Lexical: channel( ) with no type name (reported at 'channel').",
     "expected a type name in 'channel( )'",
     '''
@@ -560,3 +569,58 @@ int main(void) {
   return 0;
 }
 ''')
+
+gen('pragma_in_statement', "Syntax: a _Pragma operator between the clauses of a statement (at the _Pragma; one between statements or in a body is fine: grammar/c_around_statements.wc).",
+    "'_Pragma' can appear in a waituntil statement only inside a clause's body",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) {}
+  @@_Pragma("GCC diagnostic push") or waituntil (timeout(1`ms)) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('nested_function', "Syntax: a waituntil statement in a GCC nested function (at the first statement in it).",
+    "a waituntil statement cannot be in a nested function ('nested' is defined inside another function, a GCC extension wucc does not support); define 'nested' at file scope",
+    '''
+int main(void) {
+  int x = 0;
+  int nested(void) {
+    @@waituntil (x << c) {}
+    return x;
+  }
+  return nested();
+}
+''', prologue=CH)
+
+gen('unbalanced_branch', "Syntax: braces that balance only across the branches of an #ifdef, in a function with a waituntil statement (at the branch's directive, instead of 'expected '}' at end of input').",
+    "the brackets of this '#ifdef' branch do not balance: wucc does not evaluate conditional compilation, so in a function with a waituntil statement each branch must close the brackets it opens",
+    '''
+int main(int argc, char **argv) {
+  int x = 0;
+@@#ifdef WIDE
+  if (argc > 1) {
+#else
+  if (argv[0]) {
+#endif
+    waituntil (x << c) {}
+  }
+  return 0;
+}
+''', prologue=CH)
+
+gen('unbalanced_macro', "Syntax: a macro that expands to an opening brace, in a function with a waituntil statement (at the macro's use).",
+    "macro 'BEGIN' expands to unbalanced brackets: wucc does not expand macros, so in a function with a waituntil statement every bracket must be written out",
+    '''
+#define BEGIN {
+#define END }
+
+int main(void) {
+  int x = 0;
+  if (x) @@BEGIN
+    waituntil (x << c) {}
+  END
+  return 0;
+}
+''', prologue=CH)

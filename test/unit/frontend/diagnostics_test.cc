@@ -113,6 +113,39 @@ const DiagCase kCases[] = {
     {"MissingCloseBrace", "waituntil (a) { x();", "4:1: expected '}' at end of input\n"},
     {"KeywordsSpelledAsInC", "waituntil (x << c) { do x++; }",
      "2:30: expected 'while' before '}'\n"},
+    // _Pragma is a directive: only in a body, inside a statement.
+    {"PragmaBetweenClauses", "waituntil (a) ; _Pragma(\"x\") or waituntil (b) ;",
+     "2:17: '_Pragma' can appear in a waituntil statement only inside a clause's body\n"},
+    {"PragmaInGuard", "when (_Pragma(\"x\") k) waituntil (a) ;",
+     "2:7: '_Pragma' can appear in a waituntil statement only inside a clause's body\n"},
+    // GCC nested functions: once per function, at its first statement.
+    {"NestedFunction", "int g(int v) { waituntil (a) ; waituntil (b) ; return v; }",
+     "2:16: a waituntil statement cannot be in a nested function ('g' is defined inside another "
+     "function, a GCC extension wucc does not support); define 'g' at file scope\n"},
+    {"NestedFunctionWithAttributes",
+     "static char *g(void) __attribute__((unused)) { if (1) { waituntil (a) ; } return 0; }",
+     "2:57: a waituntil statement cannot be in a nested function ('g' is defined inside another "
+     "function, a GCC extension wucc does not support); define 'g' at file scope\n"},
+    // What the skeleton cannot see through is said as such.
+    {"UnbalancedBranch", "#if A\n if (a) {\n#else\n if (b) {\n#endif\n waituntil (x) ;\n }",
+     "2:1: the brackets of this '#if' branch do not balance: wucc does not evaluate conditional "
+     "compilation, so in a function with a waituntil statement each branch must close the "
+     "brackets it opens\n"},
+    {"UnbalancedElseBranch", "if (a) {\n#ifdef A\n }\n#else\n }\n#endif\n waituntil (x) ;",
+     "3:1: the brackets of this '#ifdef' branch do not balance: wucc does not evaluate "
+     "conditional compilation, so in a function with a waituntil statement each branch must "
+     "close the brackets it opens\n"},
+    {"UnbalancedBranchParens", "waituntil (x) ;\n#if A\n f(1,\n#elif B\n f(2,\n#endif\n 3);",
+     "3:1: the brackets of this '#if' branch do not balance: wucc does not evaluate conditional "
+     "compilation, so in a function with a waituntil statement each branch must close the "
+     "brackets it opens\n"},
+    {"UnbalancedBranchAfterTheError", "waituntil (x) ; x = (1));\n}\n#if A\n{\n#endif\n",
+     "2:24: ')' without a matching opening bracket\n"},
+    {"UnbalancedBranchAfterTheErrorInItsFunction", "waituntil (x) ; x = (1));\n#if A\n{\n#endif\n",
+     "2:24: ')' without a matching opening bracket\n"},
+    {"UnbalancedMacro", "#define END }\n if (a) {\n waituntil (x) ;\n END",
+     "5:2: macro 'END' expands to unbalanced brackets: wucc does not expand macros, so in a "
+     "function with a waituntil statement every bracket must be written out\n"},
     // Lexical.
     {"UnterminatedComment", "waituntil (a) ; /* x\n\n", "2:17: unterminated /* comment\n"},
     {"UnterminatedString", "waituntil (a) puts(\"x);",
@@ -124,6 +157,17 @@ const DiagCase kCases[] = {
      "2:5: unknown duration unit ';' (expected ns, us, ms or s)\n"},
     {"DurationNeedsNumber", "d = `ms;", "2:5: a duration literal needs a number before '`'\n"},
     {"DurationAfterIdentifier", "d = n`ms;", "2:6: a duration literal needs a number before '`'\n"},
+    {"DurationOverflow", "d = 9223372037`s;",
+     "2:5: duration literal '9223372037`s' is too large for a duration_t (at most "
+     "9223372036854775807 ns, about 292 years)\n"},
+    {"DurationOverflowHex", "d = 0x8000000000000000 `ns;",
+     "2:5: duration literal '0x8000000000000000`ns' is too large for a duration_t (at most "
+     "9223372036854775807 ns, about 292 years)\n"},
+    {"DurationOverflowFloating", "d = 9.3e9`s + 1e300`us;",
+     "2:5: duration literal '9.3e9`s' is too large for a duration_t (at most "
+     "9223372036854775807 ns, about 292 years)\n"
+     "2:15: duration literal '1e300`us' is too large for a duration_t (at most "
+     "9223372036854775807 ns, about 292 years)\n"},
     {"EmptyChannelType", "channel() c;", "2:1: expected a type name in 'channel( )'\n"},
     {"EmptyFutureType", "x = sizeof(future( /* none */ ));",
      "2:12: expected a type name in 'future( )'\n"},

@@ -419,5 +419,46 @@ TEST(Skeleton, LiteralsAndComments) {
   ASSERT_EQ(p.fe.statements.size(), 1u);
 }
 
+TEST(Skeleton, PragmaOperatorsBetweenStatements) {
+  // A _Pragma needs no `;` after it; inside a body it stays in the body.
+  Parsed p = parseBody("_Pragma(\"GCC diagnostic push\")\n_Pragma(\"a\") waituntil (a) ; "
+                       "_Pragma(\"b\")\nwaituntil (b) { _Pragma(\"c\") }\n_Pragma(\"d\")");
+  EXPECT_PARSES(p);
+  ASSERT_EQ(p.fe.statements.size(), 2u);
+  EXPECT_EQ(p.text(p.clause(0, 0).body), ";");
+  EXPECT_EQ(p.text(p.clause(1, 0).body), "{ _Pragma(\"c\") }");
+}
+
+TEST(Skeleton, MacrosThatBeginAStatement) {
+  // A loop macro with a block after it, or a statement.
+  Parsed p =
+      parseBody("REPEAT(3) { waituntil (a) ; }\nREPEAT(2) waituntil (b) ; or waituntil (c) ;\n"
+                "if (x) FOREACH(y, z) if (y) waituntil (d) ; else w();\n"
+                "LOG(\"no semicolon\")\nwaituntil (e) ;\ncase 1: M(x) waituntil (f) ;");
+  EXPECT_PARSES(p);
+  ASSERT_EQ(p.fe.statements.size(), 5u);
+  EXPECT_EQ(p.text(p.fe.statements[1].range), "waituntil (b) ; or waituntil (c) ;");
+  EXPECT_EQ(p.tree(1), "(or 0 1)");
+  EXPECT_EQ(p.text(p.fe.statements[2].range), "waituntil (d) ;");
+  EXPECT_EQ(p.text(p.fe.statements[4].range), "waituntil (f) ;");
+  // Not at the start of a statement: still an error.
+  EXPECT_EQ(parseBody("x = f(y) waituntil (a) ;").errors,
+            "2:10: a waituntil statement cannot appear here ('waituntil' can only begin a "
+            "statement)\n");
+}
+
+TEST(Skeleton, WhenAsAName) {
+  Parsed p = parseBody("s.when = 1; p->when++; struct o v = { .when = 2, .x = { .when = 3 } };\n"
+                       "int when = 4; when++; when = when * 2; x = when; f(when); a[when] = 0;\n"
+                       "when (when > 0) waituntil (a) ;");
+  EXPECT_PARSES(p);
+  ASSERT_EQ(p.fe.statements.size(), 1u);
+  EXPECT_TRUE(p.clause(0, 0).hasGuard);
+  EXPECT_EQ(p.text(p.clause(0, 0).guard), "when > 0");
+  // At the start of a statement with no operator after it, `when` is the
+  // guard keyword missing its parentheses.
+  EXPECT_EQ(parseBody("when k waituntil (a) ;").errors, "2:6: expected '(' after 'when'\n");
+}
+
 } // namespace
 } // namespace wuc::test
