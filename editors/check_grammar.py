@@ -25,7 +25,7 @@ NOT_DIALECT = {
     "continue", "return", "struct", "union", "enum", "volatile", "inline", "extern",
     "asm", "__asm", "__asm__", "__volatile", "__volatile__", "__inline", "__inline__",
     "__attribute", "__attribute__", "define", "error", "namespace", "_Pragma", "ifdef",
-    "ifndef", "elif", "elifdef", "elifndef", "endif",
+    "ifndef", "elif", "elifdef", "elifndef", "endif", "typedef",
 }
 # `else` is C's; the grammar leaves it to source.c.
 

@@ -13,6 +13,7 @@
 
 #include "frontend_internal.h"
 #include "messages.h"
+#include "parser.hpp"
 #include "quote.h"
 
 namespace wuc::fe {
@@ -114,7 +115,17 @@ struct Collector {
   unsigned fixedInsertion = 0;       // in a directive: where its type definitions go
   std::vector<Edit> replacements;
   std::vector<std::pair<unsigned, std::string>> insertions; // in registration order
-  std::set<std::string> defined;
+  std::set<std::pair<std::string, unsigned>> defined;       // tag, and where in a function (or 0)
+
+  // A type declared inside a function: `struct x {...}` (or union, enum)
+  // or a typedef name, seen from the end of its declaration to the end of
+  // its block.
+  struct LocalType {
+    int scopeEnd;    // the `}` of the block declaring it
+    int declEnd;     // the `;` ending its declaration
+    std::string key; // "struct x", "enum e", or the typedef name
+  };
+  std::vector<LocalType> localTypes; // by declEnd
 
   explicit Collector(ParseContext &c) : ctx(c) {}
 
@@ -160,10 +171,16 @@ struct Collector {
   }
 
   // channel(T) / future(T) at token i: the struct's tag (registering its
-  // definition, inner types first).
-  std::string typeName(int i) {
+  // definition, inner types first).  `*local` (if given) is set to where a
+  // definition inside a function goes (0: at file scope), for an enclosing
+  // type that holds this one.
+  std::string typeName(int i, unsigned *local = nullptr) {
     const bool chan = v->spelling(i) == "channel";
     const int open = i + 1, close = v->match(open);
+    // T names a type declared in the function: the definition goes right
+    // after that type's declaration (after the last such, and after the
+    // definitions of the inner channel and future types).
+    unsigned localAt = inDirective ? 0 : localTypesIn(i, open + 1, close);
     std::vector<std::string> parts;
     bool glue = false; // the next part joins the previous one (after `[`)
     std::string rendered;
@@ -184,7 +201,9 @@ struct Collector {
     for (int j = open + 1; j < close; j++) {
       const RawTok &t = v->raw(j);
       if (isTypeWord(j)) {
-        std::string inner = typeName(j);
+        unsigned innerAt = 0;
+        std::string inner = typeName(j, &innerAt);
+        localAt = std::max(localAt, innerAt);
         part("struct");
         part(inner);
         render("struct " + inner);
@@ -230,10 +249,15 @@ struct Collector {
       appendHex(mangled, h, 16);
     }
     std::string tag = (chan ? "wuc_channel_" : "wuc_future_") + mangled;
-    if (defined.insert(tag).second)
-      insertions.push_back(
-          {insertionPoint(i), std::string(chan ? "WUC_CHANNEL_STRUCT(" : "WUC_FUTURE_STRUCT(") +
-                                  tag + ", " + rendered + ");\n"});
+    if (local) *local = localAt;
+    // A struct defined in a block has no trait of its own: a future there is
+    // selectable through its core (WUC_FUTURE_LOCAL_STRUCT).
+    const char *macro = chan      ? "WUC_CHANNEL_STRUCT("
+                        : localAt ? "WUC_FUTURE_LOCAL_STRUCT("
+                                  : "WUC_FUTURE_STRUCT(";
+    const unsigned at = localAt ? localAt : insertionPoint(i);
+    if (defined.insert({tag, localAt}).second)
+      insertions.push_back({at, std::string(macro) + tag + ", " + rendered + ");\n"});
     return tag;
   }
 
@@ -344,6 +368,140 @@ struct Collector {
     v = saved;
   }
 
+  // The local types of the main view (run() calls it once).
+  void findLocalTypes() {
+    static const std::set<std::string_view> kNotNames = {
+        "int",      "char",     "short",        "long",          "unsigned",    "signed",
+        "float",    "double",   "void",         "_Bool",         "_Complex",    "const",
+        "volatile", "restrict", "__restrict",   "__restrict__",  "_Atomic",     "struct",
+        "union",    "enum",     "typedef",      "__attribute__", "__attribute", "__extension__",
+        "typeof",   "__typeof", "__typeof__",   "_Alignas",      "__int128",    "static",
+        "extern",   "register", "_Thread_local"};
+    const int n = v->size();
+    enum Kind { Scope, TagBody, Other };
+    std::vector<std::pair<int, Kind>> stack; // open brackets
+    bool inFunction = false;
+    auto isTagWord = [&](int k) {
+      std::string_view w = v->spelling(k);
+      return v->raw(k).kind == RawKind::Ident && (w == "struct" || w == "union" || w == "enum");
+    };
+    // The `;` that ends the declaration whose tokens at block level go on
+    // from token k (skipping bracket groups), or -1.
+    auto declarationEnd = [&](int k) {
+      for (; k < n; k++) {
+        if (punctIs(v->raw(k), ";")) return k;
+        const int m = v->match(k);
+        if (m > k) {
+          k = m;
+        } else if (m >= 0 || punctIs(v->raw(k), "}") || punctIs(v->raw(k), ")")) {
+          return -1;
+        }
+      }
+      return -1;
+    };
+    // The innermost block around the top of the stack, if only struct
+    // bodies stand between: [its index in the stack, the outermost struct body].
+    auto enclosingScope = [&](int &outerBody) -> int {
+      outerBody = -1;
+      for (size_t s = stack.size(); s-- > 0;) {
+        if (stack[s].second == Scope) return int(s);
+        if (stack[s].second != TagBody) return -1;
+        outerBody = stack[s].first;
+      }
+      return -1;
+    };
+    for (int i = 0; i < n; i++) {
+      const RawTok &t = v->raw(i);
+      const int m = v->match(i);
+      if (ctx.toks[unsigned(i)].kind == Parser::token::FUNC_LBRACE) {
+        inFunction = true;
+        stack.push_back({i, Scope});
+        continue;
+      }
+      if (m > i) {
+        Kind k = Other;
+        if (punctIs(t, "{") && inFunction) {
+          const bool tagBody = (i > 0 && isTagWord(i - 1)) ||
+                               (i > 1 && v->raw(i - 1).kind == RawKind::Ident && isTagWord(i - 2));
+          k = tagBody ? TagBody : Scope;
+        }
+        stack.push_back({i, k});
+        continue;
+      }
+      if (m >= 0 && m < i) {
+        while (!stack.empty() && stack.back().first != m) stack.pop_back();
+        if (!stack.empty()) stack.pop_back();
+        if (stack.empty()) inFunction = false;
+        continue;
+      }
+      if (!inFunction || t.kind != RawKind::Ident) continue;
+      int outerBody = -1;
+      const int scope = enclosingScope(outerBody);
+      if (scope < 0) continue;
+      const int scopeEnd = v->match(stack[size_t(scope)].first);
+      if (isTagWord(i) && i + 2 < n && v->raw(i + 1).kind == RawKind::Ident &&
+          punctIs(v->raw(i + 2), "{") && v->match(i + 2) > i + 2) {
+        // struct x { ... } ...;  (inside struct bodies: after the outermost)
+        const int end = declarationEnd(v->match(outerBody >= 0 ? outerBody : i + 2) + 1);
+        if (end > 0)
+          localTypes.push_back(
+              {scopeEnd, end, std::string(v->spelling(i)) + " " + std::string(v->spelling(i + 1))});
+      } else if (v->spelling(i) == "typedef" && outerBody < 0) {
+        // typedef ... name, (*name)(...), name[...];  the names are the
+        // identifiers at block level (or in a `(*` declarator group) that a
+        // declarator may end with.
+        const int end = declarationEnd(i + 1);
+        for (int k = i + 1; end > 0 && k < end; k++) {
+          int groupEnd = -1;
+          if (punctIs(v->raw(k), "(") && punctIs(v->raw(k + 1), "*")) {
+            groupEnd = v->match(k); // a declarator group: look inside
+            k++;
+          } else if (v->match(k) > k) {
+            k = v->match(k); // a struct body, a parameter list, an array size
+            continue;
+          }
+          for (int e = groupEnd > 0 ? groupEnd : k + 1; k < e; k++) {
+            if (v->raw(k).kind != RawKind::Ident || kNotNames.count(v->spelling(k))) continue;
+            const RawTok &after = v->raw(k + 1);
+            if (punctIs(after, ";") || punctIs(after, ",") || punctIs(after, "[") ||
+                punctIs(after, "(") || punctIs(after, ")"))
+              localTypes.push_back({scopeEnd, end, std::string(v->spelling(k))});
+          }
+          k = groupEnd > 0 ? groupEnd : k - 1;
+        }
+      }
+    }
+    std::stable_sort(localTypes.begin(), localTypes.end(),
+                     [](const LocalType &a, const LocalType &b) { return a.declEnd < b.declEnd; });
+  }
+
+  // Where the definition of a type used at token `use`, whose T is tokens
+  // [from, to), goes when T names a type local to the function: right after
+  // the declaration of the last such type (0: T needs nothing local).
+  unsigned localTypesIn(int use, int from, int to) const {
+    int after = -1;
+    for (int j = from; j < to; j++) {
+      if (v->raw(j).kind != RawKind::Ident) continue;
+      std::string key(v->spelling(j));
+      const std::string_view w = v->spelling(j);
+      if ((w == "struct" || w == "union" || w == "enum") && j + 1 < to &&
+          v->raw(j + 1).kind == RawKind::Ident) {
+        key += " " + std::string(v->spelling(j + 1));
+        j++;
+      } else if (j > from && (punctIs(v->raw(j - 1), ".") || punctIs(v->raw(j - 1), "->"))) {
+        continue;
+      }
+      // The visible declaration of that name declared last (an inner
+      // block's shadows an outer one's).
+      for (auto l = localTypes.rbegin(); l != localTypes.rend(); ++l) {
+        if (l->declEnd >= use || l->scopeEnd < use || l->key != key) continue;
+        after = std::max(after, l->declEnd);
+        break;
+      }
+    }
+    return after < 0 ? 0 : v->end(after);
+  }
+
   unsigned insertionPointInMain(int i) const {
     auto &decls = ctx.externalDecls;
     auto it = std::upper_bound(decls.begin(), decls.end(), i);
@@ -354,6 +512,7 @@ struct Collector {
   void run() {
     View main{ctx.splice, ctx.lex, ctx.toks};
     v = &main;
+    findLocalTypes();
     // In source order, so that a type's definition goes with its first use.
     const auto &dirs = ctx.lex.directives;
     size_t d = 0;

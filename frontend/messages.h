@@ -98,6 +98,11 @@ inline constexpr const char *ResourceConst =
 inline constexpr const char *NotSelectableYet =
     "operand of type '%s' is not selectable here (its WUC_SELECTABLE declaration comes after this "
     "statement)";
+inline constexpr const char *ArrayElement =
+    "'%s' cannot hold an array ('%s'): C cannot assign arrays; wrap the array in a struct";
+inline constexpr const char *ElementTypeInvalid =
+    "'%s' has no valid element type where wucc defines it (at file scope, or after the "
+    "declaration of a type local to the function): %s";
 inline constexpr const char *ProbeFailed = "cannot analyse the waituntil statements: %s";
 
 // ---- driver ------------------------------------------------------------

@@ -147,6 +147,7 @@ private:
   };
 
   void collectFileScope();
+  void checkTypeDefinitions();
   void collectMarkers(const Stmt *s);
   void classify(const WaitUntil &w, const Clause &c, ClauseFacts &f);
   void shift(const Clause &c, const Marker &lhs, const Marker &rhs, ClauseFacts &f);
@@ -334,6 +335,91 @@ void Analysis::collectFileScope() {
   }
 }
 
+// The struct definitions the frontend inserted for channel(T) / future(T)
+// (docs/language.md, 'Types'): Clang's first error inside one is reported
+// at the type's first use (T is not valid where the definition stands), and
+// an array T is refused there (C cannot assign arrays: no operation on the
+// channel or future could work).
+void Analysis::checkTypeDefinitions() {
+  struct Use {
+    unsigned offset; // the first channel(T) / future(T) with this tag
+    Range range;
+    bool reported = false;
+  };
+  std::map<std::string, Use> uses;
+  for (const Edit &e : fe_.edits) {
+    if (e.kind != Edit::ChannelType && e.kind != Edit::FutureType) continue;
+    std::string tag = e.text;
+    tag.erase(0, tag.find_first_not_of(' '));
+    tag.erase(tag.find_last_not_of(' ') + 1);
+    if (tag.compare(0, 7, "struct ") != 0) continue;
+    uses.emplace(tag.substr(7), Use{e.range.begin, e.range});
+  }
+  if (uses.empty()) return;
+  auto written = [&](const Use &u) {
+    std::string text(file_.slice(u.range));
+    for (char &c : text)
+      if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+    return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+  };
+
+  // Clang's errors on the line of an inserted definition, which starts
+  // with its macro (sema/probe.cpp puts each on a line of its own).
+  const std::string &probe = probe_.text;
+  for (const ClangError &e : errors_) {
+    if (!e.inMain || e.offset < probe_.userBegin || e.offset > probe.size()) continue;
+    size_t line = probe.rfind('\n', e.offset == 0 ? 0 : e.offset - 1);
+    line = line == std::string::npos ? 0 : line + 1;
+    size_t open = std::string::npos;
+    for (const char *macro :
+         {"WUC_CHANNEL_STRUCT(", "WUC_FUTURE_STRUCT(", "WUC_FUTURE_LOCAL_STRUCT("}) {
+      size_t n = std::char_traits<char>::length(macro);
+      if (probe.compare(line, n, macro) == 0) open = line + n;
+    }
+    if (open == std::string::npos) continue;
+    size_t comma = probe.find(',', open);
+    if (comma == std::string::npos) continue;
+    auto u = uses.find(probe.substr(open, comma - open));
+    if (u == uses.end() || u->second.reported) continue;
+    u->second.reported = true;
+    error(u->second.offset, format(msg::ElementTypeInvalid, written(u->second), e.message));
+  }
+
+  // Array elements: the definitions at file scope and in function bodies.
+  std::vector<const RecordDecl *> records;
+  auto take = [&](const Decl *d) {
+    const auto *rd = dyn_cast<RecordDecl>(d);
+    if (rd && rd->isThisDeclarationADefinition() && rd->getIdentifier() &&
+        (rd->getName().startswith("wuc_channel_") || rd->getName().startswith("wuc_future_")))
+      records.push_back(rd);
+  };
+  std::vector<const Stmt *> work;
+  for (const Decl *d : ctx_->getTranslationUnitDecl()->decls()) {
+    take(d);
+    if (const auto *fd = dyn_cast<FunctionDecl>(d))
+      if (fd->doesThisDeclarationHaveABody()) work.push_back(fd->getBody());
+  }
+  while (!work.empty()) {
+    const Stmt *st = work.back();
+    work.pop_back();
+    if (!st) continue;
+    if (const auto *ds = dyn_cast<DeclStmt>(st))
+      for (const Decl *d : ds->decls()) take(d);
+    for (const Stmt *kid : st->children()) work.push_back(kid);
+  }
+  for (const RecordDecl *rd : records) {
+    auto u = uses.find(rd->getName().str());
+    if (u == uses.end() || u->second.reported) continue;
+    QualType type = ctx_->getRecordType(rd);
+    std::optional<QualType> elem = channelObjectElem(type);
+    if (!elem) elem = futureValue(type);
+    if (!elem || !ctx_->getAsArrayType(*elem)) continue;
+    u->second.reported = true;
+    error(u->second.offset, format(msg::ArrayElement, written(u->second),
+                                   elem->getCanonicalType().getAsString(*policy_)));
+  }
+}
+
 void Analysis::collectMarkers(const Stmt *s) {
   if (!s) return;
   if (const auto *call = dyn_cast<CallExpr>(s)) {
@@ -417,6 +503,8 @@ void Analysis::shift(const Clause &c, const Marker &lhs, const Marker &rhs, Clau
     error(c.shiftOffset, format(msg::ShiftWithoutChannel, spell(ta), spell(tb)));
     return;
   }
+  // A channel of arrays is reported where its type is (ArrayElement).
+  if ((elemA && ctx_->getAsArrayType(*elemA)) || (elemB && ctx_->getAsArrayType(*elemB))) return;
   // Receive: b a channel of T, a a modifiable lvalue that a T can be assigned to.
   bool targetModifiable = a->isModifiableLvalue(*ctx_) == Expr::MLV_Valid;
   bool recv = elemB && targetModifiable &&
@@ -600,6 +688,7 @@ void Analysis::run(ASTContext &ctx, Sema &sema) {
   policy_ = std::make_unique<PrintingPolicy>(ctx.getLangOpts());
   policy_->AnonymousTagLocations = false;
   collectFileScope();
+  checkTypeDefinitions();
 
   // Clang's first error inside each clause's operands.
   std::map<std::pair<unsigned, unsigned>, const ClangError *> operandError;

@@ -11,7 +11,7 @@
  *   WUC_CHANNEL(T) c;                 anonymous struct type: locals, statics,
  *                                     members
  *   WUC_CHANNEL_STRUCT(tag, T);       a named struct type, to pass channels
- *                                     between functions and files
+ *                                     between functions and files (any scope)
  *
  * The dialect's `channel(T)` is rewritten by wucc into a named struct per T
  * (the same T names the same type everywhere).  The chan_* macros work on
@@ -72,15 +72,17 @@ typedef struct wuc_chan {
   struct wuc_select_node *watchers;
 } wuc_chan;
 
-#define WUC_CHANNEL(T)                                                                             \
+/* T is the macros' last argument, so a type with commas in it (a function
+ * pointer, enum e {A, B}) is one type. */
+#define WUC_CHANNEL(...)                                                                           \
   struct {                                                                                         \
     wuc_chan core;                                                                                 \
-    __typeof__(T) elem[0];                                                                         \
+    __typeof__(__VA_ARGS__) elem[0];                                                               \
   }
-#define WUC_CHANNEL_STRUCT(tag, T)                                                                 \
+#define WUC_CHANNEL_STRUCT(tag, ...)                                                               \
   struct tag {                                                                                     \
     wuc_chan core;                                                                                 \
-    __typeof__(T) elem[0];                                                                         \
+    __typeof__(__VA_ARGS__) elem[0];                                                               \
   }
 
 /* The untyped core (elem_size is sizeof(T) for every call on a channel). */

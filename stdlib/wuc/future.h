@@ -10,6 +10,7 @@
  *   WUC_FUTURE_STRUCT(future_int, int);      defines struct future_int (for
  *   struct future_int *p = ...;              futures passed between functions)
  *                                            and declares it selectable
+ *   WUC_FUTURE_LOCAL_STRUCT(tag, T);         struct tag only, in any scope
  *
  * (wucc rewrites the dialect's future(T) into one such named struct per T.)
  * A zero-initialised future is empty.
@@ -77,19 +78,26 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
 
 /* ---- typed futures ---------------------------------------------------- */
 
-#define WUC_FUTURE(T)                                                                              \
+/* T is the macros' last argument, so a type with commas in it (a function
+ * pointer, enum e {A, B}) is one type. */
+#define WUC_FUTURE(...)                                                                            \
   struct {                                                                                         \
     wuc_future core;                                                                               \
-    T value;                                                                                       \
+    __typeof__(__VA_ARGS__) value;                                                                 \
+  }
+
+/* struct tag alone, in any scope (a function's own types): selectable
+ * through its core, like WUC_FUTURE(T). */
+#define WUC_FUTURE_LOCAL_STRUCT(tag, ...)                                                          \
+  struct tag {                                                                                     \
+    wuc_future core;                                                                               \
+    __typeof__(__VA_ARGS__) value;                                                                 \
   }
 
 /* A file-scope declaration: struct tag, and its waituntil trait (the
  * functions tag##_register, tag##_unregister, tag##_on_selected). */
-#define WUC_FUTURE_STRUCT(tag, T)                                                                  \
-  struct tag {                                                                                     \
-    wuc_future core;                                                                               \
-    T value;                                                                                       \
-  };                                                                                               \
+#define WUC_FUTURE_STRUCT(tag, ...)                                                                \
+  WUC_FUTURE_LOCAL_STRUCT(tag, __VA_ARGS__);                                                       \
   static inline bool tag##_register(struct tag *f, wuc_select_node *n) {                           \
     return wuc_future_register(&f->core, n);                                                       \
   }                                                                                                \

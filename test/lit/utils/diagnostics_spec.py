@@ -624,3 +624,27 @@ int main(void) {
   return 0;
 }
 ''', prologue=CH)
+
+gen('array_element', "Types: a channel of an array type (at the first channel(T) of it; every operation on it would fail, as C cannot assign arrays).",
+    "'channel(four)' cannot hold an array ('int[4]'): C cannot assign arrays; wrap the array in a struct",
+    '''
+typedef int four[4];
+static @@channel(four) c;
+
+int main(void) {
+  four v = { 0 };
+  waituntil (c << v) {}
+  return 0;
+}
+''')
+
+gen('element_type_invalid', "Types: T of a channel(T) that is not valid where wucc defines the type: here it names a local variable, which file scope cannot see (at the channel(T); a type declared in the function works: grammar/channel_local_types.wc).",
+    "'channel(__typeof__(x))' has no valid element type where wucc defines it (at file scope, or after the declaration of a type local to the function): use of undeclared identifier 'x'",
+    '''
+int main(void) {
+  int x = 1;
+  @@channel(__typeof__(x)) c = { 0 };
+  waituntil (x << c) {}
+  return 0;
+}
+''')

@@ -84,6 +84,54 @@ TEST(Edits, DefinitionBeforeTheDeclarationOfFirstUse) {
     EXPECT_LT(p.fe.edits[i - 1].range.begin, p.fe.edits[i].range.begin);
 }
 
+TEST(Edits, LocalTypesAreDefinedAfterTheirDeclaration) {
+  // A type declared in the function: the definition goes right after its
+  // declaration, in its block; file-scope and other functions' types are
+  // not affected.
+  Parsed p = parse("struct pt { double d; };\n"
+                   "void f(void) {\n"
+                   "  struct pt { int x; } a;\n"
+                   "  typedef struct { int v; } pair_t, *pair_p;\n"
+                   "  typedef int four[4], (*fn_t)(int arg);\n"
+                   "  channel(struct pt) c;\n"
+                   "  channel(pair_p) d;\n"
+                   "  future(fn_t) e;\n"
+                   "  channel(channel(four) *) g;\n"
+                   "  channel(arg) h;\n"
+                   "  { typedef long pt; channel(pt) i; }\n"
+                   "  channel(pt) j;\n"
+                   "}\n"
+                   "channel(struct pt) k;\n");
+  ASSERT_TRUE(p.ok) << p.diags;
+  EXPECT_EQ(
+      p.render(),
+      "struct pt { double d; };\n"
+      "WUC_CHANNEL_STRUCT(wuc_channel_arg, arg);\n"
+      "WUC_CHANNEL_STRUCT(wuc_channel_pt, pt);\n"
+      "void f(void) {\n"
+      "  struct pt { int x; } a;WUC_CHANNEL_STRUCT(wuc_channel_struct_pt, struct pt);\n"
+      "\n"
+      "  typedef struct { int v; } pair_t, *pair_p;"
+      "WUC_CHANNEL_STRUCT(wuc_channel_pair_p, pair_p);\n"
+      "\n"
+      "  typedef int four[4], (*fn_t)(int arg);"
+      "WUC_FUTURE_LOCAL_STRUCT(wuc_future_fn_t, fn_t);\n"
+      "WUC_CHANNEL_STRUCT(wuc_channel_four, four);\n"
+      "WUC_CHANNEL_STRUCT(wuc_channel_struct_wuc_channel_four_P, struct wuc_channel_four *);\n"
+      "\n"
+      "  struct wuc_channel_struct_pt c;\n"
+      "  struct wuc_channel_pair_p d;\n"
+      "  struct wuc_future_fn_t e;\n"
+      "  struct wuc_channel_struct_wuc_channel_four_P g;\n"
+      "  struct wuc_channel_arg h;\n"
+      "  { typedef long pt;WUC_CHANNEL_STRUCT(wuc_channel_pt, pt);\n"
+      " struct wuc_channel_pt i; }\n"
+      "  struct wuc_channel_pt j;\n"
+      "}\n"
+      "WUC_CHANNEL_STRUCT(wuc_channel_struct_pt, struct pt);\n"
+      "struct wuc_channel_struct_pt k;\n");
+}
+
 TEST(Edits, InsertionAtAReplacementComesFirst) {
   // The definition stays an edit of its own (the lowering re-numbers the
   // lines after each TypeDefinition), before the replacement at its offset.
