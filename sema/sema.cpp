@@ -7,10 +7,12 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -363,8 +365,59 @@ void Analysis::checkTypeDefinitions() {
     return text.size() > 80 ? text.substr(0, 77) + "..." : text;
   };
 
+  // The definitions, at file scope and in function bodies, and the names
+  // declared in function bodies (and parameters).
+  std::vector<const RecordDecl *> records;
+  std::set<std::string> localNames;
+  auto take = [&](const Decl *d) {
+    const auto *rd = dyn_cast<RecordDecl>(d);
+    if (rd && rd->isThisDeclarationADefinition() && rd->getIdentifier() &&
+        (rd->getName().startswith("wuc_channel_") || rd->getName().startswith("wuc_future_")))
+      records.push_back(rd);
+  };
+  std::vector<const Stmt *> work;
+  for (const Decl *d : ctx_->getTranslationUnitDecl()->decls()) {
+    take(d);
+    if (const auto *fd = dyn_cast<FunctionDecl>(d))
+      if (fd->doesThisDeclarationHaveABody()) {
+        work.push_back(fd->getBody());
+        for (const ParmVarDecl *pd : fd->parameters())
+          if (pd->getIdentifier()) localNames.insert(pd->getName().str());
+      }
+  }
+  while (!work.empty()) {
+    const Stmt *st = work.back();
+    work.pop_back();
+    if (!st) continue;
+    if (const auto *ds = dyn_cast<DeclStmt>(st))
+      for (const Decl *d : ds->decls()) {
+        take(d);
+        if (const auto *nd = dyn_cast<NamedDecl>(d))
+          if (nd->getIdentifier()) localNames.insert(nd->getName().str());
+      }
+    for (const Stmt *kid : st->children()) work.push_back(kid);
+  }
+
   // Clang's errors on the line of an inserted definition, which starts
-  // with its macro (sema/probe.cpp puts each on a line of its own).
+  // with its macro (sema/probe.cpp puts each on a line of its own), when
+  // they name something declared in a function: T depends on the function
+  // in a way the frontend did not see.  Other errors there (a type only gcc
+  // knows, a name declared nowhere) are the back-end compiler's to judge.
+  auto namesLocal = [&](const std::string &message) {
+    std::string word;
+    bool quoted = false; // the names Clang quotes: 'x', 'struct pt'
+    for (size_t k = 0; k <= message.size(); k++) {
+      const char c = k < message.size() ? message[k] : ' ';
+      if (quoted && (std::isalnum((unsigned char)c) || c == '_')) {
+        word += c;
+        continue;
+      }
+      if (!word.empty() && localNames.count(word)) return true;
+      word.clear();
+      if (c == '\'') quoted = !quoted;
+    }
+    return false;
+  };
   const std::string &probe = probe_.text;
   for (const ClangError &e : errors_) {
     if (!e.inMain || e.offset < probe_.userBegin || e.offset > probe.size()) continue;
@@ -380,33 +433,11 @@ void Analysis::checkTypeDefinitions() {
     size_t comma = probe.find(',', open);
     if (comma == std::string::npos) continue;
     auto u = uses.find(probe.substr(open, comma - open));
-    if (u == uses.end() || u->second.reported) continue;
+    if (u == uses.end() || u->second.reported || !namesLocal(e.message)) continue;
     u->second.reported = true;
     error(u->second.offset, format(msg::ElementTypeInvalid, written(u->second), e.message));
   }
 
-  // Array elements: the definitions at file scope and in function bodies.
-  std::vector<const RecordDecl *> records;
-  auto take = [&](const Decl *d) {
-    const auto *rd = dyn_cast<RecordDecl>(d);
-    if (rd && rd->isThisDeclarationADefinition() && rd->getIdentifier() &&
-        (rd->getName().startswith("wuc_channel_") || rd->getName().startswith("wuc_future_")))
-      records.push_back(rd);
-  };
-  std::vector<const Stmt *> work;
-  for (const Decl *d : ctx_->getTranslationUnitDecl()->decls()) {
-    take(d);
-    if (const auto *fd = dyn_cast<FunctionDecl>(d))
-      if (fd->doesThisDeclarationHaveABody()) work.push_back(fd->getBody());
-  }
-  while (!work.empty()) {
-    const Stmt *st = work.back();
-    work.pop_back();
-    if (!st) continue;
-    if (const auto *ds = dyn_cast<DeclStmt>(st))
-      for (const Decl *d : ds->decls()) take(d);
-    for (const Stmt *kid : st->children()) work.push_back(kid);
-  }
   for (const RecordDecl *rd : records) {
     auto u = uses.find(rd->getName().str());
     if (u == uses.end() || u->second.reported) continue;

@@ -182,6 +182,50 @@ TEST(Channel, IncompatibleElementBothDirections) {
                 err(7, 15, "cannot send a value of type 'double' on a channel of 'struct s'"));
 }
 
+// ---- the element types of channel(T) / future(T) -------------------------
+
+TEST(ElementType, ArraysAreRefusedAtTheFirstUse) {
+  Outcome r = analyseSource(inMain("typedef int four[4];\nchannel(four) a, b;\nfuture(char[2]) g;",
+                                   "four v = {0};\nwaituntil (a << v) {}\n"
+                                   "channel(int[3]) local;\n(void)local;"));
+  EXPECT_FALSE(r.ok);
+  // Nothing more about the clause on such a channel.
+  EXPECT_EQ(r.errors, err(3, 1,
+                          "'channel(four)' cannot hold an array ('int[4]'): C cannot assign "
+                          "arrays; wrap the array in a struct") +
+                          err(4, 1,
+                              "'future(char[2])' cannot hold an array ('char[2]'): C cannot "
+                              "assign arrays; wrap the array in a struct") +
+                          err(8, 1,
+                              "'channel(int[3])' cannot hold an array ('int[3]'): C cannot "
+                              "assign arrays; wrap the array in a struct"));
+}
+
+TEST(ElementType, LocalTypesAreDefinedInTheirBlock) {
+  Outcome r = analyseSource(inMain("", "struct pt { int x; };\ntypedef struct pt *ptp;\n"
+                                       "channel(struct pt) c; channel(ptp) d; future(ptp) e;\n"
+                                       "struct pt p; ptp q = 0;\n"
+                                       "waituntil (p << c) {} or waituntil (d << q) {}\n"
+                                       "waituntil (e) {}"));
+  EXPECT_TRUE(r.ok) << r.errors;
+  EXPECT_EQ(r.at(0, 0).kind, ClauseFacts::Recv);
+  EXPECT_EQ(r.at(0, 0).elementType, "struct pt");
+  EXPECT_EQ(r.at(0, 1).kind, ClauseFacts::Send);
+  EXPECT_EQ(r.at(1, 0).kind, ClauseFacts::Resource); // through the future's core
+  EXPECT_EQ(r.at(1, 0).memberPath, std::vector<std::string>{"core"});
+}
+
+TEST(ElementType, DependingOnTheFunctionUnseenIsAnError) {
+  Outcome r = analyseSource(inMain("", "int x = 0;\nchannel(__typeof__(x)) c;\n(void)c;"));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.errors, err(5, 1,
+                          "'channel(__typeof__(x))' has no valid element type where wucc defines "
+                          "it (at file scope, or after the declaration of a type local to the "
+                          "function): use of undeclared identifier 'x'"));
+  // A name declared nowhere, or a type Clang lacks, is the back end's to judge.
+  EXPECT_TRUE(analyseSource(inMain("channel(_Float128) c; channel(no_such_t) d;", "")).ok);
+}
+
 TEST(Channel, ConversionsThatOnlyWarnInCAreErrors) {
   Outcome r = analyseSource(inMain("channel(char *) cp; channel(int) ci;",
                                    "const char *s = \"x\"; int *ip = 0;\n"
