@@ -5,12 +5,13 @@
  *   SE_LPAREN    `(` followed by `{`: a GNU statement expression
  *   WU_LPAREN    `(` followed by `(`s and then waituntil/when/else: a group
  *   FUNC_LBRACE  a `{` at file scope that starts a function body
- *   BLOCK_LBRACE a `{` whose insides have a `;` outside brackets: a block
- *                (or a struct body, which parses as one) even inside
- *                soup, as in `FOREACH (x) { ... }` behind a macro
- *   BLOCK_RBRACE its `}` when a keyword that starts a statement follows:
- *                no expression goes on after it, so it ends the statement
- *                (`FOREACH (x) { ... } return 0;`)
+ *   BLOCK_LBRACE a `{` whose insides have a `;` or a keyword that only
+ *                begins a statement outside brackets: a block (or a struct
+ *                body, which parses as one) even inside soup, as in
+ *                `FOREACH (x) { ... }` behind a macro
+ *   BLOCK_RBRACE its `}` when a keyword that starts a statement (or a
+ *                MACRO_CALL) follows: no expression goes on after it, so it
+ *                ends the statement (`FOREACH (x) { ... } return 0;`)
  *   IDENT_COLON  an identifier followed by `:` (a label at statement start)
  *   MACRO_CALL   an identifier at the start of a statement followed by a
  *                parenthesised group and a keyword that begins a statement:
