@@ -46,6 +46,7 @@
 #include "fatal.h"
 #include "park.h"
 #include "scheduler.h"
+#include "select_internal.h"
 #include "spin.h"
 
 #define UNBOUNDED_B UINT64_MAX
@@ -74,17 +75,35 @@ static inline bool buffered_channel(const wuc_chan *ch) {
   return ch->capacity != 0 && ch->capacity != CHAN_UNBOUNDED;
 }
 
-/* Every operation ends with this.  A closed(ch) clause becomes ready when
- * the last cell below the close point is settled, and any operation may be
- * the one that settles it (a receiver breaking a cell, a withdrawn sender,
- * expandBuffer failing a sender...).  An operation that sees the channel
- * closed after its last transition that drained() looks at (a
- * read-modify-write: on R or on a cell at or beyond R) tells the watchers;
- * one that does not ended before close published the close point, and
- * close's own notify, after that store and a seq_cst fence, sees its
- * transition. */
-static inline void notify_if_closed(wuc_chan *ch) {
-  if (__builtin_expect(closed_for_watchers(ch), 0)) chan_notify_closed_watchers(ch);
+/* Every operation ends with one load of ch->attention (chan_cell.h).
+ *
+ * Closed: a closed(ch) clause becomes ready when the last cell below the
+ * close point is settled, and any operation may be the one that settles it
+ * (a receiver breaking a cell, a withdrawn sender, expandBuffer failing a
+ * sender...).  An operation that sees the channel closed after its last
+ * transition that drained() looks at (a read-modify-write: on R or on a
+ * cell at or beyond R) tells the watchers; one that does not ended before
+ * close set ATTENTION_CLOSED (after publishing the close point), and
+ * close's own notify, after that and a seq_cst fence, sees its transition.
+ *
+ * Clauses set aside (chan_aside.c): an operation that took a cell (it
+ * completed or waits) hands them back to their statements, except those of
+ * its own statement (`self`: it is the statement meeting itself). */
+static __attribute__((noinline)) void attend(wuc_chan *ch, uint32_t attention, bool closed_check,
+                                             bool took_cell, const wuc_select_stmt *self) {
+  if ((attention & ATTENTION_CLOSED) && closed_check) chan_notify_closed_watchers(ch);
+  if ((attention & ATTENTION_ASIDE) && took_cell) chan_wake_aside(ch, self);
+}
+
+static inline void op_end(wuc_chan *ch, bool took_cell, const wuc_select_stmt *self) {
+  uint32_t attention = chan_attention(ch);
+  if (__builtin_expect(attention != 0, 0)) attend(ch, attention, true, took_cell, self);
+}
+
+/* A blocking operation waits in its cell: the clauses set aside are handed
+ * back now, not when it is resumed (they may be the ones to resume it). */
+static inline void op_waits(wuc_chan *ch) {
+  if (__builtin_expect(chan_attention(ch) & ATTENTION_ASIDE, 0)) chan_wake_aside(ch, NULL);
 }
 
 /* ---- set-up and checks ------------------------------------------------------ */
@@ -136,7 +155,8 @@ void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size) {
    * state word by chance and garbage counters: set up on those, it would
    * hand out cells at random indices (and allocate segments up to them). */
   if (atomic_load(&ch->senders) || atomic_load(&ch->receivers) || atomic_load(&ch->close_point) ||
-      atomic_load(&ch->send_segment) || atomic_load(&ch->receive_segment) || ch->watchers)
+      atomic_load(&ch->send_segment) || atomic_load(&ch->receive_segment) || ch->watchers ||
+      atomic_load(&ch->attention) || ch->aside)
     wuc_fatal("chan_init: channel %p is not zeroed (declare it static, or with = {0}, or "
               "allocate it with calloc: chan_init goes on a zeroed, unused channel)",
               (void *)ch);
@@ -377,9 +397,11 @@ static __attribute__((noreturn)) void own_claim_lost(wuc_select_node *n) {
 
 /* The partner waiting in the cell: claim it, and a clause its own node with
  * it (both complete or neither: a losing partner is skipped like a withdrawn
- * waiter).  Nobody else can see a try or blocking operation yet. */
-static inline enum wuc_claim_pair_result claim_partner(struct waiter *w, wuc_select_node *partner) {
-  if (w->kind == WAITER_CLAUSE) return wuc_select_claim_pair(w->node, partner);
+ * waiter).  Nobody else can see a try or blocking operation yet.  A clause
+ * of the clause's own statement is never claimed: SELECT_PAIR_OWN, and the
+ * caller sets it aside (chan_aside.c). */
+static inline int claim_partner(struct waiter *w, wuc_select_node *partner) {
+  if (w->kind == WAITER_CLAUSE) return select_claim_pair_or_own(w->node, partner);
   return wuc_select_claim(partner) ? WUC_PAIR_CLAIMED : WUC_PAIR_THEIRS_LOST;
 }
 
@@ -459,6 +481,11 @@ update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void 
         return OUTCOME_FAILED;
       case WUC_PAIR_MINE_LOST:
         own_claim_lost(w->node);
+      case SELECT_PAIR_OWN: /* our statement's receive clause: it leaves the cell */
+        atomic_store(c, CELL_INTERRUPTED_RCV);
+        chan_segment_cell_cleaned(ch, seg);
+        chan_set_aside(ch, receiver, s);
+        return OUTCOME_FAILED;
       }
     }
     switch (state) {
@@ -536,13 +563,14 @@ static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const 
     sent = true;
     break;
   case OUTCOME_WAITING: /* no segment pointer held while parked */
+    op_waits(ch);
     sent = !withdraw_if_closed(ch, seg, s, w.node, CELL_INTERRUPTED_SEND) &&
            blocking_op_wait(&op, "chan_send", ch);
     break;
   default:
     break;
   }
-  notify_if_closed(ch);
+  op_end(ch, sent, NULL);
   return sent;
 }
 
@@ -592,6 +620,12 @@ update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *ou
         return OUTCOME_FAILED;
       case WUC_PAIR_MINE_LOST:
         own_claim_lost(w->node);
+      case SELECT_PAIR_OWN: /* our statement's send clause: it leaves the cell */
+        atomic_store(c, CELL_INTERRUPTED_SEND);
+        chan_segment_cell_cleaned(ch, seg);
+        if (help_expand) expand_buffer(ch);
+        chan_set_aside(ch, sender, r);
+        return OUTCOME_FAILED;
       }
     }
     switch (state) {
@@ -686,15 +720,19 @@ static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *
     held = seg;
     break;
   case OUTCOME_WAITING: /* no segment pointer held while parked */
+    op_waits(ch);
     received = !withdraw_if_closed(ch, seg, r, w.node, CELL_CLOSED) &&
                blocking_op_wait(&op, "chan_recv", ch);
     break;
   default:
     break;
   }
-  /* notify_if_closed, but without the check while an element is left */
-  if (__builtin_expect(closed_for_watchers(ch), 0) && !(held && next_element_buffered(ch, held)))
-    chan_notify_closed_watchers(ch);
+  /* op_end, but without the closed check while an element is left */
+  uint32_t attention = chan_attention(ch);
+  if (__builtin_expect(attention != 0, 0))
+    attend(ch, attention,
+           (attention & ATTENTION_CLOSED) && !(held && next_element_buffered(ch, held)), received,
+           NULL);
   return received;
 }
 
@@ -757,7 +795,8 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   uint64_t sc = atomic_fetch_or(&ch->senders, CLOSED_BIT);
   if (sc & CLOSED_BIT) return; /* idempotent */
   uint64_t s_close = sc;
-  atomic_store(&ch->close_point, s_close + 1); /* seq_cst: see notify_if_closed */
+  atomic_store(&ch->close_point, s_close + 1);
+  atomic_fetch_or(&ch->attention, ATTENTION_CLOSED); /* seq_cst: see op_end */
   uint64_t r = atomic_load(&ch->receivers);
   uint64_t lo = r < s_close ? r : s_close, hi = r < s_close ? s_close : r;
   /* Senders never wait in an unbounded channel: below S_close there is
@@ -768,6 +807,10 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   for (struct cell_walk w = cell_walk_start(seg, lo, hi); cell_walk_next(&w);)
     close_cell(w.cell, w.index, s_close);
   chan_notify_closed_watchers(ch);
+  /* A send clause set aside must learn that the channel is closed (it stops
+   * the program when registered again); a receive clause finds the
+   * channel's last elements, or that it is drained. */
+  chan_wake_aside(ch, NULL);
 }
 
 bool wuc_chan_is_closed(wuc_chan *ch) {
@@ -778,6 +821,9 @@ bool wuc_chan_is_closed(wuc_chan *ch) {
 /* Operations suspended in ch's cells, and closed(ch) clauses waiting. */
 static unsigned count_waiters(wuc_chan *ch) {
   unsigned n = ch->watchers ? 1 : 0;
+  for (wuc_select_node *a = ch->aside; a;
+       a = (wuc_select_node *)(a->res.word[RES_ASIDE] & ~(uint64_t)1))
+    n++;
   uint64_t r = atomic_load(&ch->receivers), s = receivable(ch);
   uint64_t lo = r < s ? r : s, hi = r < s ? s : r;
   for (struct cell_walk w = cell_walk_start(ch->oldest, lo, hi); cell_walk_next(&w);) {
@@ -864,7 +910,7 @@ bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
   default:
     break;
   }
-  notify_if_closed(ch);
+  op_end(ch, true, n->stmt);
   return completed;
 }
 
@@ -886,7 +932,7 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   default: /* closed and drained: a receive clause is never ready */
     break;
   }
-  notify_if_closed(ch);
+  op_end(ch, true, n->stmt);
   return completed;
 }
 
@@ -922,13 +968,16 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
         } else if (is_busy(state)) {
           cpu_relax();
         } else {
+          /* Gone from the cell without completing: maybe set aside (it
+           * met a clause of its own statement, chan_aside.c). */
+          chan_unset_aside(ch, n);
           break;
         }
       }
     }
     n->res.ptr[RES_SEGMENT] = NULL;
     chan_segment_unpin(seg);
-    notify_if_closed(ch);
+    op_end(ch, false, NULL);
   }
   return done;
 }
