@@ -32,7 +32,8 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
   }
   /* Register the dropped nodes again until none comes back; after two
    * rounds give the other side the CPU (two statements registering at once
-   * can keep dropping each other's nodes).  Then step 3: wait.  A wait
+   * can keep dropping each other's nodes, or keep handing back each other's
+   * clauses set aside).  Then step 3: wait.  A wait
    * without a winner means a channel handed back a clause it had set aside
    * (it met a clause of this statement, docs/select.md): register it again,
    * in a registration window of its own. */
@@ -45,10 +46,8 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
         break;
       }
       again = wuc_select_take_deferred(&w->s); /* NULL if won meanwhile */
-      round = 0;
-    } else if (round >= 2) {
-      uthread_yield();
     }
+    if (again && round >= 2) uthread_yield();
     while (again) {
       wuc_select_node *next = again->rereg_next; /* a new drop rewrites it */
       wuc_wu_clause *c = clause_of(again);
