@@ -112,6 +112,7 @@ void chan_wake_aside(wuc_chan *ch, const wuc_select_stmt *self) {
 }
 
 void chan_unset_aside(wuc_chan *ch, wuc_select_node *n) {
+  /* Also called for clauses never set aside (RES_CHAN may be anything) */
   if (!atomic_load_explicit(aside_word(n), memory_order_acquire)) return;
   watch_lock(ch);
   unlist(ch, n);

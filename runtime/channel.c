@@ -89,21 +89,15 @@ static inline bool buffered_channel(const wuc_chan *ch) {
  * Clauses set aside (chan_aside.c): an operation that took a cell (it
  * completed or waits) hands them back to their statements, except those of
  * its own statement (`self`: it is the statement meeting itself). */
-static __attribute__((noinline)) void attend(wuc_chan *ch, uint32_t attention, bool closed_check,
-                                             bool took_cell, const wuc_select_stmt *self) {
-  if ((attention & ATTENTION_CLOSED) && closed_check) chan_notify_closed_watchers(ch);
+static __attribute__((noinline)) void attend(wuc_chan *ch, uint32_t attention, bool took_cell,
+                                             const wuc_select_stmt *self) {
+  if (attention & ATTENTION_CLOSED) chan_notify_closed_watchers(ch);
   if ((attention & ATTENTION_ASIDE) && took_cell) chan_wake_aside(ch, self);
 }
 
 static inline void op_end(wuc_chan *ch, bool took_cell, const wuc_select_stmt *self) {
   uint32_t attention = chan_attention(ch);
-  if (__builtin_expect(attention != 0, 0)) attend(ch, attention, true, took_cell, self);
-}
-
-/* A blocking operation waits in its cell: the clauses set aside are handed
- * back now, not when it is resumed (they may be the ones to resume it). */
-static inline void op_waits(wuc_chan *ch) {
-  if (__builtin_expect(chan_attention(ch) & ATTENTION_ASIDE, 0)) chan_wake_aside(ch, NULL);
+  if (__builtin_expect(attention != 0, 0)) attend(ch, attention, took_cell, self);
 }
 
 /* ---- set-up and checks ------------------------------------------------------ */
@@ -418,6 +412,16 @@ static inline void completed_with_partner(struct waiter *w) {
   if (w->kind == WAITER_CLAUSE) wuc_select_done(w->node);
 }
 
+/* A clause of our own statement that we took out of its cell, to set it
+ * aside: it unpins its segment now (we are inside that segment ourselves,
+ * so it cannot be freed under us) and holds no cell any more; its unreg
+ * then looks for it on the aside list. */
+static void let_go_of_cell(wuc_select_node *n) {
+  struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
+  n->res.ptr[RES_SEGMENT] = NULL;
+  chan_segment_unpin(seg);
+}
+
 /* What a cell update (and a walk over cells) ends in. */
 enum outcome {
   OUTCOME_COMPLETED, /* the element moved */
@@ -484,6 +488,7 @@ update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void 
       case SELECT_PAIR_OWN: /* our statement's receive clause: it leaves the cell */
         atomic_store(c, CELL_INTERRUPTED_RCV);
         chan_segment_cell_cleaned(ch, seg);
+        let_go_of_cell(receiver);
         chan_set_aside(ch, receiver, s);
         return OUTCOME_FAILED;
       }
@@ -562,11 +567,14 @@ static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const 
   case OUTCOME_COMPLETED:
     sent = true;
     break;
-  case OUTCOME_WAITING: /* no segment pointer held while parked */
-    op_waits(ch);
-    sent = !withdraw_if_closed(ch, seg, s, w.node, CELL_INTERRUPTED_SEND) &&
-           blocking_op_wait(&op, "chan_send", ch);
-    break;
+  case OUTCOME_WAITING: { /* no segment pointer held while parked */
+    /* The operation's end comes before it parks: its last transition is
+     * behind it, and the clauses set aside must be handed back now (they
+     * may be the ones to resume it). */
+    bool withdrawn = withdraw_if_closed(ch, seg, s, w.node, CELL_INTERRUPTED_SEND);
+    op_end(ch, true, NULL);
+    return !withdrawn && blocking_op_wait(&op, "chan_send", ch);
+  }
   default:
     break;
   }
@@ -624,6 +632,7 @@ update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *ou
         atomic_store(c, CELL_INTERRUPTED_SEND);
         chan_segment_cell_cleaned(ch, seg);
         if (help_expand) expand_buffer(ch);
+        let_go_of_cell(sender);
         chan_set_aside(ch, sender, r);
         return OUTCOME_FAILED;
       }
@@ -719,20 +728,20 @@ static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *
     received = true;
     held = seg;
     break;
-  case OUTCOME_WAITING: /* no segment pointer held while parked */
-    op_waits(ch);
-    received = !withdraw_if_closed(ch, seg, r, w.node, CELL_CLOSED) &&
-               blocking_op_wait(&op, "chan_recv", ch);
-    break;
+  case OUTCOME_WAITING: { /* no segment pointer held while parked */
+    /* The operation's end before it parks, as in send_impl. */
+    bool withdrawn = withdraw_if_closed(ch, seg, r, w.node, CELL_CLOSED);
+    op_end(ch, true, NULL);
+    return !withdrawn && blocking_op_wait(&op, "chan_recv", ch);
+  }
   default:
     break;
   }
   /* op_end, but without the closed check while an element is left */
   uint32_t attention = chan_attention(ch);
-  if (__builtin_expect(attention != 0, 0))
-    attend(ch, attention,
-           (attention & ATTENTION_CLOSED) && !(held && next_element_buffered(ch, held)), received,
-           NULL);
+  if (__builtin_expect(attention != 0, 0) &&
+      !(attention == ATTENTION_CLOSED && held && next_element_buffered(ch, held)))
+    attend(ch, attention, received, NULL);
   return received;
 }
 
@@ -968,9 +977,6 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
         } else if (is_busy(state)) {
           cpu_relax();
         } else {
-          /* Gone from the cell without completing: maybe set aside (it
-           * met a clause of its own statement, chan_aside.c). */
-          chan_unset_aside(ch, n);
           break;
         }
       }
@@ -978,6 +984,10 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
     n->res.ptr[RES_SEGMENT] = NULL;
     chan_segment_unpin(seg);
     op_end(ch, false, NULL);
+  } else if (!done) {
+    /* Maybe set aside (it met a clause of its own statement and let go of
+     * its cell, chan_aside.c); RES_CHAN is its channel then. */
+    chan_unset_aside(n->res.ptr[RES_CHAN], n);
   }
   return done;
 }

@@ -258,16 +258,19 @@ wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s) {
 wuc_select_node *wuc_select_wait(wuc_select_stmt *s) {
   for (;;) {
     uintptr_t race = atomic_load(&s->race);
-    if ((race == WUC_RACE_OPEN || race == WUC_RACE_PENDING) && !has_deferred(s)) {
+    if (race > WUC_RACE_CLOSED && !is_registering(race)) {
+      wuc_select_node *winner = (wuc_select_node *)race;
+      wait_until_done(winner); /* the claimer unparked us just before DONE */
+      return winner;
+    }
+    if (race == WUC_RACE_CLOSED || is_registering(race))
+      return wuc_select_wait_winner(s); /* fatal */
+    if (!has_deferred(s))
       wuc_park("waituntil", s);
-      continue;
-    }
-    if (race == WUC_RACE_OPEN) return NULL; /* nodes handed back */
-    if (race == WUC_RACE_PENDING) {
-      cpu_relax(); /* decided in a few instructions: won, or OPEN again */
-      continue;
-    }
-    return wuc_select_wait_winner(s);
+    else if (race == WUC_RACE_OPEN)
+      return NULL; /* nodes handed back */
+    else
+      cpu_relax(); /* PENDING: won, or OPEN again, in a few instructions */
   }
 }
 
