@@ -42,6 +42,9 @@
  *       +--withdraw--> WITHDRAWN    (mixed statements; in an all-or statement
  *                                    the race word is closed instead)
  *
+ * A node dropped for re-registration, or set aside by its resource and
+ * handed back (wuc_select_defer, "Deferring" below), stays WAITING.
+ *
  * Between claim and wake the claimer owns the node.  wuc_select_wake unparks
  * the waiting thread and only then publishes DONE, and the waiting thread
  * never leaves a statement while one of its nodes is CLAIMED (withdrawing

@@ -7,8 +7,8 @@
  * the adversarial case of docs/select.md (opposite orders, capacity 0).
  * A statement is runtime/waituntil.c wuc_wu_block_all_or: begin
  * registration, reg each clause in order, end registration and register
- * the dropped nodes again until none comes back, wuc_select_wait_winner,
- * unreg the losers.  The protocol is runtime/select.c: the race word
+ * the dropped nodes again until none comes back, wuc_select_wait (register
+ * the clauses handed back in a new window), unreg the losers.  The protocol is runtime/select.c: the race word
  * (OPEN, PENDING, CLOSED, REGISTERING + list of dropped nodes, or the
  * winner), take_claim_word, wuc_select_claim_pair in the global order
  * (statement, then node), wake (unpark, then DONE), wuc_select_close.
