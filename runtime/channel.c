@@ -777,7 +777,7 @@ bool wuc_chan_is_closed(wuc_chan *ch) {
 
 /* Operations suspended in ch's cells, and closed(ch) clauses waiting. */
 static unsigned count_waiters(wuc_chan *ch) {
-  unsigned n = ch->watchers ? 1 : 0;
+  unsigned n = __atomic_load_n(&ch->watchers, __ATOMIC_RELAXED) ? 1 : 0;
   uint64_t r = atomic_load(&ch->receivers), s = receivable(ch);
   uint64_t lo = r < s ? r : s, hi = r < s ? s : r;
   for (struct cell_walk w = cell_walk_start(ch->oldest, lo, hi); cell_walk_next(&w);) {
