@@ -829,7 +829,7 @@ bool wuc_chan_is_closed(wuc_chan *ch) {
 
 /* Operations suspended in ch's cells, and closed(ch) clauses waiting. */
 static unsigned count_waiters(wuc_chan *ch) {
-  unsigned n = ch->watchers ? 1 : 0;
+  unsigned n = __atomic_load_n(&ch->watchers, __ATOMIC_RELAXED) ? 1 : 0;
   for (wuc_select_node *a = ch->aside; a;
        a = (wuc_select_node *)(a->res.word[RES_ASIDE] & ~(uint64_t)1))
     n++;
