@@ -9,9 +9,9 @@
 
 #include "fatal.h"
 
-static bool reg(wuc_wu_clause *c) { return c->ops->register_select(c->res, &c->node); }
-static bool unreg(wuc_wu_clause *c) { return c->ops->unregister_select(c->res, &c->node); }
-static bool selected(wuc_wu_clause *c) { return c->ops->on_selected(c->res, &c->node); }
+static bool reg(wuc_wu_clause *c) { return c->ops->register_select(c->res, &c->__wuc_node); }
+static bool unreg(wuc_wu_clause *c) { return c->ops->unregister_select(c->res, &c->__wuc_node); }
+static bool selected(wuc_wu_clause *c) { return c->ops->on_selected(c->res, &c->__wuc_node); }
 
 unsigned wuc_wu_block_all_or(wuc_wu *w) {
   int winner = -1;
@@ -23,7 +23,7 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
   for (unsigned i = 0; i < w->n && winner < 0; i++) {
     wuc_wu_clause *c = &w->cl[i];
     if (!c->enabled) continue;
-    c->node.try_only = false; /* it failed its try */
+    c->__wuc_node.try_only = false; /* it failed its try */
     c->live = true;
     if (reg(c)) winner = (int)i;
   }
@@ -36,7 +36,7 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
     if (round >= 2) uthread_yield();
     while (again) {
       wuc_select_node *next = again->rereg_next; /* a new drop rewrites it */
-      wuc_wu_clause *c = (wuc_wu_clause *)((char *)again - offsetof(wuc_wu_clause, node));
+      wuc_wu_clause *c = (wuc_wu_clause *)((char *)again - offsetof(wuc_wu_clause, __wuc_node));
       if (reg(c)) {
         winner = (int)(c - w->cl);
         break;
@@ -47,7 +47,7 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
   /* Step 3. */
   if (winner < 0) {
     wuc_select_node *n = wuc_select_wait_winner(&w->s);
-    winner = (int)((wuc_wu_clause *)((char *)n - offsetof(wuc_wu_clause, node)) - w->cl);
+    winner = (int)((wuc_wu_clause *)((char *)n - offsetof(wuc_wu_clause, __wuc_node)) - w->cl);
   }
   /* Step 5 for the losers: one race word, so none of them can complete. */
   for (unsigned i = 0; i < w->n; i++) {
@@ -56,7 +56,7 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
     c->live = false;
     if (unreg(c))
       wuc_fatal("waituntil at %s: a losing clause of an all-or statement completed",
-                c->node.site ? c->node.site : "?");
+                c->__wuc_node.site ? c->__wuc_node.site : "?");
   }
   return (unsigned)winner;
 }
@@ -71,8 +71,8 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
 static void wait_for_change(wuc_wu *w) {
   for (unsigned i = 0; i < w->n; i++) {
     wuc_wu_clause *c = &w->cl[i];
-    if (c->live && wuc_select_is_claimed(&c->node)) {
-      wuc_select_wait_any(&w->s, &c->node, 1);
+    if (c->live && wuc_select_is_claimed(&c->__wuc_node)) {
+      wuc_select_wait_any(&w->s, &c->__wuc_node, 1);
       return;
     }
   }
@@ -80,6 +80,8 @@ static void wait_for_change(wuc_wu *w) {
 }
 
 int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
+  /* The predicate's verdicts, where the resources' on_selected reads them. */
+  for (unsigned i = 0; i < w->n; i++) w->cl[i].__wuc_node.needed = w->cl[i].__wuc_needed;
   for (;;) {
     bool any_live = false;
     /* Step 5 for clauses the tree no longer needs.  One that completed all
@@ -88,7 +90,7 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
     for (unsigned i = 0; i < w->n; i++) {
       wuc_wu_clause *c = &w->cl[i];
       if (!c->live) continue;
-      if (c->node.needed) {
+      if (c->__wuc_node.needed) {
         any_live = true;
         continue;
       }
@@ -105,14 +107,14 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
      * order, and run a body as soon as its clause completes. */
     while (w->next_reg < w->n) {
       wuc_wu_clause *c = &w->cl[w->next_reg++];
-      if (!c->enabled || !c->node.needed) continue;
-      c->node.try_only = w->try_only;
+      if (!c->enabled || !c->__wuc_node.needed) continue;
+      c->__wuc_node.try_only = w->try_only;
       c->live = true;
       if (reg(c)) {
         if (selected(c)) return (int)(c - w->cl);
         c->live = false;
         (void)unreg(c);
-        c->ran = true;
+        c->__wuc_ran = true;
         return WUC_WU_RECOMPUTE;
       }
       if (w->try_only)
@@ -123,11 +125,11 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
     /* Step 3: completed clauses, in source order. */
     for (unsigned i = 0; i < w->n; i++) {
       wuc_wu_clause *c = &w->cl[i];
-      if (!c->live || !wuc_select_is_done(&c->node)) continue;
+      if (!c->live || !wuc_select_is_done(&c->__wuc_node)) continue;
       if (selected(c)) return (int)i;
       c->live = false;
       (void)unreg(c);
-      c->ran = true;
+      c->__wuc_ran = true;
       return WUC_WU_RECOMPUTE;
     }
     if (satisfied && !any_live) return WUC_WU_END;
@@ -139,7 +141,7 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
 
 void wuc_wu_mixed_ran(wuc_wu *w, unsigned i) {
   wuc_wu_clause *c = &w->cl[i];
-  c->ran = true;
+  c->__wuc_ran = true;
   if (c->live) {
     c->live = false;
     (void)unreg(c);
@@ -151,10 +153,10 @@ void wuc_wu_cleanup(wuc_wu *w) {
     wuc_wu_clause *c = &w->cl[i];
     if (!c->live) continue;
     c->live = false;
-    c->node.needed = false;
+    c->__wuc_node.needed = false;
     /* A receive that completed keeps its element: into its target. */
     if (unreg(c) && c->convert_to)
-      wuc_wu_convert(c->convert_to, c->convert_to_kind, c->node.data, c->convert_from_kind);
+      wuc_wu_convert(c->convert_to, c->convert_to_kind, c->__wuc_node.data, c->convert_from_kind);
   }
 }
 
