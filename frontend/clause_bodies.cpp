@@ -70,11 +70,11 @@ public:
       brace_[i] = braces.empty() ? -1 : braces.back();
       if (isOpen(i)) {
         stack.push_back(i);
-        if (is(i, "{")) braces.push_back(long(i));
+        if (isPunct(i, "{")) braces.push_back(long(i));
       } else if (isClose(i) && !stack.empty() && closes(stack.back(), i)) {
         match_[i] = long(stack.back());
         match_[stack.back()] = long(i);
-        if (is(i, "}")) braces.pop_back();
+        if (isPunct(i, "}")) braces.pop_back();
         stack.pop_back();
       }
     }
