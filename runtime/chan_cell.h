@@ -153,11 +153,29 @@ static inline void chan_ready(wuc_chan *ch, size_t elem_size, const char *call) 
  * the last cell of a closed channel tells the watchers. */
 void chan_notify_closed_watchers(wuc_chan *ch);
 
-/* The test reads close_point, not the closed bit in S: S's line belongs to
- * the senders, who write it on every send, and a receiver on another CPU
- * reading it at every receive cost the next send a cache miss (elastic Con
- * at 2 workers spent ~25 ns per element on it).  close_point is written once
- * and shares its line with fields every operation only reads. */
-static inline bool closed_for_watchers(wuc_chan *ch) { return atomic_load(&ch->close_point) != 0; }
+/* Clauses set aside (chan_aside.c): a waituntil clause that met a clause of
+ * its own statement in a cell leaves it and waits on the channel's list
+ * until another party takes a cell.  `index` is the cell where they met. */
+void chan_set_aside(wuc_chan *ch, wuc_select_node *n, uint64_t index);
+/* Hands every clause set aside, except those of statement `self` (NULL:
+ * all), back to its statement. */
+void chan_wake_aside(wuc_chan *ch, const wuc_select_stmt *self);
+/* In a clause's unreg: takes n off the list if it is there (waits out a
+ * wake in progress). */
+void chan_unset_aside(wuc_chan *ch, wuc_select_node *n);
+/* The node word that says whether the node is set aside. */
+#define RES_ASIDE 5
+
+/* ch->attention: what an operation's end must look at. */
+#define ATTENTION_CLOSED 1u /* close_point is published */
+#define ATTENTION_ASIDE 2u  /* the list of clauses set aside is not empty */
+
+/* The test at every operation's end is one load of ch->attention, not of
+ * the closed bit in S: S's line belongs to the senders, who write it on
+ * every send, and a receiver on another CPU reading it at every receive cost
+ * the next send a cache miss (elastic Con at 2 workers spent ~25 ns per
+ * element on it).  attention is written rarely (close; a statement meeting
+ * itself) and shares its line with fields every operation only reads. */
+static inline uint32_t chan_attention(wuc_chan *ch) { return atomic_load(&ch->attention); }
 
 #endif

@@ -19,6 +19,24 @@
 /* A watching node's res words, while it is listed. */
 enum { RES_WATCHED_CHAN = 0, RES_NEXT_WATCHER = 1 };
 
+/* The list head and a node's RES_WATCHED_CHAN change under the watch lock
+ * only, but are read without it (notify's quick look at the head, the
+ * unregister's look whether a notify took its node off): atomic, so no read
+ * races a write.  Taking a node off the list is a release, seen by the
+ * unregister's acquire: it is the notifier's last touch of the node. */
+static wuc_select_node *first_watcher(wuc_chan *ch) {
+  return __atomic_load_n(&ch->watchers, __ATOMIC_RELAXED);
+}
+static void set_first_watcher(wuc_chan *ch, wuc_select_node *n) {
+  __atomic_store_n(&ch->watchers, n, __ATOMIC_RELAXED);
+}
+static bool listed(wuc_select_node *n) {
+  return __atomic_load_n(&n->res.ptr[RES_WATCHED_CHAN], __ATOMIC_ACQUIRE) != NULL;
+}
+static void set_listed(wuc_select_node *n, wuc_chan *ch) {
+  __atomic_store_n(&n->res.ptr[RES_WATCHED_CHAN], (void *)ch, __ATOMIC_RELEASE);
+}
+
 static void watch_lock(wuc_chan *ch) { wuc_spin_lock(&ch->watch_lock); }
 static void watch_unlock(wuc_chan *ch) { wuc_spin_unlock(&ch->watch_lock); }
 
@@ -37,21 +55,22 @@ static bool drained(wuc_chan *ch) {
 void chan_notify_closed_watchers(wuc_chan *ch) {
   /* The load half of the store-then-load pair with wuc_chan_closed_register. */
   atomic_thread_fence(memory_order_seq_cst);
-  if (!atomic_load_explicit((_Atomic(struct wuc_select_node *) *)&ch->watchers,
-                            memory_order_relaxed))
-    return;
+  if (!first_watcher(ch)) return;
   /* Claim under the lock: a node we did not claim may belong to a statement
    * that has withdrawn and returned, so it must not be touched after unlock;
    * a claimed one cannot leave before we wake it. */
   wuc_select_node *claimed = NULL;
   watch_lock(ch);
   if (drained(ch)) {
-    wuc_select_node *n = ch->watchers;
-    ch->watchers = NULL;
+    wuc_select_node *n = first_watcher(ch);
+    set_first_watcher(ch, NULL);
     while (n) {
       wuc_select_node *next = next_watcher(n);
-      n->res.ptr[RES_WATCHED_CHAN] = NULL; /* off the list */
-      if (wuc_select_claim(n)) {
+      bool mine = wuc_select_claim(n);
+      /* Off the list: the last touch of a node we did not claim (its
+       * unregister, seeing this, may return and end its statement). */
+      set_listed(n, NULL);
+      if (mine) {
         n->res.ptr[RES_NEXT_WATCHER] = claimed;
         claimed = n;
       }
@@ -68,26 +87,24 @@ void chan_notify_closed_watchers(wuc_chan *ch) {
 
 /* Under the watch lock. */
 static void unlist_watcher(wuc_chan *ch, wuc_select_node *n) {
-  for (wuc_select_node **p = &ch->watchers; *p;
-       p = (wuc_select_node **)&(*p)->res.ptr[RES_NEXT_WATCHER]) {
-    if (*p == n) {
-      *p = next_watcher(n);
-      break;
-    }
+  if (first_watcher(ch) == n) {
+    set_first_watcher(ch, next_watcher(n));
+  } else {
+    wuc_select_node *p = first_watcher(ch);
+    while (p && next_watcher(p) != n) p = next_watcher(p);
+    if (p) p->res.ptr[RES_NEXT_WATCHER] = next_watcher(n);
   }
-  n->res.ptr[RES_WATCHED_CHAN] = NULL;
+  set_listed(n, NULL);
 }
-
-static bool listed(wuc_select_node *n) { return n->res.ptr[RES_WATCHED_CHAN] != NULL; }
 
 bool wuc_chan_closed_register(wuc_chan_closed_clause *clause, wuc_select_node *n) {
   wuc_chan *ch = clause->chan;
   chan_ready(ch, clause->elem_size, "waituntil (closed(ch))");
   watch_lock(ch);
   if (!n->try_only && !listed(n)) {
-    n->res.ptr[RES_WATCHED_CHAN] = ch;
-    n->res.ptr[RES_NEXT_WATCHER] = ch->watchers;
-    atomic_store((_Atomic(struct wuc_select_node *) *)&ch->watchers, n);
+    n->res.ptr[RES_NEXT_WATCHER] = first_watcher(ch);
+    set_listed(n, ch);
+    set_first_watcher(ch, n);
   }
   atomic_thread_fence(memory_order_seq_cst);
   if (drained(ch)) {

@@ -46,6 +46,7 @@
 #include "fatal.h"
 #include "park.h"
 #include "scheduler.h"
+#include "select_internal.h"
 #include "spin.h"
 
 #define UNBOUNDED_B UINT64_MAX
@@ -74,17 +75,29 @@ static inline bool buffered_channel(const wuc_chan *ch) {
   return ch->capacity != 0 && ch->capacity != CHAN_UNBOUNDED;
 }
 
-/* Every operation ends with this.  A closed(ch) clause becomes ready when
- * the last cell below the close point is settled, and any operation may be
- * the one that settles it (a receiver breaking a cell, a withdrawn sender,
- * expandBuffer failing a sender...).  An operation that sees the channel
- * closed after its last transition that drained() looks at (a
- * read-modify-write: on R or on a cell at or beyond R) tells the watchers;
- * one that does not ended before close published the close point, and
- * close's own notify, after that store and a seq_cst fence, sees its
- * transition. */
-static inline void notify_if_closed(wuc_chan *ch) {
-  if (__builtin_expect(closed_for_watchers(ch), 0)) chan_notify_closed_watchers(ch);
+/* Every operation ends with one load of ch->attention (chan_cell.h).
+ *
+ * Closed: a closed(ch) clause becomes ready when the last cell below the
+ * close point is settled, and any operation may be the one that settles it
+ * (a receiver breaking a cell, a withdrawn sender, expandBuffer failing a
+ * sender...).  An operation that sees the channel closed after its last
+ * transition that drained() looks at (a read-modify-write: on R or on a
+ * cell at or beyond R) tells the watchers; one that does not ended before
+ * close set ATTENTION_CLOSED (after publishing the close point), and
+ * close's own notify, after that and a seq_cst fence, sees its transition.
+ *
+ * Clauses set aside (chan_aside.c): an operation that took a cell (it
+ * completed or waits) hands them back to their statements, except those of
+ * its own statement (`self`: it is the statement meeting itself). */
+static __attribute__((noinline)) void attend(wuc_chan *ch, uint32_t attention, bool took_cell,
+                                             const wuc_select_stmt *self) {
+  if (attention & ATTENTION_CLOSED) chan_notify_closed_watchers(ch);
+  if ((attention & ATTENTION_ASIDE) && took_cell) chan_wake_aside(ch, self);
+}
+
+static inline void op_end(wuc_chan *ch, bool took_cell, const wuc_select_stmt *self) {
+  uint32_t attention = chan_attention(ch);
+  if (__builtin_expect(attention != 0, 0)) attend(ch, attention, took_cell, self);
 }
 
 /* ---- set-up and checks ------------------------------------------------------ */
@@ -136,7 +149,8 @@ void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size) {
    * state word by chance and garbage counters: set up on those, it would
    * hand out cells at random indices (and allocate segments up to them). */
   if (atomic_load(&ch->senders) || atomic_load(&ch->receivers) || atomic_load(&ch->close_point) ||
-      atomic_load(&ch->send_segment) || atomic_load(&ch->receive_segment) || ch->watchers)
+      atomic_load(&ch->send_segment) || atomic_load(&ch->receive_segment) || ch->watchers ||
+      atomic_load(&ch->attention) || ch->aside)
     wuc_fatal("chan_init: channel %p is not zeroed (declare it static, or with = {0}, or "
               "allocate it with calloc: chan_init goes on a zeroed, unused channel)",
               (void *)ch);
@@ -377,9 +391,11 @@ static __attribute__((noreturn)) void own_claim_lost(wuc_select_node *n) {
 
 /* The partner waiting in the cell: claim it, and a clause its own node with
  * it (both complete or neither: a losing partner is skipped like a withdrawn
- * waiter).  Nobody else can see a try or blocking operation yet. */
-static inline enum wuc_claim_pair_result claim_partner(struct waiter *w, wuc_select_node *partner) {
-  if (w->kind == WAITER_CLAUSE) return wuc_select_claim_pair(w->node, partner);
+ * waiter).  Nobody else can see a try or blocking operation yet.  A clause
+ * of the clause's own statement is never claimed: SELECT_PAIR_OWN, and the
+ * caller sets it aside (chan_aside.c). */
+static inline int claim_partner(struct waiter *w, wuc_select_node *partner) {
+  if (w->kind == WAITER_CLAUSE) return select_claim_pair_or_own(w->node, partner);
   return wuc_select_claim(partner) ? WUC_PAIR_CLAIMED : WUC_PAIR_THEIRS_LOST;
 }
 
@@ -394,6 +410,16 @@ static inline void completed_alone(struct waiter *w) {
 /* Completed with a partner, both claimed by claim_partner. */
 static inline void completed_with_partner(struct waiter *w) {
   if (w->kind == WAITER_CLAUSE) wuc_select_done(w->node);
+}
+
+/* A clause of our own statement that we took out of its cell, to set it
+ * aside: it unpins its segment now (we are inside that segment ourselves,
+ * so it cannot be freed under us) and holds no cell any more; its unreg
+ * then looks for it on the aside list. */
+static void let_go_of_cell(wuc_select_node *n) {
+  struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
+  n->res.ptr[RES_SEGMENT] = NULL;
+  chan_segment_unpin(seg);
 }
 
 /* What a cell update (and a walk over cells) ends in. */
@@ -459,6 +485,12 @@ update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void 
         return OUTCOME_FAILED;
       case WUC_PAIR_MINE_LOST:
         own_claim_lost(w->node);
+      case SELECT_PAIR_OWN: /* our statement's receive clause: it leaves the cell */
+        atomic_store(c, CELL_INTERRUPTED_RCV);
+        chan_segment_cell_cleaned(ch, seg);
+        let_go_of_cell(receiver);
+        chan_set_aside(ch, receiver, s);
+        return OUTCOME_FAILED;
       }
     }
     switch (state) {
@@ -535,14 +567,18 @@ static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const 
   case OUTCOME_COMPLETED:
     sent = true;
     break;
-  case OUTCOME_WAITING: /* no segment pointer held while parked */
-    sent = !withdraw_if_closed(ch, seg, s, w.node, CELL_INTERRUPTED_SEND) &&
-           blocking_op_wait(&op, "chan_send", ch);
-    break;
+  case OUTCOME_WAITING: { /* no segment pointer held while parked */
+    /* The operation's end comes before it parks: its last transition is
+     * behind it, and the clauses set aside must be handed back now (they
+     * may be the ones to resume it). */
+    bool withdrawn = withdraw_if_closed(ch, seg, s, w.node, CELL_INTERRUPTED_SEND);
+    op_end(ch, true, NULL);
+    return !withdrawn && blocking_op_wait(&op, "chan_send", ch);
+  }
   default:
     break;
   }
-  notify_if_closed(ch);
+  op_end(ch, sent, NULL);
   return sent;
 }
 
@@ -592,6 +628,13 @@ update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *ou
         return OUTCOME_FAILED;
       case WUC_PAIR_MINE_LOST:
         own_claim_lost(w->node);
+      case SELECT_PAIR_OWN: /* our statement's send clause: it leaves the cell */
+        atomic_store(c, CELL_INTERRUPTED_SEND);
+        chan_segment_cell_cleaned(ch, seg);
+        if (help_expand) expand_buffer(ch);
+        let_go_of_cell(sender);
+        chan_set_aside(ch, sender, r);
+        return OUTCOME_FAILED;
       }
     }
     switch (state) {
@@ -685,16 +728,20 @@ static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *
     received = true;
     held = seg;
     break;
-  case OUTCOME_WAITING: /* no segment pointer held while parked */
-    received = !withdraw_if_closed(ch, seg, r, w.node, CELL_CLOSED) &&
-               blocking_op_wait(&op, "chan_recv", ch);
-    break;
+  case OUTCOME_WAITING: { /* no segment pointer held while parked */
+    /* The operation's end before it parks, as in send_impl. */
+    bool withdrawn = withdraw_if_closed(ch, seg, r, w.node, CELL_CLOSED);
+    op_end(ch, true, NULL);
+    return !withdrawn && blocking_op_wait(&op, "chan_recv", ch);
+  }
   default:
     break;
   }
-  /* notify_if_closed, but without the check while an element is left */
-  if (__builtin_expect(closed_for_watchers(ch), 0) && !(held && next_element_buffered(ch, held)))
-    chan_notify_closed_watchers(ch);
+  /* op_end, but without the closed check while an element is left */
+  uint32_t attention = chan_attention(ch);
+  if (__builtin_expect(attention != 0, 0) &&
+      !(attention == ATTENTION_CLOSED && held && next_element_buffered(ch, held)))
+    attend(ch, attention, received, NULL);
   return received;
 }
 
@@ -757,7 +804,8 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   uint64_t sc = atomic_fetch_or(&ch->senders, CLOSED_BIT);
   if (sc & CLOSED_BIT) return; /* idempotent */
   uint64_t s_close = sc;
-  atomic_store(&ch->close_point, s_close + 1); /* seq_cst: see notify_if_closed */
+  atomic_store(&ch->close_point, s_close + 1);
+  atomic_fetch_or(&ch->attention, ATTENTION_CLOSED); /* seq_cst: see op_end */
   uint64_t r = atomic_load(&ch->receivers);
   uint64_t lo = r < s_close ? r : s_close, hi = r < s_close ? s_close : r;
   /* Senders never wait in an unbounded channel: below S_close there is
@@ -768,6 +816,10 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   for (struct cell_walk w = cell_walk_start(seg, lo, hi); cell_walk_next(&w);)
     close_cell(w.cell, w.index, s_close);
   chan_notify_closed_watchers(ch);
+  /* A send clause set aside must learn that the channel is closed (it stops
+   * the program when registered again); a receive clause finds the
+   * channel's last elements, or that it is drained. */
+  chan_wake_aside(ch, NULL);
 }
 
 bool wuc_chan_is_closed(wuc_chan *ch) {
@@ -777,7 +829,10 @@ bool wuc_chan_is_closed(wuc_chan *ch) {
 
 /* Operations suspended in ch's cells, and closed(ch) clauses waiting. */
 static unsigned count_waiters(wuc_chan *ch) {
-  unsigned n = ch->watchers ? 1 : 0;
+  unsigned n = __atomic_load_n(&ch->watchers, __ATOMIC_RELAXED) ? 1 : 0;
+  for (wuc_select_node *a = ch->aside; a;
+       a = (wuc_select_node *)(a->res.word[RES_ASIDE] & ~(uint64_t)1))
+    n++;
   uint64_t r = atomic_load(&ch->receivers), s = receivable(ch);
   uint64_t lo = r < s ? r : s, hi = r < s ? s : r;
   for (struct cell_walk w = cell_walk_start(ch->oldest, lo, hi); cell_walk_next(&w);) {
@@ -864,7 +919,7 @@ bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
   default:
     break;
   }
-  notify_if_closed(ch);
+  op_end(ch, true, n->stmt);
   return completed;
 }
 
@@ -886,7 +941,7 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   default: /* closed and drained: a receive clause is never ready */
     break;
   }
-  notify_if_closed(ch);
+  op_end(ch, true, n->stmt);
   return completed;
 }
 
@@ -928,7 +983,11 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
     }
     n->res.ptr[RES_SEGMENT] = NULL;
     chan_segment_unpin(seg);
-    notify_if_closed(ch);
+    op_end(ch, false, NULL);
+  } else if (!done) {
+    /* Maybe set aside (it met a clause of its own statement and let go of
+     * its cell, chan_aside.c); RES_CHAN is its channel then. */
+    chan_unset_aside(n->res.ptr[RES_CHAN], n);
   }
   return done;
 }

@@ -9,6 +9,7 @@
 #include "fatal.h"
 #include "park.h"
 #include "scheduler.h"
+#include "select_internal.h"
 #include "spin.h"
 
 _Static_assert(WUC_RACE_OPEN == WUC_CLAUSE_WAITING && WUC_RACE_PENDING == WUC_CLAUSE_PENDING,
@@ -23,6 +24,7 @@ void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
   s->id = (uint64_t)(uintptr_t)s;
   s->all_or = all_or;
   s->rereg_rounds = 0;
+  atomic_init(&s->deferred, NULL);
 }
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
@@ -97,10 +99,11 @@ static bool claims_before(const wuc_select_node *a, const wuc_select_node *b) {
 
 enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_select_node *theirs) {
   /* One race word cannot be won twice: an all-or statement that meets its
-   * own clause (a send and a receive on one channel) drops that clause as a
-   * claimer from outside would: onto the re-register list, so it is
-   * registered again further on instead of being lost.  Only the statement's
-   * own thread, while registering, can get here. */
+   * own clause drops that clause as a claimer from outside would: onto the
+   * re-register list, so it is registered again further on instead of being
+   * lost.  Only the statement's own thread, while registering, can get
+   * here.  (Channels do not come here with their own clauses: they set
+   * them aside, select_claim_pair_or_own.) */
   if (mine->stmt == theirs->stmt && mine->stmt->all_or) {
     for (;;) {
       uintptr_t race = atomic_load(race_word(theirs));
@@ -111,6 +114,11 @@ enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_sele
         return WUC_PAIR_THEIRS_LOST;
     }
   }
+  return (enum wuc_claim_pair_result)select_claim_pair_or_own(mine, theirs);
+}
+
+int select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs) {
+  if (mine->stmt == theirs->stmt) return SELECT_PAIR_OWN;
   wuc_select_node *first = claims_before(mine, theirs) ? mine : theirs;
   wuc_select_node *second = first == mine ? theirs : mine;
   uintptr_t first_was, second_was;
@@ -161,6 +169,38 @@ wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s) {
       return again;
     }
   }
+}
+
+void wuc_select_defer(wuc_select_node *n) {
+  wuc_select_stmt *s = n->stmt;
+  wuc_select_node *head = atomic_load(&s->deferred);
+  do n->rereg_next = head;
+  while (!atomic_compare_exchange_weak(&s->deferred, &head, n));
+  /* Our own thread (a clause meeting its sibling, in reg) looks at the list
+   * before it parks: no permit to leave behind. */
+  struct worker *w = wuc_current_worker();
+  if (!(w && w->current == s->thread && !w->in_timer_callbacks)) wuc_unpark(s->thread);
+}
+
+static inline bool has_deferred(wuc_select_stmt *s) {
+  return atomic_load_explicit(&s->deferred, memory_order_relaxed) != NULL;
+}
+
+wuc_select_node *wuc_select_take_deferred(wuc_select_stmt *s) {
+  if (s->all_or) {
+    /* Open a registration window again, as wuc_select_begin_registration,
+     * unless someone has won the statement meanwhile. */
+    for (;;) {
+      uintptr_t race = atomic_load(&s->race);
+      if (race == WUC_RACE_PENDING) {
+        cpu_relax();
+        continue;
+      }
+      if (race != WUC_RACE_OPEN) return NULL; /* won (wait returns it) */
+      if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_REGISTERING)) break;
+    }
+  }
+  return atomic_exchange(&s->deferred, NULL);
 }
 
 wuc_select_node *wuc_select_close(wuc_select_stmt *s) {
@@ -215,6 +255,25 @@ wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s) {
   }
 }
 
+wuc_select_node *wuc_select_wait(wuc_select_stmt *s) {
+  for (;;) {
+    uintptr_t race = atomic_load(&s->race);
+    if (race > WUC_RACE_CLOSED && !is_registering(race)) {
+      wuc_select_node *winner = (wuc_select_node *)race;
+      wait_until_done(winner); /* the claimer unparked us just before DONE */
+      return winner;
+    }
+    if (race == WUC_RACE_CLOSED || is_registering(race))
+      return wuc_select_wait_winner(s); /* fatal */
+    if (!has_deferred(s))
+      wuc_park("waituntil", s);
+    else if (race == WUC_RACE_OPEN)
+      return NULL; /* nodes handed back */
+    else
+      cpu_relax(); /* PENDING: won, or OPEN again, in a few instructions */
+  }
+}
+
 void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned count) {
   for (unsigned i = 0; i < count; i++) {
     if (wuc_select_is_claimed(&nodes[i])) {
@@ -222,5 +281,6 @@ void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned co
       return;
     }
   }
+  if (has_deferred(s)) return;
   wuc_park("waituntil", s);
 }

@@ -12,6 +12,9 @@
 static bool reg(wuc_wu_clause *c) { return c->ops->register_select(c->res, &c->__wuc_node); }
 static bool unreg(wuc_wu_clause *c) { return c->ops->unregister_select(c->res, &c->__wuc_node); }
 static bool selected(wuc_wu_clause *c) { return c->ops->on_selected(c->res, &c->__wuc_node); }
+static wuc_wu_clause *clause_of(wuc_select_node *n) {
+  return (wuc_wu_clause *)((char *)n - offsetof(wuc_wu_clause, __wuc_node));
+}
 
 unsigned wuc_wu_block_all_or(wuc_wu *w) {
   int winner = -1;
@@ -29,25 +32,31 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
   }
   /* Register the dropped nodes again until none comes back; after two
    * rounds give the other side the CPU (two statements registering at once
-   * can keep dropping each other's nodes). */
+   * can keep dropping each other's nodes, or keep handing back each other's
+   * clauses set aside).  Then step 3: wait.  A wait
+   * without a winner means a channel handed back a clause it had set aside
+   * (it met a clause of this statement, docs/select.md): register it again,
+   * in a registration window of its own. */
   for (unsigned round = 0; winner < 0; round++) {
     wuc_select_node *again = wuc_select_end_registration(&w->s);
-    if (!again) break;
-    if (round >= 2) uthread_yield();
+    if (!again) {
+      wuc_select_node *n = wuc_select_wait(&w->s);
+      if (n) {
+        winner = (int)(clause_of(n) - w->cl);
+        break;
+      }
+      again = wuc_select_take_deferred(&w->s); /* NULL if won meanwhile */
+    }
+    if (again && round >= 2) uthread_yield();
     while (again) {
       wuc_select_node *next = again->rereg_next; /* a new drop rewrites it */
-      wuc_wu_clause *c = (wuc_wu_clause *)((char *)again - offsetof(wuc_wu_clause, __wuc_node));
+      wuc_wu_clause *c = clause_of(again);
       if (reg(c)) {
         winner = (int)(c - w->cl);
         break;
       }
       again = next;
     }
-  }
-  /* Step 3. */
-  if (winner < 0) {
-    wuc_select_node *n = wuc_select_wait_winner(&w->s);
-    winner = (int)((wuc_wu_clause *)((char *)n - offsetof(wuc_wu_clause, __wuc_node)) - w->cl);
   }
   /* Step 5 for the losers: one race word, so none of them can complete. */
   for (unsigned i = 0; i < w->n; i++) {
@@ -121,6 +130,15 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
         c->live = false; /* a try queues nothing */
       else
         any_live = true;
+    }
+    /* Clauses a channel set aside and handed back (they met a clause of
+     * this statement, docs/select.md): register them again.  One that
+     * completes is DONE, and the scan below runs it. */
+    for (wuc_select_node *again = wuc_select_take_deferred(&w->s); again;) {
+      wuc_select_node *next = again->rereg_next;
+      wuc_wu_clause *c = clause_of(again);
+      if (c->live && c->__wuc_node.needed) (void)reg(c);
+      again = next;
     }
     /* Step 3: completed clauses, in source order. */
     for (unsigned i = 0; i < w->n; i++) {

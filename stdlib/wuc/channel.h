@@ -65,12 +65,18 @@ typedef struct wuc_chan {
   uint32_t elem_size;
   uint64_t capacity;
   WUC_ATOMIC(uint64_t) close_point; /* S at close, plus one; 0 while open */
+  /* Nonzero when an operation's end has something to do: the channel is
+   * closed (closed(ch) clauses may be waiting), or clauses are set aside. */
+  WUC_ATOMIC(uint32_t) attention;
   /* Written now and then: whenever a head pointer enters a new segment, and
    * by closed(ch) clauses. */
   __attribute__((aligned(64))) WUC_ATOMIC(int) maintenance_lock;
   struct chan_segment *oldest; /* first linked segment, under maintenance_lock */
   WUC_ATOMIC(int) watch_lock;  /* the list of closed(ch) clauses waiting */
   struct wuc_select_node *watchers;
+  /* waituntil clauses set aside, under watch_lock: they met a clause of
+   * their own statement (runtime/chan_aside.c). */
+  struct wuc_select_node *aside;
 } wuc_chan;
 
 #define WUC_CHANNEL(T)                                                                             \

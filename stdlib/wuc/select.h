@@ -42,6 +42,9 @@
  *       +--withdraw--> WITHDRAWN    (mixed statements; in an all-or statement
  *                                    the race word is closed instead)
  *
+ * A node dropped for re-registration, or set aside by its resource and
+ * handed back (wuc_select_defer, "Deferring" below), stays WAITING.
+ *
  * Between claim and wake the claimer owns the node.  wuc_select_wake unparks
  * the waiting thread and only then publishes DONE, and the waiting thread
  * never leaves a statement while one of its nodes is CLAIMED (withdrawing
@@ -68,8 +71,12 @@
  *      and wuc_select_end_registration, then registers again every node the
  *      latter hands back (read n->rereg_next before calling reg: a new drop
  *      rewrites it), until it hands back none;
- *   3. wait (wuc_select_wait_winner / wuc_select_wait_any) and run the bodies
- *      of completed clauses as they complete;
+ *   3. wait (wuc_select_wait / wuc_select_wait_any) and run the bodies of
+ *      completed clauses as they complete; when the wait returns with no
+ *      winner, a resource handed nodes back (wuc_select_defer): take them
+ *      with wuc_select_take_deferred and register them again (an all-or
+ *      statement is in a registration window again if it gets any: end it
+ *      as in step 2);
  *   4. for a completed clause whose body is to run:
  *          if (on_selected(r, n)) body;   then   unreg(r, n);
  *      unreg after the body is where a lock or semaphore gives back what the
@@ -82,6 +89,16 @@
  *   Leaving the statement by a jump runs step 5 for every clause not yet
  *   unregistered, bodies skipped: locks and permits are released, received
  *   values stay in their targets.
+ *
+ * Deferring.  A resource may take a queued node out without completing it
+ * and hand it back later: wuc_select_defer(n) puts n on its statement's
+ * deferred list and wakes its thread, which registers n again (step 3).
+ * A channel does this with a clause that met a clause of its own statement
+ * (a send and a receive on one channel): it may not pair them, and
+ * registering the clause again at once would only meet the sibling again,
+ * so it sets the clause aside until another party uses the channel
+ * (docs/select.md, "A statement meeting itself").  The node stays WAITING
+ * meanwhile; its unreg must take it off wherever the resource keeps it.
  *
  * A resource's queue (a lock's waiters, a future's waiters, a channel cell)
  * holds node pointers while registered; unreg must remove n if it is still
@@ -112,6 +129,8 @@ enum wuc_clause_status {
   WUC_CLAUSE_WITHDRAWN = 4,
 };
 
+struct wuc_select_node;
+
 typedef struct wuc_select_stmt {
   /* All-or statements: 0 while open, WUC_RACE_PENDING during a two-sided
    * claim, the winning node, or WUC_RACE_CLOSED once withdrawn. */
@@ -120,6 +139,9 @@ typedef struct wuc_select_stmt {
   uint64_t id; /* orders two-sided claims */
   bool all_or;
   uint32_t rereg_rounds; /* re-registration rounds so far (backoff) */
+  /* Nodes a resource set aside and now hands back to be registered again
+   * (wuc_select_defer), linked by rereg_next. */
+  WUC_ATOMIC(struct wuc_select_node *) deferred;
 } wuc_select_stmt;
 
 #define WUC_RACE_OPEN ((uintptr_t)0)
@@ -145,7 +167,9 @@ typedef struct wuc_select_node {
   bool needed;
   /* Where the clause is in the source ("file:line:col"), for messages. */
   const char *site;
-  /* Next in its statement's list of nodes to register again. */
+  /* Next in its statement's list of nodes to register again (the
+   * REGISTERING list, or the deferred list; a node is on at most one, and
+   * only while no resource holds it). */
   struct wuc_select_node *rereg_next;
   /* For the resource while the node is registered (queue links, a cell, a
    * timer...).  The statement never touches these. */
@@ -185,6 +209,12 @@ enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_sele
  * claimed for itself (its own statement), use wuc_select_done instead. */
 void wuc_select_wake(wuc_select_node *n);
 void wuc_select_done(wuc_select_node *n);
+/* For a resource that took n out of its queue without completing it and
+ * without a claim: n's statement registers n again (wuc_select_take_deferred).
+ * Wakes the statement's thread (unless the caller is that thread, in reg);
+ * the caller must keep the statement from leaving until this returns (its
+ * unreg of n waits for it). */
+void wuc_select_defer(wuc_select_node *n);
 /* The protocol half of unreg: makes every later claim of n fail.  Returns
  * true if n's operation completed (waiting if it is in progress). */
 bool wuc_select_withdraw(wuc_select_node *n);
@@ -223,6 +253,18 @@ static inline bool wuc_select_is_claimed(wuc_select_node *n) {
 void wuc_select_begin_registration(wuc_select_stmt *s);
 wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s);
 
+/* The statement's side of deferring (step 3).  wuc_select_wait (all-or) is
+ * wuc_select_wait_winner, but returns NULL instead of parking when nodes
+ * were handed back; then wuc_select_take_deferred returns them (linked by
+ * rereg_next; read it before calling reg).  An all-or statement that gets
+ * any is registering again (call wuc_select_end_registration after, as in
+ * step 2); it gets NULL if it has been won meanwhile (wait again: the
+ * wait returns the winner).  wuc_select_wait_winner never returns for
+ * handed-back nodes: a statement whose clauses may be deferred (a send and
+ * a receive on one channel) must wait with wuc_select_wait. */
+wuc_select_node *wuc_select_wait(wuc_select_stmt *s);
+wuc_select_node *wuc_select_take_deferred(wuc_select_stmt *s);
+
 /* Closes an all-or statement's race (the `else` path, or after the winner
  * is known): no claim can succeed afterwards.  Returns the winning node, or
  * NULL if none had won. */
@@ -232,7 +274,8 @@ wuc_select_node *wuc_select_close(wuc_select_stmt *s);
 wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s);
 /* Mixed: parks until some node may have changed (returns spuriously too);
  * never parks while one of `nodes` is CLAIMED or DONE (its unpark may have
- * been spent: unparks collapse into one permit). */
+ * been spent: unparks collapse into one permit), nor while nodes were handed
+ * back (wuc_select_take_deferred). */
 void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned count);
 
 /* --- the trait ---------------------------------------------------------- */

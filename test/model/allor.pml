@@ -7,8 +7,8 @@
  * the adversarial case of docs/select.md (opposite orders, capacity 0).
  * A statement is runtime/waituntil.c wuc_wu_block_all_or: begin
  * registration, reg each clause in order, end registration and register
- * the dropped nodes again until none comes back, wuc_select_wait_winner,
- * unreg the losers.  The protocol is runtime/select.c: the race word
+ * the dropped nodes again until none comes back, wuc_select_wait (register
+ * the clauses handed back in a new window), unreg the losers.  The protocol is runtime/select.c: the race word
  * (OPEN, PENDING, CLOSED, REGISTERING + list of dropped nodes, or the
  * winner), take_claim_word, wuc_select_claim_pair in the global order
  * (statement, then node), wake (unpark, then DONE), wuc_select_close.
@@ -40,8 +40,30 @@
  * (a one-clause all-or statement, never REGISTERING) waits in a cell, and
  * when R meets a waiting sender it claims that node alone (try_resume_sender).
  * S0 and R compete for S1's one element: one of them stays parked.
- * SELF_PAIR: S0 is `waituntil (A << i) or waituntil (x << A)` and nobody
- * else uses A: it meets its own clause, drops it and registers it again.
+ * SELF_PAIR: S0 is `waituntil (x << A) or waituntil (A << i)` (a send and a
+ * receive clause on one channel) and nobody else uses A; with
+ * SELF_PAIR_PARTNER, S1 is `waituntil (A << i) or waituntil (x << A)`, the
+ * partner (Go's TestSelfSelect).  A clause that meets a clause of its own
+ * statement is set aside (runtime/chan_aside.c): its cell is interrupted, it
+ * joins the channel's list (with the attention bit), and its thread reads S
+ * and R: if anyone else took a cell since the meeting, it hands the clause
+ * back to its statement at once (wuc_select_defer).  Every registration
+ * ends by loading attention and, when set, handing back the clauses set
+ * aside by other statements (under the lock: push on the statement's
+ * deferred list, unpark).  A waiting statement with deferred clauses opens a
+ * registration window again (wuc_select_take_deferred) and registers them;
+ * unreg takes a clause off the list.  With WITH_BLOCKING_RECEIVER instead of
+ * S1, the partner is R, chan_recv(&A), which hands back the clauses set
+ * aside before it parks; S0 registers its send first then (`(A << i) or
+ * (x << A)`), so its receive is the clause that meets the send and goes on.  Checked on top: no statement pairs with itself;
+ * alone, S0 parks (no non-progress cycle) and waits unclaimed; with R, S0's
+ * send reaches R.
+ *   SELF_DROP_REREG      the code before: the meeting drops the clause onto
+ *                        the re-register list (c49ecad); alone it never parks
+ *   BUG_ASIDE_NO_CHECK   no look at S and R after listing: a partner that
+ *                        took its cell meanwhile missed the list
+ *   BUG_ASIDE_WAKES_OWN  a registration's end hands back its own
+ *                        statement's clauses too: alone it never parks
  * WITH_TIMEOUT: S0 has a third clause, a timeout whose timer fires at any
  * moment (from a timer callback: never the owner, so it drops the node
  * while S0 registers, and S0 registers it again: expired, it wins at once).
@@ -55,6 +77,8 @@
  * LTL claim (LIVENESS) under weak fairness; see run.sh. */
 #ifdef WITH_BLOCKING_RECEIVER
 #define NSTMT 3
+#elif defined(SELF_PAIR) && !defined(SELF_PAIR_PARTNER)
+#define NSTMT 1
 #else
 #define NSTMT 2
 #endif
@@ -68,6 +92,8 @@
 #endif
 #ifdef WITH_BLOCKING_RECEIVER
 #define NN (S0_NODES + 3)
+#elif defined(SELF_PAIR) && !defined(SELF_PAIR_PARTNER)
+#define NN S0_NODES
 #else
 #define NN (S0_NODES + 2)
 #endif
@@ -125,6 +151,13 @@ bool left[NSTMT];         /* the statement has returned: its frame is gone */
 bool timer_armed;
 bool won_elsewhere_while_registering; /* set just before failing on it */
 bool waiting_while_registering_or_closed;
+/* Clauses set aside (chan_aside.c): the channel's list (a bit set of nodes;
+ * its attention bit is aside != 0), each statement's deferred list, and the
+ * meeting a statement is about to check S and R against (one past the cell
+ * of the meeting, kept up by recycle; 255 once S or R moved past it). */
+byte aside;
+byte deferred[NSTMT];
+byte meet_next[NSTMT];
 
 #define CELL(c, j) cell[(c) * K + (j)]
 
@@ -159,6 +192,20 @@ inline recycle(c) {
        od;
        CELL(c, K - 1) = C_EMPTY;
        snd[c]--; rcv[c]--;
+       j = 0;
+       do
+       :: j < NSTMT ->
+          if
+          :: meet_next[j] != NONE && meet_next[j] != 255 ->
+             if
+             :: meet_next[j] == 0 -> meet_next[j] = 255
+             :: else -> meet_next[j]--
+             fi
+          :: else
+          fi;
+          j++
+       :: else -> break
+       od;
        j = 0;
        do
        :: j < NN ->
@@ -205,6 +252,7 @@ inline take_word(n, to, owner, ok, was) {
 #define MINE_LOST   0
 #define THEIRS_LOST 1
 #define PAIR_OK     2
+#define OWN         3 /* select_claim_pair_or_own: the same statement */
 
 #ifdef BUG_PAIR_UNORDERED
 #define CLAIMS_BEFORE(a, b) true
@@ -216,10 +264,12 @@ inline take_word(n, to, owner, ok, was) {
 inline claim_pair(mine, theirs, result) {
   if
   :: stmt_of[mine] == stmt_of[theirs] ->
+#ifdef SELF_DROP_REREG
      /* its own clause (a send and a receive on one channel): dropped onto
       * the re-register list, as a claimer from outside would (c49ecad) */
      atomic { assert(race[me] == REG); relist[me] = relist[me] | (1 << theirs) };
-     result = THEIRS_LOST
+#endif
+     result = OWN
   :: else ->
      if
      :: CLAIMS_BEFORE(mine, theirs) -> first = mine; second = theirs
@@ -279,6 +329,7 @@ inline take_cell(n, c, k, m) {
 inline settle_cell(n, m, c, k, transferred, n_claimed) {
   if
   :: transferred ->
+     assert(stmt_of[n] != stmt_of[m]); /* no statement pairs with itself */
      partner[n] = m; partner[m] = n;
      wake(m);
      if
@@ -289,6 +340,72 @@ inline settle_cell(n, m, c, k, transferred, n_claimed) {
   :: else -> CELL(c, k) = C_INTERRUPTED
   fi;
   recycle(c)
+}
+
+/* wuc_select_defer: onto statement s's deferred list, wake its thread
+ * (not when it is the caller: it looks at the list before parking). */
+inline defer(m) {
+  assert(!left[stmt_of[m]]);
+  deferred[stmt_of[m]] = deferred[stmt_of[m]] | (1 << m);
+  if
+  :: stmt_of[m] != me -> unpark(stmt_of[m])
+  :: else
+  fi
+}
+
+/* chan_set_aside: our clause met its sibling m in cell k (held RESUMING):
+ * the cell is interrupted, m joins the list (lock, list, attention: one
+ * step), then S and R are read; if anyone else took a cell since, m is
+ * handed back at once, unless a wake did it already. */
+inline set_aside(m, c, k) {
+  atomic {
+    CELL(c, k) = C_INTERRUPTED;
+    aside = aside | (1 << m);
+    meet_next[me] = k + 1
+  };
+  recycle(c);
+#ifndef BUG_ASIDE_NO_CHECK
+  atomic {
+    if
+    :: snd[c] == meet_next[me] && rcv[c] == meet_next[me] -> skip
+    :: else ->
+       if
+       :: aside & (1 << m) -> aside = aside & ~(1 << m); defer(m)
+       :: else
+       fi
+    fi;
+    meet_next[me] = NONE
+  }
+#else
+  meet_next[me] = NONE
+#endif
+}
+
+/* The end of a registration (op_end): one load of attention; if set, under
+ * the lock, every clause set aside by another statement is handed back. */
+inline wake_aside(me) {
+  if
+  :: aside != 0 ->
+     atomic {
+       j = 0;
+       do
+       :: j < NN ->
+          if
+#ifdef BUG_ASIDE_WAKES_OWN
+          :: aside & (1 << j) ->
+#else
+          :: (aside & (1 << j)) && stmt_of[j] != me ->
+#endif
+             aside = aside & ~(1 << j); defer(j)
+          :: else
+          fi;
+          j++
+       :: else -> break
+       od;
+       j = 0
+     }
+  :: else
+  fi
 }
 
 /* Channel clause registration (channel.c update_cell_{send,receive}, WAITER_CLAUSE).
@@ -310,13 +427,21 @@ inline reg_chan(n, done) {
            assert(!won_elsewhere_while_registering)
         :: else
         fi;
+#ifdef SELF_DROP_REREG
         settle_cell(n, m, c, k, pr == PAIR_OK, true);
+#else
+        if
+        :: pr == OWN -> set_aside(m, c, k)
+        :: else -> settle_cell(n, m, c, k, pr == PAIR_OK, true)
+        fi;
+#endif
         if
         :: pr == PAIR_OK -> done = true; break
         :: else
         fi
      fi
-  od
+  od;
+  wake_aside(me) /* op_end: load attention, hand back the others' clauses */
 }
 
 /* wuc_timeout_register: an expired deadline completes at once (claimed by
@@ -371,7 +496,8 @@ inline unreg(n, done) {
      :: atomic { regcell[n] != NONE && CELL(c, regcell[n]) == C_WAITER(n) ->
                  CELL(c, regcell[n]) = C_INTERRUPTED }
      :: atomic { regcell[n] == NONE ||
-                 (CELL(c, regcell[n]) != C_WAITER(n) && CELL(c, regcell[n]) != C_BUSY) -> skip }
+                 (CELL(c, regcell[n]) != C_WAITER(n) && CELL(c, regcell[n]) != C_BUSY) ->
+                 aside = aside & ~(1 << n) } /* chan_unset_aside */
      fi;
      recycle(c)
   :: else
@@ -417,7 +543,18 @@ proctype Stmt(byte me; byte lo; byte hi) {
 #ifdef PROGRESS_AT_WAIT
 progress_waiting: /* registered, nothing dropped: the statement waits (OPEN) */
 #endif
-        break
+        do /* wuc_select_wait */
+        :: race[me] >= WON(0) -> winner = WINNER(race[me]); status[winner] == DONE; break
+        :: (race[me] == OPEN || race[me] == PENDING) && deferred[me] == 0 -> park(me)
+        :: atomic { /* clauses handed back: wuc_select_take_deferred */
+             race[me] == OPEN && deferred[me] != 0 ->
+             race[me] = REG; again = deferred[me]; deferred[me] = 0
+           };
+           break
+        :: race[me] == REG || race[me] == CLOSED -> /* wuc_fatal in wait_winner */
+           waiting_while_registering_or_closed = true;
+           assert(!waiting_while_registering_or_closed)
+        od
      :: else
      fi;
      /* a drop: register again what came back */
@@ -436,14 +573,6 @@ progress_waiting: /* registered, nothing dropped: the statement waits (OPEN) */
         :: else
         fi
      od
-  od;
-  do /* wuc_select_wait_winner */
-  :: winner != NONE -> break
-  :: race[me] >= WON(0) -> winner = WINNER(race[me]); status[winner] == DONE; break
-  :: race[me] == OPEN || race[me] == PENDING -> park(me)
-  :: race[me] == REG || race[me] == CLOSED -> /* wuc_fatal in wait_winner */
-     waiting_while_registering_or_closed = true;
-     assert(!waiting_while_registering_or_closed)
   od;
   /* the losers */
   n = lo;
@@ -509,11 +638,12 @@ proctype BlockingRecv(byte me; byte n) {
         fi;
         settle_cell(n, m, c, k, ok, false);
         if
-        :: ok -> winner_of[me] = n; goto received
+        :: ok -> winner_of[me] = n; wake_aside(me); goto received /* op_end */
         :: else
         fi
      fi
   od;
+  wake_aside(me); /* op_waits: before parking */
   do /* blocking_op_wait: wuc_select_wait_winner */
   :: race[me] == WON(n) -> status[n] == DONE; break
   :: race[me] == OPEN || race[me] == PENDING -> park(me)
@@ -548,7 +678,10 @@ proctype Check() {
   :: i < NN -> assert(claims[i] <= 1); i++
   :: else -> break
   od;
-#ifdef SELF_PAIR
+#if defined(SELF_PAIR) && defined(WITH_BLOCKING_RECEIVER)
+  /* S0's send goes to R */
+  assert(left[0] && left[2] && winner_of[0] == 0 && partner[0] == R_NODE)
+#elif defined(SELF_PAIR) && !defined(SELF_PAIR_PARTNER)
   waits_unclaimed(0, 0, S0_HI) /* nobody else: S0 blocks, as in Go */
 #elif defined(WITH_BLOCKING_RECEIVER)
   /* S1's one element went to S0 or to R; the other one waits */
@@ -576,7 +709,11 @@ init {
   byte i;
   d_step {
     stmt_of[0] = 0; kind_of[0] = RECV; chan_of[0] = A;
-#ifdef SELF_PAIR
+#if defined(SELF_PAIR) && defined(WITH_BLOCKING_RECEIVER)
+    /* the send first: the receive meets it and continues, R needs the send */
+    kind_of[0] = SEND;
+    stmt_of[1] = 0; kind_of[1] = RECV; chan_of[1] = A;
+#elif defined(SELF_PAIR)
     stmt_of[1] = 0; kind_of[1] = SEND; chan_of[1] = A;
 #else
     stmt_of[1] = 0; kind_of[1] = RECV; chan_of[1] = B;
@@ -584,8 +721,13 @@ init {
 #ifdef WITH_TIMEOUT
     stmt_of[2] = 0; kind_of[2] = TIMER; chan_of[2] = NONE;
 #endif
+#if defined(SELF_PAIR_PARTNER)
+    stmt_of[S1_LO] = 1; kind_of[S1_LO] = SEND; chan_of[S1_LO] = A;
+    stmt_of[S1_LO + 1] = 1; kind_of[S1_LO + 1] = RECV; chan_of[S1_LO + 1] = A;
+#elif !defined(SELF_PAIR)
     stmt_of[S1_LO] = 1; kind_of[S1_LO] = SEND; chan_of[S1_LO] = B;
     stmt_of[S1_LO + 1] = 1; kind_of[S1_LO + 1] = SEND; chan_of[S1_LO + 1] = A;
+#endif
 #ifdef WITH_BLOCKING_RECEIVER
     stmt_of[R_NODE] = 2; kind_of[R_NODE] = RECV; chan_of[R_NODE] = A;
     winner_of[2] = NONE;
@@ -595,14 +737,18 @@ init {
     :: i < NN -> partner[i] = NONE; regcell[i] = NONE; i++
     :: else -> break
     od;
-    winner_of[0] = NONE; winner_of[1] = NONE
+    i = 0;
+    do
+    :: i < NSTMT -> winner_of[i] = NONE; meet_next[i] = NONE; i++
+    :: else -> break
+    od
   };
   atomic {
     run Stmt(0, 0, S0_HI);
 #ifdef WITH_TIMEOUT
     run Timer(2);
 #endif
-#ifndef SELF_PAIR
+#if !defined(SELF_PAIR) || defined(SELF_PAIR_PARTNER)
     run Stmt(1, S1_LO, S1_LO + 1);
 #endif
 #ifdef WITH_BLOCKING_RECEIVER

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -292,6 +293,49 @@ TEST(ChannelSelect, ClosedClauseWaitsForTheDrain) {
   wuc_timeout t = wuc_timeout_make(milliseconds(1));
   std::vector<Clause> clauses = {Recv(&rc, &x), Bind(&t, WUC_TRAIT(wuc_timeout_register))};
   EXPECT_EQ(Winner(Waituntil(wuc_test::AnyOf(2), clauses)), 1);
+}
+
+// x << ch or closed(ch), over and over, while the channel is fed and closed:
+// the watcher list is entered and left by every statement that loses to a
+// receive, and emptied by the close.  Every element is received once, and
+// every consumer ends through closed(ch).  Under ThreadSanitizer
+// (docs/testing.md, "Sanitizers") this is the shape whose list accesses
+// raced before they were made atomic.
+TEST(ChannelSelect, ReceiveOrClosedRepeatedWhileClosing) {
+  constexpr int kRounds = 20, kConsumers = 3;
+  constexpr long kElements = 200;
+  for (int round = 0; round < kRounds; round++) {
+    static LongChannel ch;
+    memset(static_cast<void *>(&ch), 0, sizeof ch); // chan_init takes a zeroed channel
+    chan_init(&ch, round % 2 ? 4 : 0);
+    static std::atomic<long> sum, count, ended;
+    sum = 0;
+    count = 0;
+    ended = 0;
+    std::vector<uthread_t *> consumers;
+    for (int i = 0; i < kConsumers; i++) {
+      consumers.push_back(SpawnFn([] {
+        for (;;) {
+          long x = 0;
+          wuc_chan_recv_clause rc = chan_recv_clause(&ch);
+          wuc_chan_closed_clause cc = chan_closed_clause(&ch);
+          std::vector<Clause> clauses = {Recv(&rc, &x),
+                                         Bind(&cc, WUC_TRAIT(wuc_chan_closed_register))};
+          if (Winner(Waituntil(wuc_test::AnyOf(2), clauses)) == 1) break;
+          sum += x;
+          count++;
+        }
+        ended++;
+      }));
+    }
+    for (long v = 1; v <= kElements; v++) ASSERT_TRUE(chan_send(&ch, v));
+    chan_close(&ch);
+    for (uthread_t *t : consumers) uthread_join(t);
+    EXPECT_EQ(count.load(), kElements) << "round " << round;
+    EXPECT_EQ(sum.load(), kElements * (kElements + 1) / 2) << "round " << round;
+    EXPECT_EQ(ended.load(), kConsumers);
+    chan_destroy(&ch);
+  }
 }
 
 // ---- withdrawals that expandBuffer passed ------------------------------------

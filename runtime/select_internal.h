@@ -1,0 +1,15 @@
+/* select_internal.h — the parts of the select protocol (select.c) that only
+ * the runtime's own resources use. */
+#ifndef WUC_RUNTIME_SELECT_INTERNAL_H
+#define WUC_RUNTIME_SELECT_INTERNAL_H
+
+#include <wuc/select.h>
+
+/* wuc_select_claim_pair, except that two nodes of one statement are not
+ * claimed nor dropped: it returns SELECT_PAIR_OWN and leaves both as they
+ * were (a channel sets `theirs` aside: docs/select.md, "A statement
+ * meeting itself").  Otherwise one of enum wuc_claim_pair_result. */
+enum { SELECT_PAIR_OWN = WUC_PAIR_THEIRS_LOST + 1 };
+int select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs);
+
+#endif
