@@ -73,6 +73,12 @@ inline constexpr const char *StatementsNestedTooDeeply =
 inline constexpr const char *ComputedGotoInBody =
     "a computed goto cannot leave a waituntil clause body (its statement's clauses would stay "
     "registered); jump to a named label instead";
+inline constexpr const char *JumpIntoBody =
+    "label '%s' in a waituntil clause body is the target of a jump from outside the body; a jump "
+    "can leave a clause body but cannot enter it";
+inline constexpr const char *CaseIntoBody =
+    "'%s' label in a waituntil clause body belongs to a switch outside the body; a jump can leave "
+    "a clause body but cannot enter it";
 
 // ---- operands (docs/language.md §8), from the semantic pass -------------
 inline constexpr const char *NotSelectable =

@@ -3,21 +3,26 @@
 // One statement becomes one block, indented like the statement's line:
 //
 //   { /* waituntil statement N at file:line:col: all-or, K clauses */
-//     wuc_wu_clause wuN_clauses[K];               the nodes, in this frame
-//     wuc_wu wuN __attribute__((cleanup(...)));   withdraws on any exit
+//     wuc_wu_clause __wucN_clauses[K];               the nodes, in this frame
+//     wuc_wu __wucN __attribute__((__cleanup__(...)));  withdraws on any exit
 //     /* clause I at file:line:col: when (g) waituntil (x << ch) */
-//     ...evaluation, per clause in source order: wuN_clauseI_recv...
+//     ...evaluation, per clause in source order: __wucN_clauseI_recv...
 //     ...all-or: the fast path, then the blocking path; or, mixed: the
 //        completion predicate (mixed_predicate.cpp) and the step...
-//   wuN_clause0_recv_won: ... { body 0 } ...      each body once, reached
-//   wuN_clause1_latch_won: ... { body 1 } ...     by goto: no loop or
-//   wuN_end:;                                     switch around a body
+//   __wucN_clause0_recv_won: ... { body 0 } ...   each body once, reached
+//   __wucN_clause1_latch_won: ... { body 1 } ...  by goto: no loop or
+//   __wucN_end:;                                  switch around a body
 //   }
 //
 // Bodies are never inside a generated loop or switch, so break, continue,
 // return and goto in them bind to the user's constructs; leaving the block
 // runs the cleanup, which withdraws every clause still registered.  Where
 // each line is attributed (#line) is CWriter's business (c_writer.h).
+//
+// The block lives in the program's text, among its variables and after its
+// macros: every identifier it declares, and every member it names, is a
+// reserved identifier (__wuc...), so no name of the program can shadow or
+// rewrite one (docs/lowering.md, "Names").
 #include "lower.h"
 
 #include <cctype>
@@ -85,7 +90,7 @@ class StatementLowering {
 public:
   StatementLowering(const Renderer &r, const WaitUntil &w, const std::vector<ClauseFacts> &facts,
                     std::string &out)
-      : r_(r), w_(w), facts_(facts), out_(out), p_("wu" + std::to_string(w.id)),
+      : r_(r), w_(w), facts_(facts), out_(out), p_("__wuc" + std::to_string(w.id)),
         c_(r, out, r.file().lineCol(w.range.begin).line, indentationOf(r.file(), w.range.begin)),
         allOr_(isAllOr(w.tree)) {
     for (const Clause &c : w.clauses) {
@@ -108,7 +113,8 @@ public:
             (w_.elseBranch.present ? ", else" : "") + " */");
     c_.indent();
     c_.note("wuc_wu_clause " + p_ + "_clauses[" + std::to_string(k) + "];");
-    c_.note("wuc_wu " + p_ + " __attribute__((cleanup(wuc_wu_exit))); /* withdraws on any exit */");
+    c_.note("wuc_wu " + p_ +
+            " __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */");
     c_.code("wuc_wu_init(&" + p_ + ", " + p_ + "_clauses, " + (allOr_ ? "1" : "0") + ");");
     for (const Clause &c : w_.clauses) emitEvaluation(c);
     emitElseGuard();
@@ -125,11 +131,11 @@ public:
 
 private:
   // ---- names -------------------------------------------------------------
-  // wuN_clauseI_<kind>: the clause's resource or clause object; its other
+  // __wucN_clauseI_<kind>: the clause's resource or clause object; its other
   // temporaries and labels add a suffix.
   std::string name(unsigned i, const char *suffix = "") const { return names_[i] + suffix; }
   std::string node(unsigned i) const {
-    return "&" + p_ + "_clauses[" + std::to_string(i) + "].node";
+    return "&" + p_ + "_clauses[" + std::to_string(i) + "].__wuc_node";
   }
   const ClauseFacts &facts(unsigned i) const { return facts_[i]; }
   std::string where(unsigned offset) const {
@@ -150,13 +156,13 @@ private:
   std::string text(Range r) const { return c_.text(r); }
 
   static std::string regFn(const ClauseFacts &f) {
-    return f.registerFn.empty() ? f.traitVar + ".register_select" : f.registerFn;
+    return f.registerFn.empty() ? f.traitVar + ".__wuc_register_select" : f.registerFn;
   }
   static std::string unregFn(const ClauseFacts &f) {
-    return f.unregisterFn.empty() ? f.traitVar + ".unregister_select" : f.unregisterFn;
+    return f.unregisterFn.empty() ? f.traitVar + ".__wuc_unregister_select" : f.unregisterFn;
   }
   static std::string selFn(const ClauseFacts &f) {
-    return f.onSelectedFn.empty() ? f.traitVar + ".on_selected" : f.onSelectedFn;
+    return f.onSelectedFn.empty() ? f.traitVar + ".__wuc_on_selected" : f.onSelectedFn;
   }
   // The type-erased table WUC_SELECTABLE declares beside the trait.
   static std::string ops(const ClauseFacts &f) {
@@ -195,7 +201,7 @@ private:
     };
     // The element type without qualifiers (a comma expression drops them),
     // for temporaries that are assigned.
-    std::string elemType = "__typeof__(((void)0, " + ch + "->elem[0]))";
+    std::string elemType = "__typeof__(((void)0, " + ch + "->__wuc_elem[0]))";
     std::string data = "0";
     switch (f.kind) {
     case ClauseFacts::Recv: {
@@ -209,7 +215,7 @@ private:
       } else {
         std::string elem = name(i, "_elem");
         c_.note(elemType + " " + elem + "; /* received, then converted */");
-        c_.code("memset(&" + elem + ", 0, sizeof " + elem + ");");
+        c_.code("__builtin_memset(&" + elem + ", 0, sizeof " + elem + ");");
         data = "&" + elem;
       }
       c_.code("wuc_chan_recv_clause " + r + " = " +
@@ -223,7 +229,7 @@ private:
         c_.user(c.rhs, elemType + " " + value + " = (" + text(c.rhs) + ");");
       } else {
         c_.note(elemType + " " + value + ";");
-        c_.code("memset(&" + value + ", 0, sizeof " + value + ");");
+        c_.code("__builtin_memset(&" + value + ", 0, sizeof " + value + ");");
         c_.user(c.rhs, "if (" + en + ") " + value + " = (" + text(c.rhs) + ");");
       }
       c_.code("wuc_chan_send_clause " + r + " = " +
@@ -261,7 +267,7 @@ private:
     if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace && !f.recvTargetIsRegister)
       c_.code("wuc_wu_clause_converts(&" + p_ + ", " + std::to_string(i) + ", (void *)" +
               name(i, "_target") + ", WUC_WU_KIND(*" + name(i, "_target") + "), WUC_WU_KIND(" + ch +
-              "->elem[0]));");
+              "->__wuc_elem[0]));");
   }
 
   void emitElseGuard() {
@@ -311,7 +317,7 @@ private:
     std::vector<PredicateLeaf> leaves;
     for (const Clause &c : w_.clauses) {
       std::string cl = p_ + "_clauses[" + std::to_string(c.index) + "]";
-      leaves.push_back({enabled_[c.index], cl + ".ran", cl + ".node.needed"});
+      leaves.push_back({enabled_[c.index], cl + ".__wuc_ran", cl + ".__wuc_needed"});
     }
     MixedPredicate pred = mixedPredicate(w_.tree, leaves, p_);
     blocks_ = true;
@@ -397,7 +403,7 @@ private:
   std::string p_;
   CWriter c_;
   bool allOr_;
-  std::vector<std::string> names_;   // per clause: wuN_clauseI_<kind>
+  std::vector<std::string> names_;   // per clause: __wucN_clauseI_<kind>
   std::vector<std::string> enabled_; // per clause: its guard variable, or "1"
   std::string elseEnabled_ = "1";
   bool blocks_ = false; // a switch reaches the bodies' _won labels

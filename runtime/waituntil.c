@@ -9,11 +9,11 @@
 
 #include "fatal.h"
 
-static bool reg(wuc_wu_clause *c) { return c->ops->register_select(c->res, &c->node); }
-static bool unreg(wuc_wu_clause *c) { return c->ops->unregister_select(c->res, &c->node); }
-static bool selected(wuc_wu_clause *c) { return c->ops->on_selected(c->res, &c->node); }
+static bool reg(wuc_wu_clause *c) { return c->ops->register_select(c->res, &c->__wuc_node); }
+static bool unreg(wuc_wu_clause *c) { return c->ops->unregister_select(c->res, &c->__wuc_node); }
+static bool selected(wuc_wu_clause *c) { return c->ops->on_selected(c->res, &c->__wuc_node); }
 static wuc_wu_clause *clause_of(wuc_select_node *n) {
-  return (wuc_wu_clause *)((char *)n - offsetof(wuc_wu_clause, node));
+  return (wuc_wu_clause *)((char *)n - offsetof(wuc_wu_clause, __wuc_node));
 }
 
 unsigned wuc_wu_block_all_or(wuc_wu *w) {
@@ -26,7 +26,7 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
   for (unsigned i = 0; i < w->n && winner < 0; i++) {
     wuc_wu_clause *c = &w->cl[i];
     if (!c->enabled) continue;
-    c->node.try_only = false; /* it failed its try */
+    c->__wuc_node.try_only = false; /* it failed its try */
     c->live = true;
     if (reg(c)) winner = (int)i;
   }
@@ -65,7 +65,7 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
     c->live = false;
     if (unreg(c))
       wuc_fatal("waituntil at %s: a losing clause of an all-or statement completed",
-                c->node.site ? c->node.site : "?");
+                c->__wuc_node.site ? c->__wuc_node.site : "?");
   }
   return (unsigned)winner;
 }
@@ -80,8 +80,8 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
 static void wait_for_change(wuc_wu *w) {
   for (unsigned i = 0; i < w->n; i++) {
     wuc_wu_clause *c = &w->cl[i];
-    if (c->live && wuc_select_is_claimed(&c->node)) {
-      wuc_select_wait_any(&w->s, &c->node, 1);
+    if (c->live && wuc_select_is_claimed(&c->__wuc_node)) {
+      wuc_select_wait_any(&w->s, &c->__wuc_node, 1);
       return;
     }
   }
@@ -89,6 +89,8 @@ static void wait_for_change(wuc_wu *w) {
 }
 
 int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
+  /* The predicate's verdicts, where the resources' on_selected reads them. */
+  for (unsigned i = 0; i < w->n; i++) w->cl[i].__wuc_node.needed = w->cl[i].__wuc_needed;
   for (;;) {
     bool any_live = false;
     /* Step 5 for clauses the tree no longer needs.  One that completed all
@@ -97,7 +99,7 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
     for (unsigned i = 0; i < w->n; i++) {
       wuc_wu_clause *c = &w->cl[i];
       if (!c->live) continue;
-      if (c->node.needed) {
+      if (c->__wuc_node.needed) {
         any_live = true;
         continue;
       }
@@ -114,14 +116,14 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
      * order, and run a body as soon as its clause completes. */
     while (w->next_reg < w->n) {
       wuc_wu_clause *c = &w->cl[w->next_reg++];
-      if (!c->enabled || !c->node.needed) continue;
-      c->node.try_only = w->try_only;
+      if (!c->enabled || !c->__wuc_node.needed) continue;
+      c->__wuc_node.try_only = w->try_only;
       c->live = true;
       if (reg(c)) {
         if (selected(c)) return (int)(c - w->cl);
         c->live = false;
         (void)unreg(c);
-        c->ran = true;
+        c->__wuc_ran = true;
         return WUC_WU_RECOMPUTE;
       }
       if (w->try_only)
@@ -135,17 +137,17 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
     for (wuc_select_node *again = wuc_select_take_deferred(&w->s); again;) {
       wuc_select_node *next = again->rereg_next;
       wuc_wu_clause *c = clause_of(again);
-      if (c->live && c->node.needed) (void)reg(c);
+      if (c->live && c->__wuc_node.needed) (void)reg(c);
       again = next;
     }
     /* Step 3: completed clauses, in source order. */
     for (unsigned i = 0; i < w->n; i++) {
       wuc_wu_clause *c = &w->cl[i];
-      if (!c->live || !wuc_select_is_done(&c->node)) continue;
+      if (!c->live || !wuc_select_is_done(&c->__wuc_node)) continue;
       if (selected(c)) return (int)i;
       c->live = false;
       (void)unreg(c);
-      c->ran = true;
+      c->__wuc_ran = true;
       return WUC_WU_RECOMPUTE;
     }
     if (satisfied && !any_live) return WUC_WU_END;
@@ -157,7 +159,7 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
 
 void wuc_wu_mixed_ran(wuc_wu *w, unsigned i) {
   wuc_wu_clause *c = &w->cl[i];
-  c->ran = true;
+  c->__wuc_ran = true;
   if (c->live) {
     c->live = false;
     (void)unreg(c);
@@ -169,10 +171,10 @@ void wuc_wu_cleanup(wuc_wu *w) {
     wuc_wu_clause *c = &w->cl[i];
     if (!c->live) continue;
     c->live = false;
-    c->node.needed = false;
+    c->__wuc_node.needed = false;
     /* A receive that completed keeps its element: into its target. */
     if (unreg(c) && c->convert_to)
-      wuc_wu_convert(c->convert_to, c->convert_to_kind, c->node.data, c->convert_from_kind);
+      wuc_wu_convert(c->convert_to, c->convert_to_kind, c->__wuc_node.data, c->convert_from_kind);
   }
 }
 

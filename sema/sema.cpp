@@ -226,11 +226,13 @@ std::optional<QualType> Analysis::channelObjectElem(QualType t) const {
   if (!rd || !rd->isStruct()) return std::nullopt;
   bool core = false;
   std::optional<QualType> elem;
+  // The core by its type (its name may be a macro of the program's), the
+  // element by its reserved name (docs/lowering.md, "Names").
   for (const FieldDecl *fd : rd->fields()) {
-    if (fd->getName() == "core") {
-      const auto *ct = fd->getType()->getAs<RecordType>();
-      core = ct && ct->getDecl()->getName() == "wuc_chan";
-    } else if (fd->getName() == "elem") {
+    const auto *ct = fd->getType()->getAs<RecordType>();
+    if (ct && ct->getDecl()->getName() == "wuc_chan") {
+      core = true;
+    } else if (fd->getName() == "__wuc_elem") {
       if (const ArrayType *at = ctx_->getAsArrayType(fd->getType())) elem = at->getElementType();
     }
   }
@@ -258,9 +260,9 @@ std::optional<QualType> Analysis::futureValue(QualType t) const {
   bool core = false;
   std::optional<QualType> value;
   for (const FieldDecl *fd : rd->fields()) {
-    if (fd->getName() == "core") {
-      const auto *ct = fd->getType()->getAs<RecordType>();
-      core = ct && ct->getDecl()->getName() == "wuc_future";
+    const auto *ct = fd->getType()->getAs<RecordType>();
+    if (ct && ct->getDecl()->getName() == "wuc_future") {
+      core = true;
     } else if (fd->getName() == "value") {
       value = fd->getType();
     }
@@ -280,7 +282,7 @@ static std::optional<Trait> readTrait(const VarDecl *vd) {
   if (!rt) return std::nullopt;
   Trait t;
   for (const FieldDecl *fd : rt->getDecl()->fields()) {
-    if (fd->getName() != "register_select") continue;
+    if (fd->getName() != "__wuc_register_select") continue;
     const auto *pt = fd->getType()->getAs<PointerType>();
     const auto *fn = pt ? pt->getPointeeType()->getAs<FunctionProtoType>() : nullptr;
     if (!fn || fn->getNumParams() < 1) return std::nullopt;

@@ -5,8 +5,9 @@
  * counters — S (sends begun), R (receives begun), B (end of the buffer) —
  * advanced by fetch-and-add; see runtime/channel.c and docs/channels.md.
  *
- * Types.  A channel of T is a struct with a `core` (wuc_chan) and a
- * zero-length `elem` array that only carries T for the typed macros:
+ * Types.  A channel of T is a struct with a `core` (wuc_chan), its first
+ * member, and a zero-length `__wuc_elem` array that only carries T for the
+ * typed macros:
  *
  *   WUC_CHANNEL(T) c;                 anonymous struct type: locals, statics,
  *                                     members
@@ -83,12 +84,12 @@ typedef struct wuc_chan {
 #define WUC_CHANNEL(...)                                                                           \
   struct {                                                                                         \
     wuc_chan core;                                                                                 \
-    __typeof__(__VA_ARGS__) elem[0];                                                               \
+    __typeof__(__VA_ARGS__) __wuc_elem[0];                                                         \
   }
 #define WUC_CHANNEL_STRUCT(tag, ...)                                                               \
   struct tag {                                                                                     \
     wuc_chan core;                                                                                 \
-    __typeof__(__VA_ARGS__) elem[0];                                                               \
+    __typeof__(__VA_ARGS__) __wuc_elem[0];                                                         \
   }
 
 /* The untyped core (elem_size is sizeof(T) for every call on a channel). */
@@ -131,38 +132,44 @@ bool wuc_chan_closed_register(wuc_chan_closed_clause *c, struct wuc_select_node 
 bool wuc_chan_closed_unregister(wuc_chan_closed_clause *c, struct wuc_select_node *n);
 bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *c, struct wuc_select_node *n);
 
-#define chan_recv_clause(ch) ((wuc_chan_recv_clause){&(ch)->core, sizeof((ch)->elem[0])})
-#define chan_send_clause(ch) ((wuc_chan_send_clause){&(ch)->core, sizeof((ch)->elem[0])})
-#define chan_closed_clause(ch) ((wuc_chan_closed_clause){&(ch)->core, sizeof((ch)->elem[0])})
+/* The macros reach a channel's members in ways no macro of the program can
+ * change (docs/lowering.md, "Names"): the element type through the reserved
+ * __wuc_elem, the core by a cast (it is the first member), and their
+ * temporaries are reserved names. */
+#define WUC_CHAN_CORE_(ch) ((void)sizeof((ch)->__wuc_elem), (wuc_chan *)(ch))
+#define WUC_CHAN_SIZE_(ch) sizeof((ch)->__wuc_elem[0])
+#define WUC_CHAN_ELEM_(ch) __typeof__((ch)->__wuc_elem[0])
 
-#define WUC_CHAN_ELEM_(ch) __typeof__((ch)->elem[0])
+#define chan_recv_clause(ch) ((wuc_chan_recv_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define chan_send_clause(ch) ((wuc_chan_send_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define chan_closed_clause(ch) ((wuc_chan_closed_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
 
-#define chan_init(ch, cap) wuc_chan_init(&(ch)->core, (cap), sizeof((ch)->elem[0]))
-#define chan_destroy(ch) wuc_chan_destroy(&(ch)->core)
+#define chan_init(ch, cap) wuc_chan_init((wuc_chan *)(ch), (cap), WUC_CHAN_SIZE_(ch))
+#define chan_destroy(ch) wuc_chan_destroy(WUC_CHAN_CORE_(ch))
 #define chan_send(ch, v)                                                                           \
   __extension__({                                                                                  \
-    WUC_CHAN_ELEM_(ch) wuc_value_ = (v);                                                           \
-    wuc_chan_send(&(ch)->core, &wuc_value_, sizeof wuc_value_);                                    \
+    WUC_CHAN_ELEM_(ch) __wuc_value = (v);                                                          \
+    wuc_chan_send((wuc_chan *)(ch), &__wuc_value, sizeof __wuc_value);                             \
   })
 #define chan_try_send(ch, v)                                                                       \
   __extension__({                                                                                  \
-    WUC_CHAN_ELEM_(ch) wuc_value_ = (v);                                                           \
-    wuc_chan_try_send(&(ch)->core, &wuc_value_, sizeof wuc_value_);                                \
+    WUC_CHAN_ELEM_(ch) __wuc_value = (v);                                                          \
+    wuc_chan_try_send((wuc_chan *)(ch), &__wuc_value, sizeof __wuc_value);                         \
   })
 #define chan_recv(ch, out)                                                                         \
   __extension__({                                                                                  \
-    WUC_CHAN_ELEM_(ch) *wuc_out_ = (out);                                                          \
-    wuc_chan_recv(&(ch)->core, wuc_out_, sizeof *wuc_out_);                                        \
+    WUC_CHAN_ELEM_(ch) *__wuc_out = (out);                                                         \
+    wuc_chan_recv((wuc_chan *)(ch), __wuc_out, sizeof *__wuc_out);                                 \
   })
 #define chan_try_recv(ch, out)                                                                     \
   __extension__({                                                                                  \
-    WUC_CHAN_ELEM_(ch) *wuc_out_ = (out);                                                          \
-    wuc_chan_try_recv(&(ch)->core, wuc_out_, sizeof *wuc_out_);                                    \
+    WUC_CHAN_ELEM_(ch) *__wuc_out = (out);                                                         \
+    wuc_chan_try_recv((wuc_chan *)(ch), __wuc_out, sizeof *__wuc_out);                             \
   })
-#define chan_close(ch) wuc_chan_close(&(ch)->core, sizeof((ch)->elem[0]))
-#define chan_is_closed(ch) wuc_chan_is_closed(&(ch)->core)
-#define chan_len(ch) wuc_chan_len(&(ch)->core)
-#define chan_cap(ch) wuc_chan_cap(&(ch)->core)
+#define chan_close(ch) wuc_chan_close((wuc_chan *)(ch), WUC_CHAN_SIZE_(ch))
+#define chan_is_closed(ch) wuc_chan_is_closed(WUC_CHAN_CORE_(ch))
+#define chan_len(ch) wuc_chan_len(WUC_CHAN_CORE_(ch))
+#define chan_cap(ch) wuc_chan_cap(WUC_CHAN_CORE_(ch))
 
 #ifdef __cplusplus
 }

@@ -95,44 +95,49 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
   }
 
 /* A file-scope declaration: struct tag, and its waituntil trait (the
- * functions tag##_register, tag##_unregister, tag##_on_selected). */
+ * functions tag##_register, tag##_unregister, tag##_on_selected).  wucc
+ * writes one for each future(T) of a program, in the program's text, so
+ * every name it declares besides the public members is reserved
+ * (docs/lowering.md, "Names"); the core is reached by a cast (it is the
+ * first member). */
 #define WUC_FUTURE_STRUCT(tag, ...)                                                                \
   WUC_FUTURE_LOCAL_STRUCT(tag, __VA_ARGS__);                                                       \
-  static inline bool tag##_register(struct tag *f, wuc_select_node *n) {                           \
-    return wuc_future_register(&f->core, n);                                                       \
+  static inline bool tag##_register(struct tag *__wuc_f, wuc_select_node *__wuc_n) {               \
+    return wuc_future_register((wuc_future *)__wuc_f, __wuc_n);                                    \
   }                                                                                                \
-  static inline bool tag##_unregister(struct tag *f, wuc_select_node *n) {                         \
-    return wuc_future_unregister(&f->core, n);                                                     \
+  static inline bool tag##_unregister(struct tag *__wuc_f, wuc_select_node *__wuc_n) {             \
+    return wuc_future_unregister((wuc_future *)__wuc_f, __wuc_n);                                  \
   }                                                                                                \
   WUC_SELECTABLE_DROPPABLE(struct tag, tag##_register, tag##_unregister, tag##_on_selected)
 
-/* Each macro evaluates its arguments once (GNU statement expressions). */
+/* Each macro evaluates its arguments once (GNU statement expressions); its
+ * temporaries are reserved names, so an argument can name anything. */
 #define future_set(f, v)                                                                           \
   __extension__({                                                                                  \
-    __typeof__(f) wuc_fut_ = (f);                                                                  \
-    __typeof__(wuc_fut_->value) wuc_fut_v_ = (v); /* assignment conversion to T */                 \
-    bool wuc_fut_ok_ = wuc_future_begin_set(&wuc_fut_->core);                                      \
-    if (wuc_fut_ok_) {                                                                             \
-      wuc_fut_->value = wuc_fut_v_;                                                                \
-      wuc_future_end_set(&wuc_fut_->core);                                                         \
+    __typeof__(f) __wuc_fut = (f);                                                                 \
+    __typeof__(__wuc_fut->value) __wuc_fut_v = (v); /* assignment conversion to T */               \
+    bool __wuc_fut_ok = wuc_future_begin_set(&__wuc_fut->core);                                    \
+    if (__wuc_fut_ok) {                                                                            \
+      __wuc_fut->value = __wuc_fut_v;                                                              \
+      wuc_future_end_set(&__wuc_fut->core);                                                        \
     }                                                                                              \
-    wuc_fut_ok_;                                                                                   \
+    __wuc_fut_ok;                                                                                  \
   })
 
 #define future_get(f)                                                                              \
   __extension__({                                                                                  \
-    __typeof__(f) wuc_fut_ = (f);                                                                  \
-    if (!wuc_future_is_ready(&wuc_fut_->core))                                                     \
-      wuc_future_wait_at(&wuc_fut_->core, __FILE__, __LINE__);                                     \
-    wuc_fut_->value;                                                                               \
+    __typeof__(f) __wuc_fut = (f);                                                                 \
+    if (!wuc_future_is_ready(&__wuc_fut->core))                                                    \
+      wuc_future_wait_at(&__wuc_fut->core, __FILE__, __LINE__);                                    \
+    __wuc_fut->value;                                                                              \
   })
 
 #define future_try_get(f, out)                                                                     \
   __extension__({                                                                                  \
-    __typeof__(f) wuc_fut_ = (f);                                                                  \
-    bool wuc_fut_ok_ = wuc_future_is_ready(&wuc_fut_->core);                                       \
-    if (wuc_fut_ok_) *(out) = wuc_fut_->value;                                                     \
-    wuc_fut_ok_;                                                                                   \
+    __typeof__(f) __wuc_fut = (f);                                                                 \
+    bool __wuc_fut_ok = wuc_future_is_ready(&__wuc_fut->core);                                     \
+    if (__wuc_fut_ok) *(out) = __wuc_fut->value;                                                   \
+    __wuc_fut_ok;                                                                                  \
   })
 
 #define future_ready(f) wuc_future_is_ready(&(f)->core)

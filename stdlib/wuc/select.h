@@ -293,43 +293,48 @@ typedef struct wuc_selectable_ops {
  * constant that wucc's semantic pass finds (by its annotation) and that
  * type-checks the functions against T, and to the type-erased table
  * WUC_SELECTABLE_OPS(reg_fn) that the generated code uses off its fast
- * path. */
+ * path.  It expands in the program's text (wucc writes one for each
+ * future(T)), so every name it declares is reserved or made from reg_fn:
+ * no macro of the program can change them (docs/lowering.md, "Names"). */
 #define WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)                                           \
   WUC_SELECTABLE_ANNOTATION_ static const struct {                                                 \
-    bool (*register_select)(T *, wuc_select_node *);                                               \
-    bool (*unregister_select)(T *, wuc_select_node *);                                             \
-    bool (*on_selected)(T *, wuc_select_node *);                                                   \
+    bool (*__wuc_register_select)(T *, wuc_select_node *);                                         \
+    bool (*__wuc_unregister_select)(T *, wuc_select_node *);                                       \
+    bool (*__wuc_on_selected)(T *, wuc_select_node *);                                             \
   } WUC_SELECTABLE_NAME_(reg_fn) = {reg_fn, unreg_fn, selected_fn};                                \
   WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)
 #define WUC_SELECTABLE_NAME_(reg) wuc_selectable_trait_##reg
 #define WUC_SELECTABLE_OPS(reg) wuc_selectable_ops_##reg
 #define WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)                                   \
-  static inline bool wuc_selectable_reg_##reg_fn(void *r, wuc_select_node *n) {                    \
-    return reg_fn((T *)r, n);                                                                      \
+  static inline bool wuc_selectable_reg_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {        \
+    return reg_fn((T *)__wuc_r, __wuc_n);                                                          \
   }                                                                                                \
-  static inline bool wuc_selectable_unreg_##reg_fn(void *r, wuc_select_node *n) {                  \
-    return unreg_fn((T *)r, n);                                                                    \
+  static inline bool wuc_selectable_unreg_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {      \
+    return unreg_fn((T *)__wuc_r, __wuc_n);                                                        \
   }                                                                                                \
-  static inline bool wuc_selectable_sel_##reg_fn(void *r, wuc_select_node *n) {                    \
-    return selected_fn((T *)r, n);                                                                 \
+  static inline bool wuc_selectable_sel_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {        \
+    return selected_fn((T *)__wuc_r, __wuc_n);                                                     \
   }                                                                                                \
-  __attribute__((unused)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = {          \
+  __attribute__((__unused__)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = {      \
       wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn, wuc_selectable_sel_##reg_fn}
+
+/* n->needed, for code that expands in the program's text. */
+static inline bool __wuc_select_needed(const wuc_select_node *n) { return n->needed; }
 
 /* WUC_SELECTABLE for a resource whose completed operation may be dropped
  * (unreg undoes it, or it consumed nothing): also defines selected_fn, which
  * runs the body only while the clause is needed (n->needed). */
 #define WUC_SELECTABLE_DROPPABLE(T, reg_fn, unreg_fn, selected_fn)                                 \
-  static inline bool selected_fn(T *r, wuc_select_node *n) {                                       \
-    (void)r;                                                                                       \
-    return n->needed;                                                                              \
+  static inline bool selected_fn(T *__wuc_r, wuc_select_node *__wuc_n) {                           \
+    (void)__wuc_r;                                                                                 \
+    return __wuc_select_needed(__wuc_n);                                                           \
   }                                                                                                \
   WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)
 
 #ifdef __clang__
-#define WUC_SELECTABLE_ANNOTATION_ __attribute__((annotate("wuc_selectable"), unused))
+#define WUC_SELECTABLE_ANNOTATION_ __attribute__((__annotate__("wuc_selectable"), __unused__))
 #else
-#define WUC_SELECTABLE_ANNOTATION_ __attribute__((unused))
+#define WUC_SELECTABLE_ANNOTATION_ __attribute__((__unused__))
 #endif
 
 #ifdef __cplusplus

@@ -19,7 +19,8 @@
  *
  * The completion predicate of a mixed statement is generated per statement
  * (it is the statement's and/or tree); it reports to the runtime through each
- * node's `needed` flag and the `satisfied` argument of wuc_wu_mixed_step. */
+ * clause's __wuc_needed flag and the `satisfied` argument of
+ * wuc_wu_mixed_step. */
 #ifndef WUC_WAITUNTIL_H
 #define WUC_WAITUNTIL_H
 
@@ -32,13 +33,20 @@
 extern "C" {
 #endif
 
+/* The members the generated code names (__wuc_node, __wuc_ran,
+ * __wuc_needed) are reserved identifiers: the statement is lowered into the
+ * program's text, where no macro or variable of the program can take their
+ * names (docs/lowering.md, "Names"). */
 typedef struct wuc_wu_clause {
-  wuc_select_node node;
+  wuc_select_node __wuc_node;
   void *res;                     /* the resource the trait is declared for */
   const wuc_selectable_ops *ops; /* its trait, type-erased */
   bool enabled;                  /* its guard was true (or it has none) */
   bool live;                     /* registered and not yet unregistered */
-  bool ran;     /* its body ran, or it completed and its resource skipped the body */
+  bool __wuc_ran; /* its body ran, or it completed and its resource skipped the body */
+  /* Mixed: the completion predicate's verdict, written before each
+   * wuc_wu_mixed_step, which copies it to the node's `needed`. */
+  bool __wuc_needed;
   bool pending; /* mixed: completed while being withdrawn; its body is still to run */
   /* A receive whose target's type differs from the element type receives
    * into a temporary; if the statement is left by a jump while such a clause
@@ -101,11 +109,11 @@ static inline void wuc_wu_clause_init(wuc_wu *w, unsigned i, bool enabled, void 
   wuc_wu_clause *c = &w->cl[i];
   w->n = i + 1;
   c->enabled = enabled;
-  c->live = c->ran = c->pending = false;
+  c->live = c->__wuc_ran = c->pending = false;
   c->res = res;
   c->ops = ops;
-  c->node.data = data; /* kept here until the node is set up */
-  c->node.site = site;
+  c->__wuc_node.data = data; /* kept here until the node is set up */
+  c->__wuc_node.site = site;
   c->convert_to = NULL;
 }
 
@@ -119,7 +127,7 @@ static inline void wuc_wu_clause_converts(wuc_wu *w, unsigned i, void *to, int t
 
 /* Sets up clause i's node (keeping its data and site). */
 static inline wuc_select_node *wuc_wu_node_setup(wuc_wu *w, unsigned i) {
-  wuc_select_node *n = &w->cl[i].node;
+  wuc_select_node *n = &w->cl[i].__wuc_node;
   void *data = n->data;
   const char *site = n->site;
   wuc_select_node_init(n, &w->s, data);
@@ -148,7 +156,7 @@ static inline wuc_select_node *wuc_wu_try_node(wuc_wu *w, unsigned i) {
 /* The try of clause i won: it completed and must be unregistered after its
  * body (live).  Nothing else was queued. */
 static inline void wuc_wu_won_try(wuc_wu *w, unsigned i) {
-  w->cl[i].node.try_only = false;
+  w->cl[i].__wuc_node.try_only = false;
   w->cl[i].live = true;
 }
 
@@ -166,15 +174,15 @@ static inline void wuc_wu_end_winner(wuc_wu *w, unsigned i) {
   w->n = 0;
 }
 
-/* Mixed statements.  Each call first withdraws every live clause whose node
- * is no longer `needed`, then returns the next clause whose body is to run
- * now (its on_selected said yes), WUC_WU_RECOMPUTE when a clause completed
+/* Mixed statements.  Each call first copies each clause's __wuc_needed to
+ * its node's `needed`, withdraws every live clause no longer needed, then returns the next clause
+ * whose body is to run now (its on_selected said yes), WUC_WU_RECOMPUTE when a clause completed
  * without a body to run (the predicate must be recomputed), or WUC_WU_END
  * once `satisfied` and nothing is left to run.  It registers the clauses in
  * source order on the first calls, and parks only when nothing can run. */
 enum { WUC_WU_END = -1, WUC_WU_RECOMPUTE = -2, WUC_WU_ELSE = -3 };
 /* Mixed statements, after evaluation: sets up every enabled clause's node
- * (before the predicate first writes the `needed` flags).  With try_only
+ * (before the predicate first writes the __wuc_needed flags).  With try_only
  * (an enabled `else`), each clause is tried once without queueing, and
  * wuc_wu_mixed_step returns WUC_WU_ELSE instead of parking when the tree
  * is not satisfied after every clause had its try. */

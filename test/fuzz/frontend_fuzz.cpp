@@ -1,11 +1,13 @@
-// frontend_fuzz.cpp — libFuzzer target over wuc::parseSource and the Renderer:
-// any input gives diagnostics or a result, never a crash, a hang, or a
-// result that breaks the ast.h invariants.  Built and run by run.sh.
+// frontend_fuzz.cpp — libFuzzer target over wuc::parseSource, the Renderer
+// and wuc::checkClauseBodies: any input gives diagnostics or a result, never
+// a crash, a hang, or a result that breaks the ast.h invariants.  Built and
+// run by run.sh.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <string>
 
+#include "clause_bodies.h"
 #include "frontend.h"
 #include "render.h"
 
@@ -83,5 +85,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string out;
   renderer.renderFile(out);
   wuc::dumpFrontend(file, fe, sink);
+
+  // The checks on bodies the driver runs next (nesting, computed gotos,
+  // jumps into bodies): diagnostics inside the file, never a crash.
+  wuc::DiagEngine bodyDiags(file);
+  wuc::checkClauseBodies(file, fe, bodyDiags);
+  for (const wuc::Diagnostic &d : bodyDiags.all()) check(d.offset <= size);
   return 0;
 }

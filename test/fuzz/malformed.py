@@ -35,6 +35,7 @@ MAX_STDERR = 64 * 1024
 # What the seed corpus files must give: 'error' (optionally with a regex the
 # first error line must match) or 'output'.  Seeds not listed may give either.
 SEEDS = {
+    '17_jumps_into_bodies.wc': ('error', r'target of a jump from outside the body'),
     '14_unterminated_string.wc': ('error', r'unterminated'),
     '15_unterminated_comment.wc': ('error', r'unterminated'),
     '20_unterminated_char.wc': ('error', r'unterminated'),

@@ -26,7 +26,8 @@ mkdir -p "$build/gen" "$build/corpus"
 
 fe=$src/frontend
 sources="$fe/source.cpp $fe/diag.cpp $fe/render.cpp $fe/lexer.cpp $fe/frontend.cpp $fe/waituntil.cpp
-         $fe/syntax_errors.cpp $fe/edits.cpp $fe/dump.cpp $fe/quote.cpp $here/frontend_fuzz.cpp"
+         $fe/syntax_errors.cpp $fe/edits.cpp $fe/dump.cpp $fe/quote.cpp $fe/clause_bodies.cpp
+         $here/frontend_fuzz.cpp"
 bin=$build/frontend_fuzz
 stale=no
 [ -x "$bin" ] || stale=yes

@@ -51,6 +51,8 @@ class Gen:
         self.scale = scale
         self.sabotage = sabotage
         self.r_loop = random.Random(seed * 7919 + 1)  # a separate stream: adding a choice keeps older programs
+        self.r_hyg = random.Random(seed * 7927 + 3)  # names and jumps (docs/lowering.md, "Names"), likewise
+        self.outer = []  # (exec record, out label) of the statements whose bodies are being emitted
         self.stmt_no = 0
         self.out = []
 
@@ -229,7 +231,7 @@ class Gen:
                 val = '(%s = rs_msv(&%s, %d, rs_mval(me, %d, ep)))' % (v, x, i, c)
                 body.append('rs_sent(%s.v);' % v)
             else:
-                val = '(%s = rs_sv(&%s, %d, rs_val(me, %d, ep)))' % (v, x, i, c)
+                val = '(%s = rs_sv(&%s, %d, rs_val(me, %d, ep)%s))' % (v, x, i, c, ctx['value_extra'].get(i, ''))
                 body.append('rs_sent(%s);' % v)
             res = '%s << %s' % (self.operand(ctx, i, self.chan_name(c)), val)
         elif k == 'recv':
@@ -267,9 +269,51 @@ class Gen:
         if ctx['jumps'] and r.random() < 0.2:
             body.append('if (%s) { %s.jumped = 1; %s }' % (r.choice(['it % 3 == 1', 'it & 1', '1', 'it % 5 == 4']), x,
                                                            r.choice(['break;', 'continue;', 'goto %s;' % ctx['out']])))
+        h = self.r_hyg
+        if h.random() < 0.15:
+            # A label and a switch inside the body, jumped to only from inside it (a jump into a body is an error).
+            lbl = 's%d_c%d_in' % (ctx['no'], i)
+            body.insert(1, 'goto %s;' % lbl)
+            body.insert(2, 'rs_fail("s%d: a goto inside a body did not jump");' % ctx['no'])
+            body.insert(3, '%s: switch (it %% 3) { case 0: break; case 1: if (it < 0) goto %s; break; default: break; }' % (lbl, lbl))
+        if ctx['outer'] and h.random() < 0.15:
+            # Out of this statement and the one whose body holds it (only bodies without bookkeeping after it).
+            ox, oout = ctx['outer']
+            body.append('if (%s) { %s.jumped = 1; %s.jumped = 1; goto %s; }' % (h.choice(['it % 3 == 2', 'it & 2']), x, ox, oout))
         return [('CLAUSE', guard + 'waituntil (' + res + ')', body)]
 
-    def statement(self, tree, role, ind, depth=0, else_guard=None, has_else=False, nest=False, jumps=True):
+    def shadow_names(self, sid, leaves, guard):
+        """Sometimes declares, around statement number sid (wucc counts from 0 in text order), variables named like
+        the temporaries wucc once generated for it (wu<sid>_clause<i>_<kind>...) or like it without the reserved
+        prefix (wuc<sid>...), and uses them in guards and send values where a shadowing temporary would change the
+        outcome (docs/lowering.md, "Names").  Edits guard in place."""
+        h = self.r_hyg
+        out = dict(decls=[], value_extra={})
+        if h.random() >= 0.3: return out
+        kinds = dict(send='send', recv='recv', closed='closed', timeout='timeout', latch='latch', future='future_int',
+                     lock='owner_lock', sem='semaphore')
+        pre = h.choice(['wu', 'wuc'])
+        out['decls'].append('int %s%d = 0, %s%d_end = 0;' % (pre, sid, pre, sid))
+        out['decls'].append('(void)%s%d; (void)%s%d_end;' % (pre, sid, pre, sid))
+        sends = []
+        for lf in leaves:
+            i = lf.index
+            if lf.kind == 'send' and self.etype[lf.arg] != 'msg' and sends and h.random() < 0.7:
+                j = h.choice(sends)
+                name, k = '%s%d_clause%d_send_value' % (pre, sid, j), h.randint(2, 999)
+                if name not in ' '.join(out['decls']):
+                    out['decls'].append('long long %s = %d;' % (name, k))
+                    out['value_extra'][i] = ' + (%s - %d)' % (name, k)
+            if lf.kind == 'send': sends.append(i)
+            if guard[i] is not None and h.random() < 0.5:
+                name = '%s%d_clause%d_%s_enabled' % (pre, sid, i, kinds[lf.kind])
+                out['decls'].append('int %s = 1;' % name)
+                guard[i] = '(%s) && %s' % (guard[i], name)
+            elif guard[i] is not None and h.random() < 0.3:
+                guard[i] = '(%s) + %s%d' % (guard[i], pre, sid)
+        return out
+
+    def statement(self, tree, role, ind, depth=0, else_guard=None, has_else=False, nest=False, jumps=True, outer=None):
         """Emits one statement in its own block with its checks."""
         r = self.r
         self.stmt_no += 1
@@ -291,7 +335,9 @@ class Gen:
                 g = r.choice(['1', '0', 'it % 3 != 1', 'it & 1', '(it + me) % 4 != 0'])
             guard.append(g)
             ev.append(r.random() < 0.4)
-        ctx = dict(x=x, guard=guard, ev=ev, no=no, depth=depth, nest=nest, jumps=jumps, out='s%d_out' % no)
+        shadows = self.shadow_names(no - 1, leaves, guard)
+        ctx = dict(x=x, guard=guard, ev=ev, no=no, depth=depth, nest=nest, jumps=jumps, out='s%d_out' % no,
+                   value_extra=shadows['value_extra'], outer=outer)
         all_or = not self.has_and(tree)
         nodes = []
         self.desc_nodes(tree, -1, nodes)
@@ -322,13 +368,16 @@ class Gen:
                 if self.etype[lf.arg] == 'msg': self.emit('struct rs_msg sv%d_%d = {0};' % (no, lf.index), ind)
                 else: self.emit('long long sv%d_%d = 0;' % (no, lf.index), ind)
         if role == 'prod': self.emit('ep++;', ind)
+        for d in shadows['decls']: self.emit(d, ind)
         self.emit('do {', ind)
         items = self.render_or(tree, ctx, ind + 1)
         if has_else:
             eg = 'when (rs_g(&%s, %d, %s)) ' % (x, n, else_guard) if else_guard is not None else ''
             items.append(r.choice(['or', '||']))
             items.append(('ELSE', eg, x))
+        self.outer.append((x, ctx['out']))
         self.emit_items(items, ind + 1)
+        self.outer.pop()
         self.emit('} while (0);', ind)
         self.emit('%s:' % ctx['out'], ind)
         self.emit('rs_end(&%s);' % x, ind)
@@ -378,7 +427,11 @@ class Gen:
             elif k == 'future': leaves.append(Leaf('future', r.randrange(self.nfut)))
             else: leaves.append(Leaf('lock', lock))
         tree = self.random_tree(leaves)
-        self.statement(tree, 'nested', ind, depth=1, has_else=r.random() < 0.3, else_guard=None, nest=False)
+        # A body of a latch, future or timeout clause has no bookkeeping after its nested statement: a jump may
+        # leave both statements from there.
+        outer = self.outer[-1] if lock is None else None
+        self.statement(tree, 'nested', ind, depth=1, has_else=r.random() < 0.3, else_guard=None, nest=False,
+                       outer=outer)
 
     # ---------------------------------------------------------------- threads
     def producer(self, p):
@@ -578,6 +631,7 @@ class Gen:
                      RS_LOCKS=self.nlock, RS_SEMS=self.nsem, RS_LATCHES=self.nlatch, RS_FUTURES=self.nfut, RS_MSG_PAD=max(1, self.msg_pad))
         for k, v in sizes.items(): head.append('#define %s %d' % (k, v))
         with open(os.path.join(HERE, 'rs_check.h')) as f: head.append(f.read())
+        head += self.hostile_macros()
         decl = []
         for c in range(self.nchan):
             decl.append('static channel(%s) %s;' % (self.elem_type(c), self.chan_name(c)))
@@ -589,6 +643,23 @@ class Gen:
         decl.append('static const unsigned char close_by_producer[RS_CHANS] = {%s};' % ', '.join(str(int(b)) for b in self.close_by_producer))
         decl.append('')
         return '\n'.join(head + decl + threads + main) + '\n'
+
+    def hostile_macros(self):
+        """Sometimes, after the checks and before everything wucc lowers: macros named like the members and
+        temporaries the generated code, the type definitions wucc writes and the library's macros once used.
+        Names the program shares with the library (core, value) may only be renamed; the others may expand to
+        a token no use of them survives (docs/lowering.md, "Names")."""
+        h = self.r_hyg
+        if h.random() >= 0.4: return []
+        private = ['node', 'data', 'chan', 'res', 'site', 'needed', 'elem', 'stmt', 'status', 'try_only', 'live',
+                   'enabled', 'ops', 'pending', 'cl', 'elem_size', 'convert_to', 'register_select', 'unregister_select',
+                   'on_selected', 'memset', 'cleanup', 'unused', 'annotate', 'wuc_value_', 'wuc_out_', 'wuc_fut_', 'n',
+                   's', 'r', 'f', 'e', 'w', 'T', 'tag', 'ch']
+        names = h.sample(private, h.randint(3, 10)) + [n for n in ('core', 'value') if h.random() < 0.3]
+        out = ['/* Macros named like what generated code names (docs/lowering.md, "Names"). */']
+        for n in names:
+            out.append('#define %s %s' % (n, 'rs_m_' + n if n in ('core', 'value') or h.random() < 0.5 else '!'))
+        return out
 
     def main(self):
         r = self.r

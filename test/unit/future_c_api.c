@@ -46,8 +46,8 @@ int future_c_api_check(void) {
   wuc_select_stmt_init(&s, true);
   wuc_select_node n;
   wuc_select_node_init(&n, &s, NULL);
-  CHECK(wuc_selectable_trait_future_pair_register.register_select(&p, &n));
-  CHECK(wuc_selectable_trait_future_pair_register.unregister_select(&p, &n));
+  CHECK(wuc_selectable_trait_future_pair_register.__wuc_register_select(&p, &n));
+  CHECK(wuc_selectable_trait_future_pair_register.__wuc_unregister_select(&p, &n));
 
   future_reset(&p);
   CHECK(!future_ready(&p));

@@ -13,8 +13,9 @@
 
 Not public, so not checked: <wuc/waituntil.h> (the support code of the
 lowered statements, included by wucc, not by users), names ending in `_`
-(helpers of other macros), include guards, and the wuc_selectable_* names
-that WUC_SELECTABLE generates.
+(helpers of other macros), reserved names beginning with `__` (helpers of
+code that expands in the program's text), include guards, and the
+wuc_selectable_* names that WUC_SELECTABLE generates.
 """
 import glob
 import os
@@ -38,7 +39,8 @@ def public_names(header_text):
             continue
         names.add(m.group(1))
     return {n for n in names
-            if not n.endswith('_') and not n.endswith('_H') and not n.startswith('wuc_selectable_')
+            if not n.endswith('_') and not n.endswith('_H') and not n.startswith('__')
+            and not n.startswith('wuc_selectable_')
             and not n.startswith('WUC_SELECTABLE_')}
 
 

@@ -548,6 +548,37 @@ int main(void) {
 }
 ''', prologue=CH)
 
+gen('jump_into_body', "Syntax: a goto from outside a clause body to a label inside it (reported at the label; a jump may leave a body, never enter one).",
+    "label 'retry' in a waituntil clause body is the target of a jump from outside the body; a jump can leave a clause body but cannot enter it",
+    '''
+int main(void) {
+  int x = 0;
+  if (x) goto retry;
+  waituntil (x << c) {
+  @@retry:
+    x++;
+  }
+  return x;
+}
+''', prologue=CH)
+
+gen('case_into_body', "Syntax: a case label in a clause body that belongs to a switch around the statement (reported at the 'case').",
+    "'case' label in a waituntil clause body belongs to a switch outside the body; a jump can leave a clause body but cannot enter it",
+    '''
+int main(void) {
+  int x = 0, n = 1;
+  switch (n) {
+  case 0:
+    waituntil (x << c) {
+    @@case 1:
+      x++;
+    }
+    break;
+  }
+  return x;
+}
+''', prologue=CH)
+
 gen('recv_incompatible_pointer', "Operands: C's assignment conversions decide: an int element cannot be received into a pointer (reported at the '<<').",
     "cannot receive an element of type 'int' into 'int *'",
     '''

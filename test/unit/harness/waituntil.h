@@ -41,11 +41,13 @@ Clause Bind(T *resource, const Trait &trait, std::function<Flow()> body = nullpt
             bool guard = true) {
   Clause c;
   c.guard = guard;
-  c.reg = [resource, fn = trait.register_select](wuc_select_node *n) { return fn(resource, n); };
-  c.unreg = [resource, fn = trait.unregister_select](wuc_select_node *n) {
+  c.reg = [resource, fn = trait.__wuc_register_select](wuc_select_node *n) {
     return fn(resource, n);
   };
-  c.on_selected = [resource, fn = trait.on_selected](wuc_select_node *n) {
+  c.unreg = [resource, fn = trait.__wuc_unregister_select](wuc_select_node *n) {
+    return fn(resource, n);
+  };
+  c.on_selected = [resource, fn = trait.__wuc_on_selected](wuc_select_node *n) {
     return fn(resource, n);
   };
   c.body = std::move(body);

@@ -58,32 +58,32 @@ TEST(Lowering, SingleReceiveInPlace) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       s, {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
-          "wuc_wu_clause wu0_clauses[1];",
-          "wuc_wu wu0 __attribute__((cleanup(wuc_wu_exit))); /* withdraws on any exit */",
-          "wuc_wu_init(&wu0, wu0_clauses, 1);",
+          "wuc_wu_clause __wuc0_clauses[1];",
+          "wuc_wu __wuc0 __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */",
+          "wuc_wu_init(&__wuc0, __wuc0_clauses, 1);",
           "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
-          "__auto_type wu0_clause0_recv_target = &(x);",
-          "__auto_type wu0_clause0_recv_chan = &(a);",
-          "wuc_chan_recv_clause wu0_clause0_recv = chan_recv_clause(wu0_clause0_recv_chan);",
-          "wuc_wu_clause_init(&wu0, 0, 1, (void *)&wu0_clause0_recv, "
-          "&wuc_selectable_ops_wuc_chan_recv_register, (void *)wu0_clause0_recv_target, "
+          "__auto_type __wuc0_clause0_recv_target = &(x);",
+          "__auto_type __wuc0_clause0_recv_chan = &(a);",
+          "wuc_chan_recv_clause __wuc0_clause0_recv = chan_recv_clause(__wuc0_clause0_recv_chan);",
+          "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_recv, "
+          "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
           "\"t.wc:10:3\");",
           "/* fast path: try each clause in source order without registering */",
-          "if (wuc_chan_recv_register(&wu0_clause0_recv, wuc_wu_try_node(&wu0, 0))) goto "
-          "wu0_clause0_recv_tried;",
+          "if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
+          "__wuc0_clause0_recv_tried;",
           "/* block: register every enabled clause, park until one completes */",
-          "switch (wuc_wu_block_all_or(&wu0)) {",
-          "case 0: goto wu0_clause0_recv_won;",
-          "default: goto wu0_end;",
-          "wu0_clause0_recv_tried: /* its try on the fast path completed */",
-          "wuc_wu_won_try(&wu0, 0);",
-          "wu0_clause0_recv_won:",
-          "if (wuc_chan_recv_on_selected(&wu0_clause0_recv, &wu0_clauses[0].node)) {",
+          "switch (wuc_wu_block_all_or(&__wuc0)) {",
+          "case 0: goto __wuc0_clause0_recv_won;",
+          "default: goto __wuc0_end;",
+          "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
+          "wuc_wu_won_try(&__wuc0, 0);",
+          "__wuc0_clause0_recv_won:",
+          "if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node)) {",
           "{ x++; }",
-          "wuc_wu_end_winner(&wu0, 0);",
-          "(void)wuc_chan_recv_unregister(&wu0_clause0_recv, &wu0_clauses[0].node);",
-          "goto wu0_end;",
-          "wu0_end:;"}));
+          "wuc_wu_end_winner(&__wuc0, 0);",
+          "(void)wuc_chan_recv_unregister(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node);",
+          "goto __wuc0_end;",
+          "__wuc0_end:;"}));
   // In place: no temporary element, no guard variable, no guard test.
   EXPECT_EQ(count(s, "_elem"), 0u) << s;
   EXPECT_EQ(count(s, "_enabled"), 0u) << s;
@@ -92,7 +92,7 @@ TEST(Lowering, SingleReceiveInPlace) {
   // The prelude, then the file with the statement replaced.
   EXPECT_TRUE(inOrder(l.c, {"#include <string.h>\n#include <wuc.h>\n#include <wuc/waituntil.h>\n",
                             "WUC_CHANNEL_STRUCT(wuc_channel_int, int);",
-                            "struct wuc_channel_int a;", "wu0_end:;", "return x + y + r;"}));
+                            "struct wuc_channel_int a;", "__wuc0_end:;", "return x + y + r;"}));
   EXPECT_EQ(count(l.c, "channel(int)"), 0u);
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -102,15 +102,17 @@ TEST(Lowering, ReceiveIntoAnotherTypeConvertsBeforeTheBody) {
   lower(fn("  long z = 0;\n  waituntil (z << a) { use(z); }"), {{recvFacts(false)}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s,
-      {"__auto_type wu0_clause0_recv_target = &(z);", "__auto_type wu0_clause0_recv_chan = &(a);",
-       "__typeof__(((void)0, wu0_clause0_recv_chan->elem[0])) wu0_clause0_recv_elem; /* "
-       "received, then converted */",
-       "memset(&wu0_clause0_recv_elem, 0, sizeof wu0_clause0_recv_elem);", "wu0_clause0_recv_won:",
-       "*wu0_clause0_recv_target = wu0_clause0_recv_elem; /* the element, converted */",
-       "if (wuc_chan_recv_on_selected(", "{ use(z); }"}))
+      s, {"__auto_type __wuc0_clause0_recv_target = &(z);",
+          "__auto_type __wuc0_clause0_recv_chan = &(a);",
+          "__typeof__(((void)0, __wuc0_clause0_recv_chan->__wuc_elem[0])) "
+          "__wuc0_clause0_recv_elem; /* "
+          "received, then converted */",
+          "__builtin_memset(&__wuc0_clause0_recv_elem, 0, sizeof __wuc0_clause0_recv_elem);",
+          "__wuc0_clause0_recv_won:",
+          "*__wuc0_clause0_recv_target = __wuc0_clause0_recv_elem; /* the element, converted */",
+          "if (wuc_chan_recv_on_selected(", "{ use(z); }"}))
       << s;
-  EXPECT_NE(s.find("(void *)&wu0_clause0_recv_elem, \"t.wc:11:3\");"), std::string::npos) << s;
+  EXPECT_NE(s.find("(void *)&__wuc0_clause0_recv_elem, \"t.wc:11:3\");"), std::string::npos) << s;
   // An all-or statement converts before its body: nothing to record.
   EXPECT_EQ(count(s, "wuc_wu_clause_converts"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -121,12 +123,12 @@ TEST(Lowering, ReceiveIntoRegisterVariableAssignsByName) {
   lower(fn("  register long z = 0;\n  waituntil (z << a) { use(z); }"), {{recvRegisterFacts()}}, l);
   std::string s = l.statement(0);
   // A register variable has no address: no target pointer at all.
-  EXPECT_EQ(count(s, "wu0_clause0_recv_target"), 0u) << s;
+  EXPECT_EQ(count(s, "__wuc0_clause0_recv_target"), 0u) << s;
   EXPECT_EQ(count(s, "&(z)"), 0u) << s;
   EXPECT_TRUE(
-      inOrder(s, {"wu0_clause0_recv_elem; /* received, then converted */",
-                  "(void *)&wu0_clause0_recv_elem, \"t.wc:11:3\");", "wu0_clause0_recv_won:",
-                  "z = wu0_clause0_recv_elem; /* the element, converted */", "{ use(z); }"}))
+      inOrder(s, {"__wuc0_clause0_recv_elem; /* received, then converted */",
+                  "(void *)&__wuc0_clause0_recv_elem, \"t.wc:11:3\");", "__wuc0_clause0_recv_won:",
+                  "z = __wuc0_clause0_recv_elem; /* the element, converted */", "{ use(z); }"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c)); // &z would be an error
 }
@@ -140,9 +142,9 @@ TEST(Lowering, ChannelThroughPointerIsNotAddressed) {
             "  return x;\n}\n",
         {{recvFacts(true, true), sendFacts(true), closedFacts(true)}}, l);
   std::string s = l.statement(0);
-  EXPECT_NE(s.find("__auto_type wu0_clause0_recv_chan = (p);"), std::string::npos) << s;
-  EXPECT_NE(s.find("__auto_type wu0_clause1_send_chan = (q);"), std::string::npos) << s;
-  EXPECT_NE(s.find("__auto_type wu0_clause2_closed_chan = (p);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__auto_type __wuc0_clause0_recv_chan = (p);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__auto_type __wuc0_clause1_send_chan = (q);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__auto_type __wuc0_clause2_closed_chan = (p);"), std::string::npos) << s;
   EXPECT_EQ(count(s, "&(p)") + count(s, "&(q)"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -153,17 +155,19 @@ TEST(Lowering, SendConvertsItsValueToTheElementType) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       s, {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
-          "__auto_type wu0_clause0_send_chan = &(a);",
-          "__typeof__(((void)0, wu0_clause0_send_chan->elem[0])) wu0_clause0_send_value = (n * "
+          "__auto_type __wuc0_clause0_send_chan = &(a);",
+          "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) "
+          "__wuc0_clause0_send_value = (n * "
           "2.5);",
-          "wuc_chan_send_clause wu0_clause0_send = chan_send_clause(wu0_clause0_send_chan);",
-          "wuc_wu_clause_init(&wu0, 0, 1, (void *)&wu0_clause0_send, "
-          "&wuc_selectable_ops_wuc_chan_send_register, (void *)&wu0_clause0_send_value, "
+          "wuc_chan_send_clause __wuc0_clause0_send = chan_send_clause(__wuc0_clause0_send_chan);",
+          "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_send, "
+          "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0_clause0_send_value, "
           "\"t.wc:10:3\");",
-          "if (wuc_chan_send_register(&wu0_clause0_send, wuc_wu_try_node(&wu0, 0))) goto "
-          "wu0_clause0_send_tried;",
-          "if (wuc_chan_send_on_selected(&wu0_clause0_send, &wu0_clauses[0].node)) {", "{ r = 1; }",
-          "(void)wuc_chan_send_unregister(&wu0_clause0_send, &wu0_clauses[0].node);"}))
+          "if (wuc_chan_send_register(&__wuc0_clause0_send, wuc_wu_try_node(&__wuc0, 0))) goto "
+          "__wuc0_clause0_send_tried;",
+          "if (wuc_chan_send_on_selected(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node)) {",
+          "{ r = 1; }",
+          "(void)wuc_chan_send_unregister(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node);"}))
       << s;
   // The value is evaluated once, at evaluation.
   EXPECT_EQ(count(codeLines(l.plain), "n * 2.5"), 1u);
@@ -178,12 +182,13 @@ TEST(Lowering, ClosedClause) {
   EXPECT_TRUE(inOrder(
       s,
       {"/* clause 0 at t.wc:10:3: waituntil (closed(a)) */",
-       "__auto_type wu0_clause0_closed_chan = &(a);",
-       "wuc_chan_closed_clause wu0_clause0_closed = chan_closed_clause(wu0_clause0_closed_chan);",
-       "(void *)&wu0_clause0_closed, &wuc_selectable_ops_wuc_chan_closed_register, (void *)0,",
-       "if (wuc_chan_closed_register(&wu0_clause0_closed, wuc_wu_try_node(&wu0, 0))) goto "
-       "wu0_clause0_closed_tried;",
-       "if (wuc_chan_closed_on_selected(&wu0_clause0_closed, &wu0_clauses[0].node)) {",
+       "__auto_type __wuc0_clause0_closed_chan = &(a);",
+       "wuc_chan_closed_clause __wuc0_clause0_closed = "
+       "chan_closed_clause(__wuc0_clause0_closed_chan);",
+       "(void *)&__wuc0_clause0_closed, &wuc_selectable_ops_wuc_chan_closed_register, (void *)0,",
+       "if (wuc_chan_closed_register(&__wuc0_clause0_closed, wuc_wu_try_node(&__wuc0, 0))) goto "
+       "__wuc0_clause0_closed_tried;",
+       "if (wuc_chan_closed_on_selected(&__wuc0_clause0_closed, &__wuc0_clauses[0].__wuc_node)) {",
        "{ r = -1; }"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -199,33 +204,34 @@ TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
         {{recvFacts(), sendFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"all-or, 3 clauses */", "wuc_wu_clause wu0_clauses[3];",
-          "wuc_wu_init(&wu0, wu0_clauses, 1);",
-          // evaluation, in source order
-          "/* clause 0 at t.wc:10:3: waituntil (x << a) */", "wuc_wu_clause_init(&wu0, 0, 1,",
-          "/* clause 1 at t.wc:11:6: waituntil (b << 2) */", "wuc_wu_clause_init(&wu0, 1, 1,",
-          "/* clause 2 at t.wc:12:6: waituntil (y << c) */", "wuc_wu_clause_init(&wu0, 2, 1,",
-          // the fast path, in source order
-          "wuc_wu_try_node(&wu0, 0))) goto wu0_clause0_recv_tried;",
-          "wuc_wu_try_node(&wu0, 1))) goto wu0_clause1_send_tried;",
-          "wuc_wu_try_node(&wu0, 2))) goto wu0_clause2_recv_tried;",
-          // the blocking path: only gotos
-          "switch (wuc_wu_block_all_or(&wu0)) {", "case 0: goto wu0_clause0_recv_won;",
-          "case 1: goto wu0_clause1_send_won;", "case 2: goto wu0_clause2_recv_won;",
-          "default: goto wu0_end;",
-          // the bodies, in source order
-          "wu0_clause0_recv_tried:", "wu0_clause0_recv_won:", "{ r = 1; }", "goto wu0_end;",
-          "wu0_clause1_send_tried:", "wu0_clause1_send_won:", "{ r = 2; }", "goto wu0_end;",
-          "wu0_clause2_recv_tried:", "wu0_clause2_recv_won:", "{ r = 3; }", "goto wu0_end;",
-          "wu0_end:;"}))
+      s,
+      {"all-or, 3 clauses */", "wuc_wu_clause __wuc0_clauses[3];",
+       "wuc_wu_init(&__wuc0, __wuc0_clauses, 1);",
+       // evaluation, in source order
+       "/* clause 0 at t.wc:10:3: waituntil (x << a) */", "wuc_wu_clause_init(&__wuc0, 0, 1,",
+       "/* clause 1 at t.wc:11:6: waituntil (b << 2) */", "wuc_wu_clause_init(&__wuc0, 1, 1,",
+       "/* clause 2 at t.wc:12:6: waituntil (y << c) */", "wuc_wu_clause_init(&__wuc0, 2, 1,",
+       // the fast path, in source order
+       "wuc_wu_try_node(&__wuc0, 0))) goto __wuc0_clause0_recv_tried;",
+       "wuc_wu_try_node(&__wuc0, 1))) goto __wuc0_clause1_send_tried;",
+       "wuc_wu_try_node(&__wuc0, 2))) goto __wuc0_clause2_recv_tried;",
+       // the blocking path: only gotos
+       "switch (wuc_wu_block_all_or(&__wuc0)) {", "case 0: goto __wuc0_clause0_recv_won;",
+       "case 1: goto __wuc0_clause1_send_won;", "case 2: goto __wuc0_clause2_recv_won;",
+       "default: goto __wuc0_end;",
+       // the bodies, in source order
+       "__wuc0_clause0_recv_tried:", "__wuc0_clause0_recv_won:", "{ r = 1; }", "goto __wuc0_end;",
+       "__wuc0_clause1_send_tried:", "__wuc0_clause1_send_won:", "{ r = 2; }", "goto __wuc0_end;",
+       "__wuc0_clause2_recv_tried:", "__wuc0_clause2_recv_won:", "{ r = 3; }", "goto __wuc0_end;",
+       "__wuc0_end:;"}))
       << s;
   for (const char *body : {"{ r = 1; }", "{ r = 2; }", "{ r = 3; }"})
     EXPECT_EQ(count(l.c, body), 1u) << body;
   EXPECT_EQ(count(s, "wuc_wu_mixed"), 0u) << s;
-  EXPECT_EQ(count(s, "goto wu0_end;"), 4u) << s; // default: and after each body
+  EXPECT_EQ(count(s, "goto __wuc0_end;"), 4u) << s; // default: and after each body
   // No heap: the statement lives in the frame.
   EXPECT_EQ(count(s, "alloc("), 0u) << s;
-  EXPECT_NE(s.find("wuc_wu_clause wu0_clauses[3];"), std::string::npos) << s;
+  EXPECT_NE(s.find("wuc_wu_clause __wuc0_clauses[3];"), std::string::npos) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
 
@@ -239,9 +245,9 @@ TEST(Lowering, AllOrDetectionIgnoresParenthesesAndGuards) {
         l);
   std::string s0 = l.statement(0), s1 = l.statement(1);
   EXPECT_NE(s0.find("all-or, 3 clauses */"), std::string::npos) << s0;
-  EXPECT_NE(s0.find("wuc_wu_block_all_or(&wu0)"), std::string::npos) << s0;
+  EXPECT_NE(s0.find("wuc_wu_block_all_or(&__wuc0)"), std::string::npos) << s0;
   EXPECT_NE(s1.find("mixed, 4 clauses */"), std::string::npos) << s1;
-  EXPECT_NE(s1.find("wuc_wu_init(&wu1, wu1_clauses, 0);"), std::string::npos) << s1;
+  EXPECT_NE(s1.find("wuc_wu_init(&__wuc1, __wuc1_clauses, 0);"), std::string::npos) << s1;
   EXPECT_EQ(count(s1, "wuc_wu_block_all_or"), 0u) << s1;
   EXPECT_EQ(count(s1, "fast path"), 0u) << s1;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -263,23 +269,25 @@ int f(int n) {
         {{recvFacts(), resourceFacts("latch")}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"{ /* waituntil statement 0 at t.wc:6:3: all-or, 2 clauses */",
-          "\n    /* clause 1 at t.wc:7:6: when (n > 0) waituntil (e) */\n"
-          "    _Bool wu0_clause1_latch_enabled = (n > 0) != 0;\n"
-          "    __auto_type wu0_clause1_latch = wu0_clause1_latch_enabled ? &(e) : 0;\n"
-          "    wuc_wu_clause_init(&wu0, 1, wu0_clause1_latch_enabled, (void *)wu0_clause1_latch, "
-          "&wuc_selectable_ops_latch_register, (void *)0, \"t.wc:7:19\");\n",
-          "\n    if (wuc_chan_recv_register(&wu0_clause0_recv, wuc_wu_try_node(&wu0, 0))) goto "
-          "wu0_clause0_recv_tried;\n"
-          "    if (wu0_clause1_latch_enabled && latch_register(wu0_clause1_latch, "
-          "wuc_wu_try_node(&wu0, 1))) goto wu0_clause1_latch_tried;\n",
-          "\n  wu0_clause1_latch_tried: /* its try on the fast path completed */\n"
-          "    wuc_wu_won_try(&wu0, 1);\n"
-          "  wu0_clause1_latch_won:\n"
-          "    if (latch_on_selected(wu0_clause1_latch, &wu0_clauses[1].node)) {\n",
-          "{ x--; }\n    }\n    wuc_wu_end_winner(&wu0, 1);\n"
-          "    (void)latch_unregister(wu0_clause1_latch, &wu0_clauses[1].node);\n"
-          "    goto wu0_end;\n  wu0_end:;"}))
+      s,
+      {"{ /* waituntil statement 0 at t.wc:6:3: all-or, 2 clauses */",
+       "\n    /* clause 1 at t.wc:7:6: when (n > 0) waituntil (e) */\n"
+       "    _Bool __wuc0_clause1_latch_enabled = (n > 0) != 0;\n"
+       "    __auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : 0;\n"
+       "    wuc_wu_clause_init(&__wuc0, 1, __wuc0_clause1_latch_enabled, (void "
+       "*)__wuc0_clause1_latch, "
+       "&wuc_selectable_ops_latch_register, (void *)0, \"t.wc:7:19\");\n",
+       "\n    if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
+       "__wuc0_clause0_recv_tried;\n"
+       "    if (__wuc0_clause1_latch_enabled && latch_register(__wuc0_clause1_latch, "
+       "wuc_wu_try_node(&__wuc0, 1))) goto __wuc0_clause1_latch_tried;\n",
+       "\n  __wuc0_clause1_latch_tried: /* its try on the fast path completed */\n"
+       "    wuc_wu_won_try(&__wuc0, 1);\n"
+       "  __wuc0_clause1_latch_won:\n"
+       "    if (latch_on_selected(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node)) {\n",
+       "{ x--; }\n    }\n    wuc_wu_end_winner(&__wuc0, 1);\n"
+       "    (void)latch_unregister(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node);\n"
+       "    goto __wuc0_end;\n  __wuc0_end:;"}))
       << s;
   // One clause has no guard: the statement can never lose every clause.
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s;
@@ -296,28 +304,29 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
         {{recvFacts(), resourceFacts("latch"), timeoutFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"_Bool wu0_clause0_recv_enabled = (g(0)) != 0;",
-          "__auto_type wu0_clause0_recv_target = wu0_clause0_recv_enabled ? &(x) : 0;",
-          "__auto_type wu0_clause0_recv_chan = wu0_clause0_recv_enabled ? &(a) : 0;",
-          "wuc_chan_recv_clause wu0_clause0_recv = wu0_clause0_recv_enabled ? "
-          "chan_recv_clause(wu0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
-          "wuc_wu_clause_init(&wu0, 0, wu0_clause0_recv_enabled,",
-          "_Bool wu0_clause1_latch_enabled = (g(1)) != 0;",
-          "__auto_type wu0_clause1_latch = wu0_clause1_latch_enabled ? &(e) : 0;",
-          "_Bool wu0_clause2_timeout_enabled = (g(2)) != 0;",
-          "wuc_timeout wu0_clause2_timeout = wu0_clause2_timeout_enabled ? "
-          "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
-          "if (wu0_clause0_recv_enabled && wuc_chan_recv_register(",
-          "if (wu0_clause1_latch_enabled && latch_register(",
-          "if (wu0_clause2_timeout_enabled && wuc_timeout_register(",
-          "if (!(wu0_clause0_recv_enabled || wu0_clause1_latch_enabled || "
-          "wu0_clause2_timeout_enabled)) goto wu0_end; /* every clause removed by its guard */",
-          "switch (wuc_wu_block_all_or(&wu0)) {"}))
+      s,
+      {"_Bool __wuc0_clause0_recv_enabled = (g(0)) != 0;",
+       "__auto_type __wuc0_clause0_recv_target = __wuc0_clause0_recv_enabled ? &(x) : 0;",
+       "__auto_type __wuc0_clause0_recv_chan = __wuc0_clause0_recv_enabled ? &(a) : 0;",
+       "wuc_chan_recv_clause __wuc0_clause0_recv = __wuc0_clause0_recv_enabled ? "
+       "chan_recv_clause(__wuc0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
+       "wuc_wu_clause_init(&__wuc0, 0, __wuc0_clause0_recv_enabled,",
+       "_Bool __wuc0_clause1_latch_enabled = (g(1)) != 0;",
+       "__auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : 0;",
+       "_Bool __wuc0_clause2_timeout_enabled = (g(2)) != 0;",
+       "wuc_timeout __wuc0_clause2_timeout = __wuc0_clause2_timeout_enabled ? "
+       "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
+       "if (__wuc0_clause0_recv_enabled && wuc_chan_recv_register(",
+       "if (__wuc0_clause1_latch_enabled && latch_register(",
+       "if (__wuc0_clause2_timeout_enabled && wuc_timeout_register(",
+       "if (!(__wuc0_clause0_recv_enabled || __wuc0_clause1_latch_enabled || "
+       "__wuc0_clause2_timeout_enabled)) goto __wuc0_end; /* every clause removed by its guard */",
+       "switch (wuc_wu_block_all_or(&__wuc0)) {"}))
       << s;
   for (const char *call : {"g(0)", "g(1)", "g(2)", "g(3)"})
     EXPECT_EQ(count(codeLines(l.plain), call), 1u) << call << " evaluated once";
   // Each guard on a line of its own source line; comments name the guard.
-  EXPECT_NE(l.c.find("#line 11\n    _Bool wu0_clause1_latch_enabled = (g(1)) != 0;"),
+  EXPECT_NE(l.c.find("#line 11\n    _Bool __wuc0_clause1_latch_enabled = (g(1)) != 0;"),
             std::string::npos)
       << l.c;
   EXPECT_NE(s.find("/* clause 1 at t.wc:11:6: when (g(1)) waituntil (e) */"), std::string::npos);
@@ -331,15 +340,16 @@ TEST(Lowering, GuardedSendZeroesItsValueAndAssignsItOnlyIfEnabled) {
   lower(fn("  when (n > 0) waituntil (a << n) { r = 1; }\n  or waituntil (x << b) { r = 2; }"),
         {{sendFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(
-      inOrder(s, {"_Bool wu0_clause0_send_enabled = (n > 0) != 0;",
-                  "__auto_type wu0_clause0_send_chan = wu0_clause0_send_enabled ? &(a) : 0;",
-                  "__typeof__(((void)0, wu0_clause0_send_chan->elem[0])) wu0_clause0_send_value;",
-                  "memset(&wu0_clause0_send_value, 0, sizeof wu0_clause0_send_value);",
-                  "if (wu0_clause0_send_enabled) wu0_clause0_send_value = (n);",
-                  "wuc_chan_send_clause wu0_clause0_send = wu0_clause0_send_enabled ? "
-                  "chan_send_clause(wu0_clause0_send_chan) : (wuc_chan_send_clause){0};",
-                  "if (wu0_clause0_send_enabled && wuc_chan_send_register("}))
+  EXPECT_TRUE(inOrder(
+      s,
+      {"_Bool __wuc0_clause0_send_enabled = (n > 0) != 0;",
+       "__auto_type __wuc0_clause0_send_chan = __wuc0_clause0_send_enabled ? &(a) : 0;",
+       "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) __wuc0_clause0_send_value;",
+       "__builtin_memset(&__wuc0_clause0_send_value, 0, sizeof __wuc0_clause0_send_value);",
+       "if (__wuc0_clause0_send_enabled) __wuc0_clause0_send_value = (n);",
+       "wuc_chan_send_clause __wuc0_clause0_send = __wuc0_clause0_send_enabled ? "
+       "chan_send_clause(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
+       "if (__wuc0_clause0_send_enabled && wuc_chan_send_register("}))
       << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s; // clause 1 has no guard
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -353,22 +363,26 @@ TEST(Lowering, AndOfTwoIsMixedWithAPredicateAndAStep) {
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_NE(s.find("mixed, 2 clauses */"), std::string::npos) << s;
-  EXPECT_NE(s.find("wuc_wu_init(&wu0, wu0_clauses, 0);"), std::string::npos) << s;
+  EXPECT_NE(s.find("wuc_wu_init(&__wuc0, __wuc0_clauses, 0);"), std::string::npos) << s;
   for (const char *allOr : {"fast path", "wuc_wu_block_all_or", "_tried", "wuc_wu_try_node"})
     EXPECT_EQ(count(s, allOr), 0u) << allOr;
   EXPECT_EQ(predicate(s),
-            (Lines{"_Bool wu0_and0_satisfied = wu0_clauses[0].ran && wu0_clauses[1].ran;",
-                   "wu0_clauses[0].node.needed = !wu0_clauses[0].ran && !wu0_and0_satisfied;",
-                   "wu0_clauses[1].node.needed = !wu0_clauses[1].ran && !wu0_and0_satisfied;",
-                   "wu0_next = wuc_wu_mixed_step(&wu0, wu0_and0_satisfied);"}))
+            (Lines{"_Bool __wuc0_and0_satisfied = __wuc0_clauses[0].__wuc_ran && "
+                   "__wuc0_clauses[1].__wuc_ran;",
+                   "__wuc0_clauses[0].__wuc_needed = !__wuc0_clauses[0].__wuc_ran && "
+                   "!__wuc0_and0_satisfied;",
+                   "__wuc0_clauses[1].__wuc_needed = !__wuc0_clauses[1].__wuc_ran && "
+                   "!__wuc0_and0_satisfied;",
+                   "__wuc0_next = wuc_wu_mixed_step(&__wuc0, __wuc0_and0_satisfied);"}))
       << s;
   EXPECT_TRUE(inOrder(
-      s, {"wuc_wu_mixed_begin(&wu0, 0);", "int wu0_next;", "wu0_step:;", "wuc_wu_mixed_step(",
-          "switch (wu0_next) {", "case WUC_WU_RECOMPUTE: goto wu0_step;",
-          "case 0: goto wu0_clause0_recv_won;", "case 1: goto wu0_clause1_recv_won;",
-          "default: goto wu0_end;", "wu0_clause0_recv_won:", "{ r += 1; }",
-          "wuc_wu_mixed_ran(&wu0, 0);", "goto wu0_step;", "wu0_clause1_recv_won:", "{ r += 2; }",
-          "wuc_wu_mixed_ran(&wu0, 1);", "goto wu0_step;", "wu0_end:;"}))
+      s, {"wuc_wu_mixed_begin(&__wuc0, 0);", "int __wuc0_next;", "__wuc0_step:;",
+          "wuc_wu_mixed_step(", "switch (__wuc0_next) {",
+          "case WUC_WU_RECOMPUTE: goto __wuc0_step;", "case 0: goto __wuc0_clause0_recv_won;",
+          "case 1: goto __wuc0_clause1_recv_won;", "default: goto __wuc0_end;",
+          "__wuc0_clause0_recv_won:", "{ r += 1; }", "wuc_wu_mixed_ran(&__wuc0, 0);",
+          "goto __wuc0_step;", "__wuc0_clause1_recv_won:", "{ r += 2; }",
+          "wuc_wu_mixed_ran(&__wuc0, 1);", "goto __wuc0_step;", "__wuc0_end:;"}))
       << s;
   EXPECT_EQ(count(s, "WUC_WU_ELSE"), 0u) << s;
   // Mixed bodies are not behind the resource's on_selected.
@@ -384,14 +398,17 @@ TEST(Lowering, ParenthesisedAndUnderOr) {
   std::string s = l.statement(0);
   EXPECT_NE(s.find("mixed, 3 clauses */"), std::string::npos) << s;
   // Nodes named in post-order: the and is 0, the or 1.
-  EXPECT_EQ(predicate(s),
-            (Lines{"_Bool wu0_and0_satisfied = wu0_clauses[0].ran && wu0_clauses[1].ran;",
-                   "_Bool wu0_or1_satisfied = wu0_and0_satisfied || wu0_clauses[2].ran;",
-                   "_Bool wu0_and0_done = wu0_or1_satisfied || wu0_and0_satisfied;",
-                   "wu0_clauses[0].node.needed = !wu0_clauses[0].ran && !wu0_and0_done;",
-                   "wu0_clauses[1].node.needed = !wu0_clauses[1].ran && !wu0_and0_done;",
-                   "wu0_clauses[2].node.needed = !wu0_clauses[2].ran && !wu0_or1_satisfied;",
-                   "wu0_next = wuc_wu_mixed_step(&wu0, wu0_or1_satisfied);"}))
+  EXPECT_EQ(
+      predicate(s),
+      (Lines{
+          "_Bool __wuc0_and0_satisfied = __wuc0_clauses[0].__wuc_ran && "
+          "__wuc0_clauses[1].__wuc_ran;",
+          "_Bool __wuc0_or1_satisfied = __wuc0_and0_satisfied || __wuc0_clauses[2].__wuc_ran;",
+          "_Bool __wuc0_and0_done = __wuc0_or1_satisfied || __wuc0_and0_satisfied;",
+          "__wuc0_clauses[0].__wuc_needed = !__wuc0_clauses[0].__wuc_ran && !__wuc0_and0_done;",
+          "__wuc0_clauses[1].__wuc_needed = !__wuc0_clauses[1].__wuc_ran && !__wuc0_and0_done;",
+          "__wuc0_clauses[2].__wuc_needed = !__wuc0_clauses[2].__wuc_ran && !__wuc0_or1_satisfied;",
+          "__wuc0_next = wuc_wu_mixed_step(&__wuc0, __wuc0_or1_satisfied);"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -403,14 +420,17 @@ TEST(Lowering, DocumentedPredicateOfOrUnderAnd) {
   lower(fn("  waituntil (x << a) ;\n"
            "  (waituntil (x << a) ; or waituntil (y << b) ;) and waituntil (r << c) ;"),
         {{recvFacts()}, {recvFacts(), recvFacts(), recvFacts()}}, l);
-  EXPECT_EQ(predicate(l.statement(1)),
-            (Lines{"_Bool wu1_or0_satisfied = wu1_clauses[0].ran || wu1_clauses[1].ran;",
-                   "_Bool wu1_and1_satisfied = wu1_or0_satisfied && wu1_clauses[2].ran;",
-                   "_Bool wu1_or0_done = wu1_and1_satisfied || wu1_or0_satisfied;",
-                   "wu1_clauses[0].node.needed = !wu1_clauses[0].ran && !wu1_or0_done;",
-                   "wu1_clauses[1].node.needed = !wu1_clauses[1].ran && !wu1_or0_done;",
-                   "wu1_clauses[2].node.needed = !wu1_clauses[2].ran && !wu1_and1_satisfied;",
-                   "wu1_next = wuc_wu_mixed_step(&wu1, wu1_and1_satisfied);"}))
+  EXPECT_EQ(
+      predicate(l.statement(1)),
+      (Lines{"_Bool __wuc1_or0_satisfied = __wuc1_clauses[0].__wuc_ran || "
+             "__wuc1_clauses[1].__wuc_ran;",
+             "_Bool __wuc1_and1_satisfied = __wuc1_or0_satisfied && __wuc1_clauses[2].__wuc_ran;",
+             "_Bool __wuc1_or0_done = __wuc1_and1_satisfied || __wuc1_or0_satisfied;",
+             "__wuc1_clauses[0].__wuc_needed = !__wuc1_clauses[0].__wuc_ran && !__wuc1_or0_done;",
+             "__wuc1_clauses[1].__wuc_needed = !__wuc1_clauses[1].__wuc_ran && !__wuc1_or0_done;",
+             "__wuc1_clauses[2].__wuc_needed = !__wuc1_clauses[2].__wuc_ran && "
+             "!__wuc1_and1_satisfied;",
+             "__wuc1_next = wuc_wu_mixed_step(&__wuc1, __wuc1_and1_satisfied);"}))
       << l.statement(1);
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -422,20 +442,24 @@ TEST(Lowering, MixedGuardsRemoveClausesThroughPresence) {
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   // Presence once, after evaluation and before the step.
-  EXPECT_TRUE(
-      inOrder(s, {"_Bool wu0_clause1_recv_enabled = (n > 1) != 0;",
-                  "/* run bodies until the and/or tree is satisfied */",
-                  "_Bool wu0_and0_present = wu0_clause0_recv_enabled || wu0_clause1_recv_enabled;",
-                  "wuc_wu_mixed_begin(&wu0, 0);", "wu0_step:;"}))
+  EXPECT_TRUE(inOrder(
+      s, {"_Bool __wuc0_clause1_recv_enabled = (n > 1) != 0;",
+          "/* run bodies until the and/or tree is satisfied */",
+          "_Bool __wuc0_and0_present = __wuc0_clause0_recv_enabled || __wuc0_clause1_recv_enabled;",
+          "wuc_wu_mixed_begin(&__wuc0, 0);", "__wuc0_step:;"}))
       << s;
-  EXPECT_EQ(count(s, "wu0_and0_present ="), 1u) << s;
+  EXPECT_EQ(count(s, "__wuc0_and0_present ="), 1u) << s;
   // A removed clause is its and's identity.
   EXPECT_EQ(predicate(s),
-            (Lines{"_Bool wu0_and0_satisfied = (!wu0_clause0_recv_enabled || wu0_clauses[0].ran) "
-                   "&& (!wu0_clause1_recv_enabled || wu0_clauses[1].ran);",
-                   "wu0_clauses[0].node.needed = !wu0_clauses[0].ran && !wu0_and0_satisfied;",
-                   "wu0_clauses[1].node.needed = !wu0_clauses[1].ran && !wu0_and0_satisfied;",
-                   "wu0_next = wuc_wu_mixed_step(&wu0, !wu0_and0_present || wu0_and0_satisfied);"}))
+            (Lines{"_Bool __wuc0_and0_satisfied = (!__wuc0_clause0_recv_enabled || "
+                   "__wuc0_clauses[0].__wuc_ran) "
+                   "&& (!__wuc0_clause1_recv_enabled || __wuc0_clauses[1].__wuc_ran);",
+                   "__wuc0_clauses[0].__wuc_needed = !__wuc0_clauses[0].__wuc_ran && "
+                   "!__wuc0_and0_satisfied;",
+                   "__wuc0_clauses[1].__wuc_needed = !__wuc0_clauses[1].__wuc_ran && "
+                   "!__wuc0_and0_satisfied;",
+                   "__wuc0_next = wuc_wu_mixed_step(&__wuc0, !__wuc0_and0_present || "
+                   "__wuc0_and0_satisfied);"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -447,15 +471,16 @@ TEST(Lowering, MixedReceiveIntoAnotherTypeRecordsItsConversion) {
   std::string s = l.statement(0);
   // A jump out of the body of another clause may leave z's element behind:
   // the cleanup converts it, by the kinds recorded here.
-  EXPECT_TRUE(inOrder(s, {"wuc_wu_clause_init(&wu0, 0,",
-                          "wuc_wu_clause_converts(&wu0, 0, (void *)wu0_clause0_recv_target, "
-                          "WUC_WU_KIND(*wu0_clause0_recv_target), "
-                          "WUC_WU_KIND(wu0_clause0_recv_chan->elem[0]));",
-                          "wuc_wu_clause_init(&wu0, 1,"}))
+  EXPECT_TRUE(inOrder(s, {"wuc_wu_clause_init(&__wuc0, 0,",
+                          "wuc_wu_clause_converts(&__wuc0, 0, (void *)__wuc0_clause0_recv_target, "
+                          "WUC_WU_KIND(*__wuc0_clause0_recv_target), "
+                          "WUC_WU_KIND(__wuc0_clause0_recv_chan->__wuc_elem[0]));",
+                          "wuc_wu_clause_init(&__wuc0, 1,"}))
       << s;
   EXPECT_EQ(count(s, "wuc_wu_clause_converts"), 1u) << s; // clause 1 receives in place
-  EXPECT_TRUE(inOrder(s, {"wu0_clause0_recv_won:",
-                          "*wu0_clause0_recv_target = wu0_clause0_recv_elem;", "{ use(z); }"}));
+  EXPECT_TRUE(inOrder(
+      s, {"__wuc0_clause0_recv_won:", "*__wuc0_clause0_recv_target = __wuc0_clause0_recv_elem;",
+          "{ use(z); }"}));
   EXPECT_TRUE(compilesCleanly(l.c));
 }
 
@@ -467,17 +492,17 @@ TEST(Lowering, TimeoutClauseFixesItsDeadlineAtEvaluation) {
         {{recvFacts(), timeoutFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s,
-      {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
-       "wuc_timeout wu0_clause1_timeout = wuc_timeout_make(((duration_t)(10 * 1000000LL)));",
-       "wuc_wu_clause_init(&wu0, 1, 1, (void *)&wu0_clause1_timeout, "
-       "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
-       "/* fast path", // the deadline is fixed before anything is tried
-       "if (wuc_timeout_register(&wu0_clause1_timeout, wuc_wu_try_node(&wu0, 1))) goto "
-       "wu0_clause1_timeout_tried;",
-       "case 1: goto wu0_clause1_timeout_won;", "wu0_clause1_timeout_won:",
-       "if (wuc_timeout_on_selected(&wu0_clause1_timeout, &wu0_clauses[1].node)) {", "{ r = -1; }",
-       "(void)wuc_timeout_unregister(&wu0_clause1_timeout, &wu0_clauses[1].node);"}))
+      s, {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
+          "wuc_timeout __wuc0_clause1_timeout = wuc_timeout_make(((duration_t)(10 * 1000000LL)));",
+          "wuc_wu_clause_init(&__wuc0, 1, 1, (void *)&__wuc0_clause1_timeout, "
+          "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
+          "/* fast path", // the deadline is fixed before anything is tried
+          "if (wuc_timeout_register(&__wuc0_clause1_timeout, wuc_wu_try_node(&__wuc0, 1))) goto "
+          "__wuc0_clause1_timeout_tried;",
+          "case 1: goto __wuc0_clause1_timeout_won;", "__wuc0_clause1_timeout_won:",
+          "if (wuc_timeout_on_selected(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node)) {",
+          "{ r = -1; }",
+          "(void)wuc_timeout_unregister(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node);"}))
       << s;
   // The duration's backquote survives only in comments.
   for (const std::string &line : linesWith(l.plain, "10`ms"))
@@ -489,14 +514,15 @@ TEST(Lowering, OrElseRunsTheElseInsteadOfBlocking) {
   Lowered l;
   lower(fn("  waituntil (x << a) { r = 1; }\n  or else { r = 2; }"), {{recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(
-      s, {"all-or, 1 clause, else */", "goto wu0_clause0_recv_tried;\n    goto wu0_else;\n",
-          "wu0_clause0_recv_tried:", "{ r = 1; }", "goto wu0_end;",
-          "wu0_else: /* the else at t.wc:11:6 */", "{ r = 2; }", "goto wu0_end;", "wu0_end:;"}))
+  EXPECT_TRUE(inOrder(s, {"all-or, 1 clause, else */",
+                          "goto __wuc0_clause0_recv_tried;\n    goto __wuc0_else;\n",
+                          "__wuc0_clause0_recv_tried:", "{ r = 1; }", "goto __wuc0_end;",
+                          "__wuc0_else: /* the else at t.wc:11:6 */", "{ r = 2; }",
+                          "goto __wuc0_end;", "__wuc0_end:;"}))
       << s;
   // Nothing blocks: no blocking path and no label it would jump to.
   EXPECT_EQ(count(s, "wuc_wu_block_all_or"), 0u) << s;
-  EXPECT_EQ(count(s, "wu0_clause0_recv_won"), 0u) << s;
+  EXPECT_EQ(count(s, "__wuc0_clause0_recv_won"), 0u) << s;
   EXPECT_EQ(count(l.c, "{ r = 2; }"), 1u);
   EXPECT_TRUE(compilesCleanly(l.c)); // an unused label would be a warning
 }
@@ -508,14 +534,14 @@ TEST(Lowering, GuardedElseIsEvaluatedLastAndTheStatementMayBlock) {
            "  or when (n > 2) else { r = 3; }"),
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(
-      inOrder(s, {"all-or, 2 clauses, else */", "_Bool wu0_clause0_recv_enabled = (n > 0) != 0;",
-                  "_Bool wu0_clause1_recv_enabled = (n > 1) != 0;",
-                  "/* the else guard, evaluated last, at t.wc:12:6 */",
-                  "_Bool wu0_else_enabled = (n > 2) != 0;", "/* fast path",
-                  "if (!(wu0_clause0_recv_enabled || wu0_clause1_recv_enabled)) goto wu0_end;",
-                  "if (wu0_else_enabled) goto wu0_else;", "switch (wuc_wu_block_all_or(&wu0)) {",
-                  "wu0_clause0_recv_won:", "wu0_clause1_recv_won:", "wu0_else:", "{ r = 3; }"}))
+  EXPECT_TRUE(inOrder(
+      s, {"all-or, 2 clauses, else */", "_Bool __wuc0_clause0_recv_enabled = (n > 0) != 0;",
+          "_Bool __wuc0_clause1_recv_enabled = (n > 1) != 0;",
+          "/* the else guard, evaluated last, at t.wc:12:6 */",
+          "_Bool __wuc0_else_enabled = (n > 2) != 0;", "/* fast path",
+          "if (!(__wuc0_clause0_recv_enabled || __wuc0_clause1_recv_enabled)) goto __wuc0_end;",
+          "if (__wuc0_else_enabled) goto __wuc0_else;", "switch (wuc_wu_block_all_or(&__wuc0)) {",
+          "__wuc0_clause0_recv_won:", "__wuc0_clause1_recv_won:", "__wuc0_else:", "{ r = 3; }"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -526,11 +552,123 @@ TEST(Lowering, MixedStatementWithElse) {
            "  or else { r = -1; }"),
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(s, {"mixed, 2 clauses, else */", "wuc_wu_mixed_begin(&wu0, 1);",
-                          "switch (wu0_next) {", "case WUC_WU_ELSE: goto wu0_else;",
-                          "default: goto wu0_end;", "wu0_else: /* the else at t.wc:11:6 */",
-                          "{ r = -1; }", "goto wu0_end;", "wu0_end:;"}))
+  EXPECT_TRUE(inOrder(s, {"mixed, 2 clauses, else */", "wuc_wu_mixed_begin(&__wuc0, 1);",
+                          "switch (__wuc0_next) {", "case WUC_WU_ELSE: goto __wuc0_else;",
+                          "default: goto __wuc0_end;", "__wuc0_else: /* the else at t.wc:11:6 */",
+                          "{ r = -1; }", "goto __wuc0_end;", "__wuc0_end:;"}))
       << s;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- names -----------------------------------------------------------------
+
+// The identifiers of `code` (comments, string and character literals
+// removed; a member after `.` or `->` is marked with a leading '.').
+std::set<std::string> identifiers(const std::string &code) {
+  std::set<std::string> out;
+  for (size_t i = 0; i < code.size();) {
+    char ch = code[i];
+    if (code.compare(i, 2, "/*") == 0) {
+      size_t e = code.find("*/", i + 2);
+      i = e == std::string::npos ? code.size() : e + 2;
+    } else if (ch == '"' || ch == '\'') {
+      size_t j = i + 1;
+      while (j < code.size() && code[j] != ch) j += code[j] == '\\' ? 2 : 1;
+      i = j + 1;
+    } else if (isalpha((unsigned char)ch) || ch == '_') {
+      size_t j = i;
+      while (j < code.size() && (isalnum((unsigned char)code[j]) || code[j] == '_')) j++;
+      size_t k = i;
+      while (k > 0 && code[k - 1] == ' ') k--;
+      bool member = (k > 0 && code[k - 1] == '.') || (k > 1 && code.compare(k - 2, 2, "->") == 0);
+      out.insert((member ? "." : "") + code.substr(i, j - i));
+      i = j;
+    } else if (isdigit((unsigned char)ch)) {
+      while (i < code.size() && (isalnum((unsigned char)code[i]) || code[i] == '.')) i++;
+    } else {
+      i++;
+    }
+  }
+  return out;
+}
+
+// The lowered statement sits among the program's variables and after its
+// macros: every name it declares (temporaries, labels) and every member it
+// names is reserved (__wuc...), so a variable named like a temporary is not
+// shadowed and a macro named like a member rewrites nothing
+// (docs/lowering.md, "Names").  The rest are C's keywords, the library's
+// names and the program's own.
+TEST(Lowering, GeneratedNamesAreReserved) {
+  // Each of these, expanded in generated code, would break it.
+  const char *hostile[] = {"node",
+                           "ran",
+                           "needed",
+                           "elem",
+                           "data",
+                           "res",
+                           "site",
+                           "chan",
+                           "elem_size",
+                           "live",
+                           "enabled",
+                           "ops",
+                           "pending",
+                           "cl",
+                           "s",
+                           "stmt",
+                           "status",
+                           "try_only",
+                           "memset",
+                           "cleanup",
+                           "unused",
+                           "annotate",
+                           "register_select",
+                           "on_selected",
+                           "unregister_select",
+                           "convert_to",
+                           "wu0",
+                           "wu1_end"};
+  std::string macros;
+  for (const char *m : hostile) macros += std::string("#define ") + m + " !\n";
+  ClauseFacts unnamed = resourceFacts("latch"); // a trait whose functions are not plain names
+  unnamed.registerFn = unnamed.unregisterFn = unnamed.onSelectedFn = "";
+  Lowered l;
+  lower("#include <wuc.h>\n" + macros +
+            "channel(int) a;\nchannel(long) b;\nlatch e;\n"
+            "int f(int n) {\n"
+            "  int x = 0; long y = 0;\n"
+            "  waituntil (x << a) {} or when (n) waituntil (a << n) {}\n"
+            "  or waituntil (closed(b)) {} or waituntil (timeout(5)) {} or waituntil (e) {}\n"
+            "  or when (n > 1) else {}\n"
+            "  waituntil (y << a) {} and (waituntil (e) {} or when (n) waituntil (x << a) {})\n"
+            "  return x + (int)y;\n}\n",
+        {{recvFacts(), sendFacts(), closedFacts(), timeoutFacts(), unnamed},
+         {recvFacts(false), resourceFacts("latch"), recvFacts()}},
+        l);
+  const std::set<std::string> c = {
+      "__auto_type", "__typeof__", "__attribute__", "__cleanup__", "__builtin_memset",
+      "_Bool",       "int",        "void",          "sizeof",      "if",
+      "goto",        "switch",     "case",          "default"};
+  const std::set<std::string> program = {"x", "y", "n", "a", "b", "e"};
+  for (unsigned id : {0u, 1u}) {
+    std::string s = l.statement(id);
+    for (const std::string &name : identifiers(s)) {
+      bool member = name[0] == '.';
+      std::string n = member ? name.substr(1) : name;
+      if (member) {
+        EXPECT_EQ(n.compare(0, 6, "__wuc_"), 0) << "member " << n << " in\n" << s;
+        continue;
+      }
+      bool library = n.compare(0, 4, "wuc_") == 0 || n.compare(0, 4, "WUC_") == 0 ||
+                     n.compare(0, 5, "chan_") == 0 || n.compare(0, 6, "latch_") == 0;
+      EXPECT_TRUE(c.count(n) || program.count(n) || library || n.compare(0, 5, "__wuc") == 0)
+          << n << " in\n"
+          << s;
+    }
+  }
+  EXPECT_NE(l.plain.find("wuc_selectable_trait_latch_register.__wuc_register_select("),
+            std::string::npos)
+      << l.plain;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
 
@@ -548,14 +686,17 @@ TEST(Lowering, FutureClauseIsNamedAfterItsTrait) {
   // A resource is passed by address, not through a clause object.
   EXPECT_TRUE(inOrder(
       s,
-      {"/* clause 0 at t.wc:11:3: waituntil (fu) */", "__auto_type wu0_clause0_future_int = &(fu);",
-       "wuc_wu_clause_init(&wu0, 0, 1, (void *)wu0_clause0_future_int, "
+      {"/* clause 0 at t.wc:11:3: waituntil (fu) */",
+       "__auto_type __wuc0_clause0_future_int = &(fu);",
+       "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)__wuc0_clause0_future_int, "
        "&wuc_selectable_ops_wuc_future_int_register, (void *)0, \"t.wc:11:3\");",
-       "if (wuc_future_int_register(wu0_clause0_future_int, wuc_wu_try_node(&wu0, 0))) goto "
-       "wu0_clause0_future_int_tried;",
-       "if (wuc_future_int_on_selected(wu0_clause0_future_int, &wu0_clauses[0].node)) {",
+       "if (wuc_future_int_register(__wuc0_clause0_future_int, wuc_wu_try_node(&__wuc0, 0))) goto "
+       "__wuc0_clause0_future_int_tried;",
+       "if (wuc_future_int_on_selected(__wuc0_clause0_future_int, &__wuc0_clauses[0].__wuc_node)) "
+       "{",
        "{ r = future_get(&fu); }",
-       "(void)wuc_future_int_unregister(wu0_clause0_future_int, &wu0_clauses[0].node);"}))
+       "(void)wuc_future_int_unregister(__wuc0_clause0_future_int, "
+       "&__wuc0_clauses[0].__wuc_node);"}))
       << s;
   EXPECT_NE(l.c.find("WUC_FUTURE_STRUCT(wuc_future_int, int);"), std::string::npos) << l.c;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -571,13 +712,14 @@ TEST(Lowering, LockAndSemaphoreThroughPointers) {
         {{resourceFacts("owner_lock", true), resourceFacts("semaphore", true)}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"__auto_type wu0_clause0_owner_lock = (lk);", "&wuc_selectable_ops_owner_lock_register,",
-          "__auto_type wu0_clause1_semaphore = (sem);", "&wuc_selectable_ops_semaphore_register,",
-          "if (owner_lock_register(wu0_clause0_owner_lock, wuc_wu_try_node(&wu0, 0)))",
-          "if (semaphore_register(wu0_clause1_semaphore, wuc_wu_try_node(&wu0, 1)))",
-          "case 0: goto wu0_clause0_owner_lock_won;", "case 1: goto wu0_clause1_semaphore_won;",
-          "if (owner_lock_on_selected(wu0_clause0_owner_lock, &wu0_clauses[0].node)) {",
-          "if (semaphore_on_selected(wu0_clause1_semaphore, &wu0_clauses[1].node)) {"}))
+      s,
+      {"__auto_type __wuc0_clause0_owner_lock = (lk);", "&wuc_selectable_ops_owner_lock_register,",
+       "__auto_type __wuc0_clause1_semaphore = (sem);", "&wuc_selectable_ops_semaphore_register,",
+       "if (owner_lock_register(__wuc0_clause0_owner_lock, wuc_wu_try_node(&__wuc0, 0)))",
+       "if (semaphore_register(__wuc0_clause1_semaphore, wuc_wu_try_node(&__wuc0, 1)))",
+       "case 0: goto __wuc0_clause0_owner_lock_won;", "case 1: goto __wuc0_clause1_semaphore_won;",
+       "if (owner_lock_on_selected(__wuc0_clause0_owner_lock, &__wuc0_clauses[0].__wuc_node)) {",
+       "if (semaphore_on_selected(__wuc0_clause1_semaphore, &__wuc0_clauses[1].__wuc_node)) {"}))
       << s;
   EXPECT_EQ(count(s, "&(lk)") + count(s, "&(sem)"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -593,8 +735,8 @@ TEST(Lowering, ResourceReachedThroughItsFirstMember) {
                                 "  return r;\n}\n",
         {{resourceFacts("latch", false, {"done"}), resourceFacts("latch", true, {"done"})}}, l);
   std::string s = l.statement(0);
-  EXPECT_NE(s.find("__auto_type wu0_clause0_latch = &(j).done;"), std::string::npos) << s;
-  EXPECT_NE(s.find("__auto_type wu0_clause1_latch = &(pj)->done;"), std::string::npos) << s;
+  EXPECT_NE(s.find("__auto_type __wuc0_clause0_latch = &(j).done;"), std::string::npos) << s;
+  EXPECT_NE(s.find("__auto_type __wuc0_clause1_latch = &(pj)->done;"), std::string::npos) << s;
   EXPECT_TRUE(compilesCleanly(l.c)); // latch_register takes a latch *
 }
 
@@ -613,12 +755,12 @@ TEST(Lowering, NestedStatementIsLoweredInsideTheOuterBody) {
   EXPECT_NE(inner.find("waituntil statement 1 at t.wc:11:5: all-or, 2 clauses */"),
             std::string::npos)
       << inner;
-  EXPECT_NE(inner.find("__auto_type wu1_clause0_recv_chan = &(b);"), std::string::npos);
-  EXPECT_NE(inner.find("wuc_timeout wu1_clause1_timeout = "), std::string::npos);
+  EXPECT_NE(inner.find("__auto_type __wuc1_clause0_recv_chan = &(b);"), std::string::npos);
+  EXPECT_NE(inner.find("wuc_timeout __wuc1_clause1_timeout = "), std::string::npos);
   // The inner block sits in the outer clause's body, which runs once.
-  EXPECT_TRUE(inOrder(l.plain, {"if (wuc_chan_recv_on_selected(&wu0_clause0_recv,",
+  EXPECT_TRUE(inOrder(l.plain, {"if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv,",
                                 "{ /* waituntil statement 1", "{ r = x + y; }", "{ r = -1; }",
-                                "wu1_end:;", "wuc_wu_end_winner(&wu0, 0);", "wu0_end:;"}))
+                                "__wuc1_end:;", "wuc_wu_end_winner(&__wuc0, 0);", "__wuc0_end:;"}))
       << l.plain;
   EXPECT_EQ(count(l.c, "{ /* waituntil statement 1"), 1u);
   // No statement is left as written outside comments.
@@ -640,7 +782,7 @@ TEST(Lowering, BreakAndContinueInBodiesBindToTheUserLoop) {
   for (unsigned id : {0u, 1u}) {
     std::string s = l.statement(id);
     // The only switch ends before the first body's label.
-    std::string end = "default: goto wu" + std::to_string(id) + "_end;\n";
+    std::string end = "default: goto __wuc" + std::to_string(id) + "_end;\n";
     size_t afterSwitch = s.find(end);
     ASSERT_NE(afterSwitch, std::string::npos) << s;
     EXPECT_EQ(count(s, "switch ("), 1u) << s;
@@ -716,9 +858,10 @@ TEST(Lowering, GeneratedCodeIsAttributedToTheStatementsFirstLine) {
   EXPECT_EQ(seen, (std::set<std::string>{"#line 10 \"t.wc\"", "#line 10", "#line 11", "#line 12",
                                          "#line 13"}));
   // Every line of generated code has a directive for line 10 right before it.
-  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_init(&wu0, wu0_clauses, 1);\n"), std::string::npos);
-  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_won_try(&wu0, 1);\n"), std::string::npos);
-  EXPECT_NE(l.c.find("#line 11\n    _Bool wu0_clause1_recv_enabled = (n > 0) != 0;\n"),
+  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_init(&__wuc0, __wuc0_clauses, 1);\n"),
+            std::string::npos);
+  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_won_try(&__wuc0, 1);\n"), std::string::npos);
+  EXPECT_NE(l.c.find("#line 11\n    _Bool __wuc0_clause1_recv_enabled = (n > 0) != 0;\n"),
             std::string::npos);
   // The text after the statement, on the statement's last line, is padded
   // to its column.
@@ -761,8 +904,9 @@ TEST(Lowering, BlockIsIndentedLikeTheStatementsLine) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       l.plain, {"\n      { /* waituntil statement 0 at t.wc:11:7:",
-                "\n        wuc_wu_clause wu0_clauses[1];\n", "\n      wu0_clause0_recv_tried:",
-                "\n        wuc_wu_won_try(&wu0, 0);\n", "\n      wu0_end:;\n", "      }\n"}))
+                "\n        wuc_wu_clause __wuc0_clauses[1];\n",
+                "\n      __wuc0_clause0_recv_tried:", "\n        wuc_wu_won_try(&__wuc0, 0);\n",
+                "\n      __wuc0_end:;\n", "      }\n"}))
       << l.plain;
   EXPECT_TRUE(compilesCleanly(l.c));
 }

@@ -79,7 +79,7 @@ ClauseFacts futureFacts(const std::string &mangled, bool isPointer) {
 
 std::string Lowered::statement(unsigned id) const {
   std::string open = "{ /* waituntil statement " + std::to_string(id) + " at ";
-  std::string close = "wu" + std::to_string(id) + "_end:;";
+  std::string close = "__wuc" + std::to_string(id) + "_end:;";
   size_t b = plain.find(open);
   if (b == std::string::npos) return "<no statement " + std::to_string(id) + ">";
   size_t e = plain.find(close, b);

@@ -45,7 +45,7 @@ struct Lowered {
   std::string plain; // c without its #line directives
 
   // The block of statement `id` in `plain`, from its opening comment to its
-  // `wuN_end:;` label.
+  // `__wucN_end:;` label.
   std::string statement(unsigned id) const;
 };
 

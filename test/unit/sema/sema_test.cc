@@ -388,9 +388,9 @@ TEST(Resource, TraitWithoutPlainNames) {
                     "bool gate_unregister(struct gate *g, wuc_select_node *n);\n"
                     "bool gate_on_selected(struct gate *g, wuc_select_node *n);\n"
                     "__attribute__((annotate(\"wuc_selectable\"))) static const struct {\n"
-                    "  bool (*register_select)(struct gate *, wuc_select_node *);\n"
-                    "  bool (*unregister_select)(struct gate *, wuc_select_node *);\n"
-                    "  bool (*on_selected)(struct gate *, wuc_select_node *);\n"
+                    "  bool (*__wuc_register_select)(struct gate *, wuc_select_node *);\n"
+                    "  bool (*__wuc_unregister_select)(struct gate *, wuc_select_node *);\n"
+                    "  bool (*__wuc_on_selected)(struct gate *, wuc_select_node *);\n"
                     "} my_trait = {1 ? gate_register : 0, gate_unregister, gate_on_selected};\n"
                     "void f(struct gate *g) { waituntil (g) {} }\n");
   ASSERT_TRUE(r.ok) << r.errors;
