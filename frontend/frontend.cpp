@@ -209,10 +209,16 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
     if ((kind[i] == K::SEMI || startsStatement(kind[i])) && !stack.empty() &&
         kind[stack.back()] == K::LBRACE)
       block[stack.back()] = true;
-    if (isOpen(kind[i]) && match[i] > int(i))
+    if (isOpen(kind[i]) && match[i] > int(i)) {
       stack.push_back(unsigned(i));
-    else if (isClose(kind[i]) && match[i] >= 0 && !stack.empty())
+    } else if (isClose(kind[i]) && match[i] >= 0 && !stack.empty()) {
+      const unsigned open = stack.back();
       stack.pop_back();
+      // Braces whose only content is a block are a block too (`M(x) { { ... } }`).
+      if (kind[open] == K::LBRACE && block[open] && !stack.empty() &&
+          kind[stack.back()] == K::LBRACE)
+        block[stack.back()] = true;
+    }
   }
 
   // A `(` is a waituntil group when `(`s and then waituntil/when/else follow.

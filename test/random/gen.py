@@ -52,6 +52,7 @@ class Gen:
         self.sabotage = sabotage
         self.r_loop = random.Random(seed * 7919 + 1)  # a separate stream: adding a choice keeps older programs
         self.r_hyg = random.Random(seed * 7927 + 3)  # names and jumps (docs/lowering.md, "Names"), likewise
+        self.r_c = random.Random(seed * 7933 + 5)  # C idioms around statements and local types, likewise
         self.outer = []  # (exec record, out label) of the statements whose bodies are being emitted
         self.stmt_no = 0
         self.out = []
@@ -124,6 +125,38 @@ class Gen:
         self.emit('static void %s(void *arg) {' % name, 0)
         self.emit('const int me = %d;' % me, 1)
         self.emit('(void)arg;', 1)
+        self.c_idioms_at_start()
+
+    def c_idioms_at_start(self):
+        """Sometimes, in a function that holds statements: a member named `when` (a.when, p->when,
+        .when = 1) and a channel of a type declared in the function, and one of an enum type."""
+        c = self.r_c
+        if c.random() < 0.4:
+            self.emit('struct rs_flags { int when; } rs_f = { .when = 1 }, *rs_fp = &rs_f;', 1)
+            self.emit('if (rs_f.when + rs_fp->when != 2) rs_fail("a member named when");', 1)
+        if c.random() < 0.4:
+            self.emit('{', 1)
+            self.emit('struct rs_local { int v; long long v2; };', 2)
+            self.emit('static channel(struct rs_local) rs_lc;', 2)
+            self.emit('struct rs_local in = { me, 2 * me }, out = { 0, 0 };', 2)
+            self.emit('if (!chan_try_send(&rs_lc, in)) chan_try_recv(&rs_lc, &out);', 2)
+            self.emit('}', 1)
+        if c.random() < 0.3:
+            self.emit('{', 1)
+            self.emit('static channel(enum rs_colour { RS_RED, RS_GREEN, RS_BLUE }) rs_ec;', 2)
+            self.emit('enum rs_colour got = RS_RED;', 2)
+            self.emit('if (chan_try_recv(&rs_ec, &got) && got > RS_BLUE) rs_fail("an enum element changed");', 2)
+            self.emit('}', 1)
+
+    def c_idiom_around(self, ind):
+        """Sometimes, around a statement: a pragma pair, or a macro that opens a block."""
+        c = self.r_c
+        x = c.random()
+        if x < 0.15:
+            return ['_Pragma("GCC diagnostic push")'], ['_Pragma("GCC diagnostic pop")']
+        if x < 0.3:
+            return ['RS_IF_TRUE(me >= 0) {'], ['}']
+        return [], []
 
     def thread_end(self):
         self.emit('rs_at(me, "finished", -1);', 1)
@@ -579,8 +612,11 @@ class Gen:
                 leaves = [self.extra_leaf() for _ in range(r.randint(1, 6))]
                 tree = self.random_tree(leaves)
                 has_else = r.random() < 0.2
+                before, after = self.c_idiom_around(3)
+                for line in before: self.emit(line, 3)
                 self.statement(tree, 'work', 3, has_else=has_else,
                                else_guard=r.choice([None, '(it & 2)']) if has_else else None, nest=True)
+                for line in after: self.emit(line, 3)
             self.emit('break;', 3)
             self.emit('}', 2)
         self.emit('}', 2)
@@ -631,6 +667,7 @@ class Gen:
                      RS_LOCKS=self.nlock, RS_SEMS=self.nsem, RS_LATCHES=self.nlatch, RS_FUTURES=self.nfut, RS_MSG_PAD=max(1, self.msg_pad))
         for k, v in sizes.items(): head.append('#define %s %d' % (k, v))
         with open(os.path.join(HERE, 'rs_check.h')) as f: head.append(f.read())
+        head.append('#define RS_IF_TRUE(c) if (c) /* a macro that opens a block */')
         head += self.hostile_macros()
         decl = []
         for c in range(self.nchan):
