@@ -12,9 +12,13 @@
 #include <wuc.h>
 
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -236,6 +240,31 @@ WUC_SCENARIO(stack_overflow_on_worker_1) {
   return Survived();
 }
 
+// One frame larger than the stack's 64 KiB guard: without stack clash
+// protection (-fstack-clash-protection, set for the runtime and the tests
+// by stdlib/CMakeLists.txt) its first store lands below the guard: 329,000
+// bytes below the top of a 256 KiB stack crashed with no report, 380,000
+// bytes wrote into the neighbouring stack.  With it, the frame is touched
+// page by page from the top and the guard faults.
+template <size_t kBytes> __attribute__((noinline)) int big_frame() {
+  volatile char frame[kBytes];
+  frame[0] = 1;
+  __asm__ volatile("" : : "r"(frame) : "memory");
+  return frame[0];
+}
+
+extern "C" void big_frame_329000(void *) { big_frame<329000>(); }
+extern "C" void big_frame_380000(void *) { big_frame<380000>(); }
+
+WUC_SCENARIO(stack_overflow_by_one_big_frame) {
+  const char *env = std::getenv("WUC_TEST_FRAME");
+  bool larger = env && std::string(env) == "380000";
+  Fact("spawn", __LINE__ + 1); // before: the thread ends the program
+  uthread_t *t = uthread_spawn(larger ? big_frame_380000 : big_frame_329000, nullptr);
+  uthread_join(t);
+  return Survived();
+}
+
 WUC_SCENARIO(stack_overflow_in_main) {
   overflow_recurse(0);
   return Survived();
@@ -243,8 +272,9 @@ WUC_SCENARIO(stack_overflow_in_main) {
 
 namespace {
 
-std::string OverflowReport(const ChildResult &r, const char *bytes) {
-  return "wuc: fatal: stack overflow in user thread 2 (overflow_thread, spawned at " +
+std::string OverflowReport(const ChildResult &r, const char *bytes,
+                           const char *fn = "overflow_thread") {
+  return std::string("wuc: fatal: stack overflow in user thread 2 (") + fn + ", spawned at " +
          Where(Facts(r)["spawn"]) + " by thread 1)\n  its stack is " + bytes +
          " bytes; set WUC_STACK_SIZE for larger stacks\n";
 }
@@ -266,6 +296,17 @@ TEST(Report, StackOverflowOnAnotherWorker) {
   auto r = RunScenario("stack_overflow_on_worker_1", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
   EXPECT_EQ(r.err, OverflowReport(r, "262144")) << r.Describe();
+}
+
+TEST(Report, StackOverflowByOneFrameLargerThanTheGuard) {
+  for (const char *bytes : {"329000", "380000"}) {
+    SCOPED_TRACE(bytes);
+    auto r = RunScenario("stack_overflow_by_one_big_frame",
+                         {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_FRAME", bytes}});
+    EXPECT_TRUE(ExitedWith(r, kFatal));
+    EXPECT_EQ(r.err, OverflowReport(r, "262144", (std::string("big_frame_") + bytes).c_str()))
+        << r.Describe();
+  }
 }
 
 TEST(Report, StackOverflowInMain) {
