@@ -614,7 +614,12 @@ TEST(Environment, GoodProcessorCounts) {
 }
 
 TEST(Environment, BadStackSizes) {
-  for (const char *value : {"abc", "1k", "16383", "2g", "16q", "64kx", "k"}) {
+  // Signs and spaces are not sizes (strtoull took "-18446744073709486080" for
+  // 64k); the last four do not fit in 64 bits, and the last three used to
+  // wrap to 64k, 16m and 1g.
+  for (const char *value :
+       {"abc", "1k", "16383", "2g", "16q", "64kx", "k", "-1", "-18446744073709486080", "+64k",
+        " 64k", "18446744073709551616", "18014398509482048k", "17592186044432m", "17179869185g"}) {
     SCOPED_TRACE(value);
     auto r = RunScenario("spawn_one", {{"WUC_STACK_SIZE", value}});
     ExpectFatal(r,
