@@ -592,6 +592,59 @@ TEST(Misuse, AbortInsteadOfExitWithWucAbort) {
   EXPECT_EQ(r.err.rfind("wuc: fatal: wuc_unpark(NULL)\n", 0), 0u) << r.Describe();
 }
 
+// ---- durations ------------------------------------------------------------------
+
+WUC_SCENARIO(timeout_of_nan) {
+  volatile double zero = 0.0;
+  wuc_timeout t = wuc_timeout_make(zero / zero);
+  (void)t;
+  return Survived();
+}
+
+WUC_SCENARIO(sleep_of_nan) {
+  Fact("sleep", __LINE__ + 1);
+  uthread_sleep(std::nan(""));
+  return Survived();
+}
+
+// A sleep beyond the clock's range never ends; it starts no timer, so main
+// alone in it is a deadlock (before, it returned at once).
+WUC_SCENARIO(sleep_for_ever) {
+  Fact("sleep", __LINE__ + 1);
+  uthread_sleep(1e19);
+  return Survived();
+}
+
+WUC_SCENARIO(sleep_of_int64_max) {
+  uthread_sleep(INT64_MAX);
+  return Survived();
+}
+
+namespace {
+
+TEST(Misuse, DurationThatIsNaN) {
+  ExpectFatal(RunScenario("timeout_of_nan"), "timeout: the duration is NaN (not a number)", kMain);
+  auto r = RunScenario("sleep_of_nan");
+  ExpectFatal(
+      r, "uthread_sleep at " + Where(Facts(r)["sleep"]) + ": the duration is NaN (not a number)",
+      kMain);
+}
+
+TEST(Report, SleepBeyondTheClockIsForEver) {
+  auto r = RunScenario("sleep_for_ever", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                   "  user thread 1 (main)\n"
+                   "    waits in uthread_sleep at " +
+                       Where(Facts(r)["sleep"]) + "\n")
+      << r.Describe();
+  r = RunScenario("sleep_of_int64_max", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err.rfind("wuc: deadlock: all 1 user threads are blocked", 0), 0u) << r.Describe();
+}
+
+} // namespace
+
 // ---- environment ----------------------------------------------------------------
 
 TEST(Environment, BadProcessorCounts) {
