@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "sanitizer.h"
 #include "spin.h"
 
 /* How long an idle worker looks for work to steal before it sleeps. */
@@ -111,6 +112,7 @@ void wuc_wake_idle_worker(void) {
     wuc_sched.idle_list = w->idle_next;
     w->idle = false;
     atomic_fetch_sub(&wuc_sched.nidle, 1);
+    wuc_sched.idle_epoch++;
     /* The woken worker starts out spinning: it owns the count we took. */
     atomic_store(&w->wake_word, 1);
   }
@@ -361,17 +363,59 @@ static bool leave_idle_list(struct worker *w) {
     *p = w->idle_next;
     w->idle = false;
     atomic_fetch_sub(&wuc_sched.nidle, 1);
+    wuc_sched.idle_epoch++;
   }
   pthread_mutex_unlock(&wuc_sched.idle_lock);
   return was_idle;
 }
 
-static void check_deadlock(void) {
+/* Every worker idle, nothing runnable, no timer: no user thread can make
+ * progress.  Called with idle_lock held. */
+static bool all_blocked(void) {
+  return atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
+         atomic_load(&wuc_sched.pending_timers) == 0 && !work_visible();
+}
+
+/* How soon a worker that found every thread blocked while kernel threads
+ * outside the runtime exist looks again: from 1 ms, doubling up to 100 ms (a
+ * report comes at most that late after the last of them ends). */
+#define DEADLOCK_RECHECK_MIN_NS 1000000
+#define DEADLOCK_RECHECK_MAX_NS 100000000
+
+/* Called by a worker going to sleep with no timer of its own.  Reports a
+ * deadlock if every user thread is blocked and nothing can wake one: no
+ * timer, and no kernel thread outside the runtime, which could still call
+ * latch_set, chan_try_send and the like (docs/runtime.md, 'Deadlock
+ * report').  Returns when to look again: INT64_MAX for never (not blocked;
+ * whoever changes that will wake a worker), else soon, while such kernel
+ * threads exist.
+ *
+ * The kernel threads are looked at between two looks at the workers, with
+ * no worker leaving the idle list in between (idle_epoch): so no user thread
+ * ran meanwhile and started one after the look at /proc; and a kernel thread
+ * that ended before that look made its wake-ups before, where the second
+ * look at the queues sees them. */
+static int64_t check_deadlock(struct worker *w) {
   pthread_mutex_lock(&wuc_sched.idle_lock);
-  bool dead = atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
-              atomic_load(&wuc_sched.pending_timers) == 0 && !work_visible();
+  bool dead = all_blocked();
+  uint64_t epoch = wuc_sched.idle_epoch;
+  pthread_mutex_unlock(&wuc_sched.idle_lock);
+  if (!dead) {
+    w->deadlock_recheck_ns = 0;
+    return INT64_MAX;
+  }
+  if (wuc_foreign_kernel_threads()) {
+    int64_t wait = 2 * w->deadlock_recheck_ns;
+    if (wait < DEADLOCK_RECHECK_MIN_NS) wait = DEADLOCK_RECHECK_MIN_NS;
+    if (wait > DEADLOCK_RECHECK_MAX_NS) wait = DEADLOCK_RECHECK_MAX_NS;
+    w->deadlock_recheck_ns = wait;
+    return wuc_now() + wait;
+  }
+  pthread_mutex_lock(&wuc_sched.idle_lock);
+  dead = all_blocked() && wuc_sched.idle_epoch == epoch;
   pthread_mutex_unlock(&wuc_sched.idle_lock);
   if (dead) wuc_deadlock_report();
+  return INT64_MAX;
 }
 
 /* Nobody wakes a sleeping worker for a thread put in a `next` slot (a
@@ -406,7 +450,7 @@ static bool idle(struct worker *w) {
   bool monitor = false;
   if (!work_visible()) {
     int64_t deadline = wuc_timers_next_deadline(w);
-    if (deadline == INT64_MAX) check_deadlock();
+    if (deadline == INT64_MAX) deadline = check_deadlock(w);
     monitor = become_monitor();
     if (monitor) {
       int64_t look_again = wuc_now() + MONITOR_PERIOD_NS;
@@ -422,6 +466,7 @@ static bool idle(struct worker *w) {
   if (leave_idle_list(w)) return monitor;
   /* A waker took us off the list; its notification is set under the lock. */
   atomic_store(&w->wake_word, 0);
+  w->deadlock_recheck_ns = 0; /* something happened: look again soon next time */
   w->spinning = true;
   return false;
 }
@@ -515,6 +560,7 @@ static struct worker *worker_new(unsigned id) {
 
 static void worker_os_thread_setup(struct worker *w) {
   tls_worker = w;
+  atomic_store_explicit(&w->tid, gettid(), memory_order_relaxed);
   w->signal_stack = wuc_stack_overflow_altstack_init();
   /* Timer wake-ups within ~10 µs instead of the default 50 µs slack. */
   prctl(PR_SET_TIMERSLACK, 10000UL, 0, 0, 0);
@@ -570,12 +616,21 @@ void wuc_sched_start_workers(void) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 256 * 1024);
+#ifdef WUC_FIBER_ANNOTATIONS
+  wuc_note_sanitizer_threads(false);
+#endif
   for (unsigned i = 1; i < n; i++) {
     int err =
         pthread_create(&wuc_sched.workers[i]->os_thread, &attr, worker_main, wuc_sched.workers[i]);
     if (err) wuc_fatal("cannot start worker %u: %s", i, strerror(err));
   }
   pthread_attr_destroy(&attr);
+#ifdef WUC_FIBER_ANNOTATIONS
+  /* The new workers' ids first, so that they are not taken for the sanitizer's. */
+  for (unsigned i = 1; i < n; i++)
+    while (!atomic_load_explicit(&wuc_sched.workers[i]->tid, memory_order_relaxed)) sched_yield();
+  wuc_note_sanitizer_threads(true);
+#endif
 }
 
 void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out) {

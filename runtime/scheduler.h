@@ -45,8 +45,11 @@
  * sides use seq_cst, so at least one of them sees the other.
  *
  * Deadlock.  When the last worker goes idle with every queue empty and no
- * timer pending, no code can ever make a thread runnable again (threads are
- * only woken by user threads and timer callbacks): the deadlock report. */
+ * timer pending, only a kernel thread outside the runtime could still make a
+ * thread runnable (through a non-blocking call: latch_set, chan_try_send...).
+ * If the process has none, nothing ever will: the deadlock report.  If it
+ * has some, the worker looks again later (1 ms, doubling up to 100 ms), and
+ * reports once they have all ended (scheduler.c, check_deadlock). */
 #ifndef WUC_RUNTIME_SCHEDULER_H
 #define WUC_RUNTIME_SCHEDULER_H
 
@@ -54,6 +57,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <wuc/thread.h>
 
@@ -126,6 +130,8 @@ struct worker {
   bool idle;                  /* in the idle list, under sched.idle_lock */
 
   pthread_t os_thread;
+  _Atomic pid_t tid; /* its kernel thread's id (0 until it runs), for the deadlock check */
+  int64_t deadlock_recheck_ns;  /* how long to wait before looking again (scheduler.c) */
   struct wuc_stack sched_stack; /* worker 0 only: its kernel thread's stack is main's */
   void *signal_stack;           /* the kernel thread's sigaltstack (stack_overflow.c) */
 
@@ -163,6 +169,7 @@ struct scheduler {
   struct worker *idle_list;
   _Atomic unsigned nidle;
   _Atomic unsigned nspinning;
+  uint64_t idle_epoch;     /* bumped whenever a worker leaves the idle list, under idle_lock */
   _Atomic bool monitoring; /* a sleeping worker looks again now and then (scheduler.c, idle) */
 
   _Atomic int64_t pending_timers; /* started, neither fired nor cancelled */
@@ -203,6 +210,16 @@ void wuc_wake_other_worker(void);
 void wuc_sched_start_workers(void);
 
 void wuc_registry_add(struct uthread *t);
+/* Whether the process has a kernel thread that is neither a worker nor one a
+ * sanitizer started for itself: such a thread may still wake a user thread,
+ * so the deadlock report waits for it (deadlock.c).  False if /proc cannot
+ * be read. */
+bool wuc_foreign_kernel_threads(void);
+/* In a sanitized build, the first start of the workers may also start the
+ * sanitizer's own threads (ThreadSanitizer's background thread): start_workers
+ * calls this before and after, and the threads that appeared in between and
+ * are not workers are not counted as foreign. */
+void wuc_note_sanitizer_threads(bool after);
 void wuc_registry_remove(struct uthread *t);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);

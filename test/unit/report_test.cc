@@ -207,6 +207,142 @@ TEST(Report, DeadlockAfterAMillionCancelledTimers) {
 
 } // namespace
 
+// ---- no false deadlock report: kernel threads outside the runtime -------------
+//
+// While main waits, every user thread is blocked and no timer is pending, but a
+// kernel thread the runtime did not start is still there, and wakes main later
+// with a call that does not block: not a deadlock (docs/runtime.md, 'Deadlock
+// report').  It sleeps first, so that main is waiting when it wakes it.
+
+WUC_FUTURE_STRUCT(report_future, int);
+
+namespace {
+
+latch foreign_latch;
+report_future foreign_future;
+wuc_chan foreign_chan; // zeroed: rendezvous
+semaphore foreign_semaphore;
+
+// The wake-up the foreign thread makes, by $WUC_TEST_WAKER.
+void ForeignWake(const std::string &how) {
+  if (how == "latch_set") {
+    latch_set(&foreign_latch);
+  } else if (how == "future_set") {
+    future_set(&foreign_future, 7);
+  } else if (how == "chan_try_send") {
+    int v = 7; // rendezvous: succeeds only once main waits in its receive
+    while (!wuc_chan_try_send(&foreign_chan, &v, sizeof v)) usleep(1000);
+  } else if (how == "chan_close") {
+    wuc_chan_close(&foreign_chan, sizeof(int));
+  } else if (how == "semaphore_release") {
+    semaphore_release(&foreign_semaphore);
+  }
+}
+
+// What main waits in, by $WUC_TEST_WAKER; the value it got.
+int WaitForForeignWake(const std::string &how) {
+  int v = 0;
+  if (how == "latch_set") {
+    latch_wait(&foreign_latch);
+  } else if (how == "future_set") {
+    v = future_get(&foreign_future);
+  } else if (how == "chan_try_send" || how == "chan_close") {
+    if (!wuc_chan_recv(&foreign_chan, &v, sizeof v)) v = -1;
+  } else if (how == "semaphore_release") {
+    semaphore_acquire(&foreign_semaphore);
+  }
+  return v;
+}
+
+} // namespace
+
+WUC_SCENARIO(woken_by_a_foreign_thread) {
+  const char *env = std::getenv("WUC_TEST_WAKER");
+  std::string how = env ? env : "";
+  std::thread waker([how] {
+    usleep(100 * 1000);
+    ForeignWake(how);
+  });
+  int got = WaitForForeignWake(how);
+  waker.join();
+  std::printf("woken by %s: %d\n", how.c_str(), got);
+  return 0;
+}
+
+// Main and a thread it joins wait for the foreign thread's wake-up: two
+// threads blocked, at 2 and 4 workers on different workers.
+extern "C" void foreign_latch_waiter(void *) { latch_wait(&foreign_latch); }
+
+WUC_SCENARIO(two_threads_woken_by_a_foreign_thread) {
+  uthread_t *t = uthread_spawn(foreign_latch_waiter, nullptr);
+  std::thread waker([] {
+    usleep(100 * 1000);
+    latch_set(&foreign_latch);
+  });
+  uthread_join(t);
+  latch_wait(&foreign_latch);
+  waker.join();
+  std::printf("both woken\n");
+  return 0;
+}
+
+// A real deadlock while a foreign thread exists: reported once it has ended
+// (it makes no wake-up).
+WUC_SCENARIO(deadlock_after_a_foreign_thread_ends) {
+  std::thread idle([] { usleep(100 * 1000); });
+  idle.detach();
+  Fact("latch", &foreign_latch);
+  Fact("wait", __LINE__ + 1);
+  latch_wait(&foreign_latch);
+  return Survived();
+}
+
+namespace {
+
+TEST(Report, NoDeadlockWhileAForeignThreadCanWake) {
+  // The waker, and the value main got (-1: the receive failed, the channel is closed).
+  const std::map<std::string, std::string> wakers = {{"latch_set", "0"},
+                                                     {"future_set", "7"},
+                                                     {"chan_try_send", "7"},
+                                                     {"chan_close", "-1"},
+                                                     {"semaphore_release", "0"}};
+  for (const auto &[how, value] : wakers) {
+    for (const char *workers : {"1", "2", "4"}) {
+      SCOPED_TRACE(how + " at " + workers + " workers");
+      auto r = RunScenario("woken_by_a_foreign_thread",
+                           {{"WUC_PROCESSORS", workers}, {"WUC_TEST_WAKER", how}});
+      EXPECT_TRUE(ExitedWith(r, 0));
+      EXPECT_EQ(r.out, "woken by " + how + ": " + value + "\n") << r.Describe();
+      EXPECT_EQ(r.err, "") << r.Describe();
+    }
+  }
+}
+
+TEST(Report, NoDeadlockWhileAForeignThreadCanWakeTwoThreads) {
+  for (const char *workers : {"1", "2", "4"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("two_threads_woken_by_a_foreign_thread", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "both woken\n") << r.Describe();
+  }
+}
+
+TEST(Report, DeadlockAfterTheForeignThreadsEnd) {
+  for (const char *workers : {"1", "2"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("deadlock_after_a_foreign_thread_ends", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, kFatal));
+    auto facts = Facts(r);
+    EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                     "  user thread 1 (main)\n"
+                     "    waits in latch_wait on " +
+                         facts["latch"] + " at " + Where(facts["wait"]) + "\n")
+        << r.Describe();
+  }
+}
+
+} // namespace
+
 // ---- stack overflow -----------------------------------------------------------
 
 // Never true, but the compiler cannot know: keeps the recursion finite in
