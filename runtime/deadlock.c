@@ -60,6 +60,11 @@ void wuc_describe_where(char *buf, unsigned size) {
     snprintf(buf, size, "in %s", who);
   } else if (w) {
     snprintf(buf, size, "in the scheduler of worker %u", w->id);
+  } else if (atomic_load_explicit(&wuc_fork.in_child, memory_order_relaxed)) {
+    char who[512] = "";
+    if (wuc_fork.thread) wuc_describe_thread(wuc_fork.thread, who, sizeof who);
+    snprintf(buf, size, "in a child process forked by %s",
+             wuc_fork.thread ? who : "a kernel thread that is not running a user thread");
   } else if (!atomic_load(&wuc_sched.initialized)) {
     snprintf(buf, size, "while the wuc runtime starts up");
   } else {

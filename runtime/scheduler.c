@@ -46,9 +46,17 @@ NO_IPA struct worker *wuc_current_worker(void) {
   return tls_worker;
 }
 
+struct wuc_fork_state wuc_fork;
+
+/* No worker (w == NULL) or no user thread: a misuse, or the child of a fork. */
+static __attribute__((noreturn, cold)) void outside_user_thread(const char *call) {
+  wuc_check_not_forked(call);
+  wuc_fatal("%s called outside a user thread", call);
+}
+
 struct uthread *wuc_current_thread_or_die(const char *call) {
   struct worker *w = wuc_current_worker();
-  if (!w || !w->current) wuc_fatal("%s called outside a user thread", call);
+  if (!w || !w->current) outside_user_thread(call);
   return w->current;
 }
 
@@ -57,12 +65,15 @@ struct uthread *wuc_current_thread_or_die(const char *call) {
  * every channel operation saves a call. */
 __attribute__((noinline)) void wuc_reclaim_op_start(void) {
   struct worker *w = tls_worker;
-  if (w) wuc_reclaim_count_op(w);
+  if (w)
+    wuc_reclaim_count_op(w);
+  else /* a foreign kernel thread's non-blocking operation, or the child of a fork */
+    wuc_check_not_forked("a channel operation");
 }
 
 __attribute__((noinline)) struct uthread *wuc_statement_start(const char *call) {
   struct worker *w = tls_worker;
-  if (!w || !w->current) wuc_fatal("%s called outside a user thread", call);
+  if (!w || !w->current) outside_user_thread(call);
   wuc_reclaim_count_op(w);
   return w->current;
 }
@@ -145,6 +156,7 @@ static void ready_next(struct worker *w, struct uthread *t) {
 void wuc_make_runnable(struct uthread *t) {
   struct worker *w = wuc_current_worker();
   if (!w) {
+    wuc_check_not_forked("wuc_unpark");
     global_runq_push(&wuc_sched.global, t);
     wuc_wake_idle_worker();
   } else if (w->in_timer_callbacks) {
@@ -594,6 +606,7 @@ static unsigned default_processors(void) {
 }
 
 void wuc_set_processors(unsigned n) {
+  wuc_check_not_forked("wuc_set_processors");
   if (atomic_load(&wuc_sched.started))
     wuc_fatal("wuc_set_processors(%u) called after the first uthread_spawn; %u workers already run",
               n, atomic_load(&wuc_sched.nworkers));
@@ -648,6 +661,30 @@ static struct uthread main_thread;
 
 void wuc_uthread_main_init(struct uthread *t);
 
+/* ---- fork ------------------------------------------------------------------
+ *
+ * The child of a fork() has only the kernel thread that called it: the other
+ * workers and the user threads they were running are gone, and so is the
+ * owner of any lock they held.  Rebuilding a runtime from that would resume
+ * threads half-way through an operation, so the runtime stops instead: the
+ * child's kernel thread is no worker any more, and every call that would
+ * block, wake or start a thread, or change a channel, future, latch,
+ * semaphore or lock stops the program with the message below
+ * (docs/runtime.md, 'fork'). */
+
+static void fork_child(void) {
+  struct worker *w = tls_worker;
+  wuc_fork.thread = w && !w->in_timer_callbacks ? w->current : NULL;
+  atomic_store_explicit(&wuc_fork.in_child, true, memory_order_relaxed);
+  tls_worker = NULL;
+}
+
+void wuc_fork_child_fatal(const char *call) {
+  wuc_fatal("%s called in the child of a fork(): the wuc runtime runs only in the parent (exec a "
+            "program in the child, or use posix_spawn)",
+            call);
+}
+
 __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   wuc_fatal_set_where(wuc_describe_where);
   wuc_stacks_init();
@@ -656,6 +693,7 @@ __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   wuc_sched.workers[0] = w0;
   worker_os_thread_setup(w0);
   wuc_stack_overflow_handler_init();
+  pthread_atfork(NULL, NULL, fork_child);
 
   wuc_uthread_main_init(&main_thread);
   wuc_context_init_current(&main_thread.ctx);

@@ -49,7 +49,12 @@
  * thread runnable (through a non-blocking call: latch_set, chan_try_send...).
  * If the process has none, nothing ever will: the deadlock report.  If it
  * has some, the worker looks again later (1 ms, doubling up to 100 ms), and
- * reports once they have all ended (scheduler.c, check_deadlock). */
+ * reports once they have all ended (scheduler.c, check_deadlock).
+ *
+ * Fork.  In the child of a fork() only the forking kernel thread exists:
+ * the other workers and the threads they ran are gone, with any lock they
+ * held.  The runtime does not run there: the child's calls stop it with a
+ * message (wuc_fork, below). */
 #ifndef WUC_RUNTIME_SCHEDULER_H
 #define WUC_RUNTIME_SCHEDULER_H
 
@@ -181,6 +186,24 @@ struct scheduler {
 };
 
 extern struct scheduler wuc_sched;
+
+/* Set in the child of a fork() (scheduler.c, fork_child): thread is the user
+ * thread that called fork, if one did.  Read-mostly, on a line of its own. */
+struct wuc_fork_state {
+  _Atomic bool in_child;
+  struct uthread *thread;
+} __attribute__((aligned(64)));
+extern struct wuc_fork_state wuc_fork;
+
+/* Stops the program: `call` was made in the child of a fork(). */
+__attribute__((noreturn, cold)) void wuc_fork_child_fatal(const char *call);
+/* The check at the entry of calls that change an object or involve a thread
+ * (the others find no worker there and stop through the checks that find
+ * none: wuc_current_thread_or_die...). */
+static inline void wuc_check_not_forked(const char *call) {
+  if (__builtin_expect(atomic_load_explicit(&wuc_fork.in_child, memory_order_relaxed), 0))
+    wuc_fork_child_fatal(call);
+}
 
 /* The worker running the caller, or NULL on a foreign kernel thread.  Not
  * inlined on purpose: a user thread can resume on another kernel thread, and

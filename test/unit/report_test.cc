@@ -728,6 +728,143 @@ TEST(Misuse, AbortInsteadOfExitWithWucAbort) {
   EXPECT_EQ(r.err.rfind("wuc: fatal: wuc_unpark(NULL)\n", 0), 0u) << r.Describe();
 }
 
+// ---- fork ---------------------------------------------------------------------
+//
+// The child of a fork() has none of the runtime's other kernel threads: every
+// call there that would block, wake or start a thread, or change an object,
+// stops it with a message naming the call (docs/runtime.md, 'fork').  The
+// parent's runtime goes on.
+
+namespace {
+
+// What the child calls, by $WUC_TEST_FORK_CALL.
+void CallInForkChild(const std::string &call) {
+  static wuc_chan ch; // rendezvous, nobody sends: a receive would wait
+  static latch unset;
+  static report_future empty;
+  static semaphore sem;
+  static owner_lock lock;
+  int v = 1;
+  if (call == "chan_recv") wuc_chan_recv(&ch, &v, sizeof v);
+  if (call == "chan_try_send") wuc_chan_try_send(&ch, &v, sizeof v);
+  if (call == "latch_wait") latch_wait(&unset);
+  if (call == "latch_set") latch_set(&unset);
+  if (call == "future_get") v = future_get(&empty);
+  if (call == "future_set") future_set(&empty, 1);
+  if (call == "semaphore_acquire") semaphore_acquire(&sem);
+  if (call == "semaphore_try_acquire") semaphore_try_acquire(&sem);
+  if (call == "semaphore_release") semaphore_release(&sem);
+  if (call == "lock_acquire") lock_acquire(&lock);
+  if (call == "lock_try_acquire") lock_try_acquire(&lock);
+  if (call == "uthread_spawn") uthread_spawn(misuse_noop, nullptr);
+  if (call == "uthread_yield") uthread_yield();
+  if (call == "uthread_sleep") uthread_sleep(milliseconds(1));
+  if (call == "uthread_self") uthread_self();
+  if (call == "wuc_set_processors") wuc_set_processors(1);
+}
+
+// Forks; the child makes the call and would print "survived"; the parent
+// waits for it, then checks that its own runtime still works.
+void ForkAndCall() {
+  const char *env = std::getenv("WUC_TEST_FORK_CALL");
+  std::string call = env ? env : "";
+  std::fflush(stdout); // the child's exit flushes its copy of the buffer
+  pid_t pid = fork();
+  if (pid == 0) {
+    CallInForkChild(call);
+    std::printf("survived\n");
+    std::fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::printf("child exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+} // namespace
+
+extern "C" void fork_in_thread(void *) { ForkAndCall(); }
+
+WUC_SCENARIO(fork_then_call) {
+  // Workers run before the fork (the first spawn starts them).
+  static wuc_chan ch;
+  uthread_t *t = uthread_spawn(
+      [](void *) {
+        int v = 5;
+        wuc_chan_send(&ch, &v, sizeof v);
+      },
+      nullptr);
+  ForkAndCall();
+  int v = 0; // the parent's runtime goes on
+  wuc_chan_recv(&ch, &v, sizeof v);
+  uthread_join(t);
+  std::printf("parent got %d\n", v);
+  return 0;
+}
+
+WUC_SCENARIO(fork_in_a_thread) {
+  Fact("spawn", __LINE__ + 1);
+  uthread_t *t = uthread_spawn(fork_in_thread, nullptr);
+  uthread_join(t);
+  return 0;
+}
+
+namespace {
+
+std::string ForkMessage(const std::string &call, const std::string &forker) {
+  return "wuc: fatal: " + call +
+         " called in the child of a fork(): the wuc runtime runs only in the parent (exec a "
+         "program in the child, or use posix_spawn)\n  in a child process forked by " +
+         forker + "\n";
+}
+
+TEST(Misuse, ChannelReceiveInAForkChild) {
+  for (const char *workers : {"1", "2", "4"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("fork_then_call",
+                         {{"WUC_PROCESSORS", workers}, {"WUC_TEST_FORK_CALL", "chan_recv"}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "child exited 2\nparent got 5\n") << r.Describe();
+    EXPECT_EQ(r.err, ForkMessage("a channel operation", kMain)) << r.Describe();
+  }
+}
+
+TEST(Misuse, AnyCallInAForkChild) {
+  const std::map<std::string, std::string> calls = {
+      {"chan_try_send", "a channel operation"},
+      {"latch_wait", "latch_wait"},
+      {"latch_set", "latch_set"},
+      {"future_get", "future_get"},
+      {"future_set", "future_set"},
+      {"semaphore_acquire", "semaphore_acquire"},
+      {"semaphore_try_acquire", "semaphore_try_acquire"},
+      {"semaphore_release", "semaphore_release"},
+      {"lock_acquire", "lock_acquire"},
+      {"lock_try_acquire", "lock_try_acquire"},
+      {"uthread_spawn", "uthread_spawn"},
+      {"uthread_yield", "uthread_yield"},
+      {"uthread_sleep", "uthread_sleep"},
+      {"uthread_self", "uthread_self"},
+      {"wuc_set_processors", "wuc_set_processors"},
+  };
+  for (const auto &[call, named] : calls) {
+    SCOPED_TRACE(call);
+    auto r = RunScenario("fork_then_call", {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_FORK_CALL", call}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "child exited 2\nparent got 5\n") << r.Describe();
+    EXPECT_EQ(r.err, ForkMessage(named, kMain)) << r.Describe();
+  }
+}
+
+TEST(Misuse, ForkChildNamesTheForkingThread) {
+  auto r = RunScenario("fork_in_a_thread",
+                       {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_FORK_CALL", "latch_wait"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  EXPECT_EQ(r.err, ForkMessage("latch_wait", SpawnedThread(r, "fork_in_thread"))) << r.Describe();
+}
+
+} // namespace
+
 // ---- durations ------------------------------------------------------------------
 
 WUC_SCENARIO(timeout_of_nan) {
