@@ -119,27 +119,31 @@ static bool visit_foreign(pid_t tid, void *ctx) {
 
 bool wuc_foreign_kernel_threads(void) { return any_task(visit_foreign, NULL); }
 
-/* The threads that existed before the workers started: not the sanitizer's. */
-#define MAX_EARLIER_THREADS 64
-static pid_t earlier_threads[MAX_EARLIER_THREADS];
-static unsigned nearlier_threads;
+/* A sanitizer may start a thread of its own at the process's first
+ * pthread_create (ThreadSanitizer's background thread does), which would
+ * hold every report back.  In a sanitized build the runtime's start-up makes
+ * that happen at once, with a thread that ends at once, and takes every
+ * other thread but main that exists then for the sanitizer's. */
+static pid_t probe_tid;
 
-static bool visit_earlier(pid_t tid, void *ctx) {
-  (void)ctx;
-  if (nearlier_threads < MAX_EARLIER_THREADS) earlier_threads[nearlier_threads++] = tid;
-  return false;
+static void *probe_thread(void *arg) {
+  (void)arg;
+  probe_tid = gettid();
+  return NULL;
 }
 
-static bool visit_new(pid_t tid, void *ctx) {
+static bool visit_sanitizer(pid_t tid, void *ctx) {
   (void)ctx;
-  for (unsigned i = 0; i < nearlier_threads; i++)
-    if (earlier_threads[i] == tid) return false;
-  if (!is_worker(tid) && nsanitizer_threads < MAX_SANITIZER_THREADS)
+  if (tid != getpid() && tid != probe_tid && nsanitizer_threads < MAX_SANITIZER_THREADS)
     sanitizer_threads[nsanitizer_threads++] = tid;
   return false;
 }
 
-void wuc_note_sanitizer_threads(bool after) { any_task(after ? visit_new : visit_earlier, NULL); }
+void wuc_note_sanitizer_threads(void) {
+  pthread_t probe;
+  if (pthread_create(&probe, NULL, probe_thread, NULL) == 0) pthread_join(probe, NULL);
+  any_task(visit_sanitizer, NULL);
+}
 
 static void print_thread(FILE *out, struct uthread *t) {
   char who[512];

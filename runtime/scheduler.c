@@ -629,21 +629,12 @@ void wuc_sched_start_workers(void) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 256 * 1024);
-#ifdef WUC_FIBER_ANNOTATIONS
-  wuc_note_sanitizer_threads(false);
-#endif
   for (unsigned i = 1; i < n; i++) {
     int err =
         pthread_create(&wuc_sched.workers[i]->os_thread, &attr, worker_main, wuc_sched.workers[i]);
     if (err) wuc_fatal("cannot start worker %u: %s", i, strerror(err));
   }
   pthread_attr_destroy(&attr);
-#ifdef WUC_FIBER_ANNOTATIONS
-  /* The new workers' ids first, so that they are not taken for the sanitizer's. */
-  for (unsigned i = 1; i < n; i++)
-    while (!atomic_load_explicit(&wuc_sched.workers[i]->tid, memory_order_relaxed)) sched_yield();
-  wuc_note_sanitizer_threads(true);
-#endif
 }
 
 void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out) {
@@ -694,6 +685,9 @@ __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   worker_os_thread_setup(w0);
   wuc_stack_overflow_handler_init();
   pthread_atfork(NULL, NULL, fork_child);
+#ifdef WUC_FIBER_ANNOTATIONS
+  wuc_note_sanitizer_threads(); /* before any thread of the program's */
+#endif
 
   wuc_uthread_main_init(&main_thread);
   wuc_context_init_current(&main_thread.ctx);

@@ -238,11 +238,10 @@ void wuc_registry_add(struct uthread *t);
  * so the deadlock report waits for it (deadlock.c).  False if /proc cannot
  * be read. */
 bool wuc_foreign_kernel_threads(void);
-/* In a sanitized build, the first start of the workers may also start the
- * sanitizer's own threads (ThreadSanitizer's background thread): start_workers
- * calls this before and after, and the threads that appeared in between and
- * are not workers are not counted as foreign. */
-void wuc_note_sanitizer_threads(bool after);
+/* In a sanitized build, start-up calls this to make the sanitizer start the
+ * threads it starts at the first pthread_create (ThreadSanitizer's
+ * background thread) and to leave them out of the count above. */
+void wuc_note_sanitizer_threads(void);
 void wuc_registry_remove(struct uthread *t);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);
