@@ -654,7 +654,13 @@ void wuc_uthread_main_init(struct uthread *t);
 
 /* ---- fork ------------------------------------------------------------------
  *
- * The child of a fork() has only the kernel thread that called it: the other
+ * Before the first uthread_spawn the runtime is one worker, the process's
+ * own kernel thread, running one user thread, main: a fork() that main makes
+ * then leaves the child a whole runtime, as if it had just started (its
+ * workers start at its own first spawn); only the worker's kernel thread id
+ * changes.
+ *
+ * After it, the child has only the kernel thread that called fork: the other
  * workers and the user threads they were running are gone, and so is the
  * owner of any lock they held.  Rebuilding a runtime from that would resume
  * threads half-way through an operation, so the runtime stops instead: the
@@ -665,14 +671,19 @@ void wuc_uthread_main_init(struct uthread *t);
 
 static void fork_child(void) {
   struct worker *w = tls_worker;
+  if (!atomic_load(&wuc_sched.started) && w && w->current && !w->in_timer_callbacks) {
+    atomic_store_explicit(&w->tid, gettid(), memory_order_relaxed);
+    return;
+  }
   wuc_fork.thread = w && !w->in_timer_callbacks ? w->current : NULL;
   atomic_store_explicit(&wuc_fork.in_child, true, memory_order_relaxed);
   tls_worker = NULL;
 }
 
 void wuc_fork_child_fatal(const char *call) {
-  wuc_fatal("%s called in the child of a fork(): the wuc runtime runs only in the parent (exec a "
-            "program in the child, or use posix_spawn)",
+  wuc_fatal("%s called in the child of a fork() made after the first uthread_spawn: the wuc "
+            "runtime runs only in the parent (fork before it, exec a program in the child, or "
+            "use posix_spawn)",
             call);
 }
 

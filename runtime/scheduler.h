@@ -51,7 +51,8 @@
  * has some, the worker looks again later (1 ms, doubling up to 100 ms), and
  * reports once they have all ended (scheduler.c, check_deadlock).
  *
- * Fork.  In the child of a fork() only the forking kernel thread exists:
+ * Fork.  Before the first spawn, a fork() by main leaves the child a whole
+ * runtime.  After it, only the forking kernel thread exists in the child:
  * the other workers and the threads they ran are gone, with any lock they
  * held.  The runtime does not run there: the child's calls stop it with a
  * message (wuc_fork, below). */

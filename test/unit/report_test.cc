@@ -11,6 +11,7 @@
 #include <timer.h>
 #include <wuc.h>
 
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -286,6 +287,33 @@ WUC_SCENARIO(two_threads_woken_by_a_foreign_thread) {
   return 0;
 }
 
+// A signal, the way docs/library.md says to wait for one (a handler may not
+// call libwuc): blocked before the first spawn, so that every worker
+// inherits the mask, and taken by a kernel thread of the program's in
+// sigwait, which sets the latch two user threads wait on.
+WUC_SCENARIO(woken_by_a_signal_through_sigwait) {
+  sigset_t usr1;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &usr1, nullptr);
+  uthread_t *t = uthread_spawn(foreign_latch_waiter, nullptr);
+  std::thread waiter([usr1] {
+    int sig = 0;
+    sigwait(&usr1, &sig);
+    latch_set(&foreign_latch);
+  });
+  std::thread sender([] {
+    usleep(100 * 1000);
+    kill(getpid(), SIGUSR1);
+  });
+  latch_wait(&foreign_latch);
+  uthread_join(t);
+  waiter.join();
+  sender.join();
+  std::printf("woken by SIGUSR1\n");
+  return 0;
+}
+
 // A real deadlock while a foreign thread exists: reported once it has ended
 // (it makes no wake-up).
 WUC_SCENARIO(deadlock_after_a_foreign_thread_ends) {
@@ -324,6 +352,15 @@ TEST(Report, NoDeadlockWhileAForeignThreadCanWakeTwoThreads) {
     auto r = RunScenario("two_threads_woken_by_a_foreign_thread", {{"WUC_PROCESSORS", workers}});
     EXPECT_TRUE(ExitedWith(r, 0));
     EXPECT_EQ(r.out, "both woken\n") << r.Describe();
+  }
+}
+
+TEST(Report, NoDeadlockWhileASigwaitThreadWaitsForASignal) {
+  for (const char *workers : {"1", "2", "4"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("woken_by_a_signal_through_sigwait", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "woken by SIGUSR1\n") << r.Describe();
   }
 }
 
@@ -730,10 +767,11 @@ TEST(Misuse, AbortInsteadOfExitWithWucAbort) {
 
 // ---- fork ---------------------------------------------------------------------
 //
-// The child of a fork() has none of the runtime's other kernel threads: every
-// call there that would block, wake or start a thread, or change an object,
-// stops it with a message naming the call (docs/runtime.md, 'fork').  The
-// parent's runtime goes on.
+// After the first spawn, the child of a fork() has none of the runtime's
+// other kernel threads: every call there that would block, wake or start a
+// thread, or change an object, stops it with a message naming the call
+// (docs/runtime.md, 'fork').  The parent's runtime goes on.  Before the first
+// spawn, the child's runtime is whole.
 
 namespace {
 
@@ -802,6 +840,40 @@ WUC_SCENARIO(fork_then_call) {
   return 0;
 }
 
+extern "C" void fork_child_sender(void *ch) {
+  int v = 9;
+  wuc_chan_send(static_cast<wuc_chan *>(ch), &v, sizeof v);
+}
+
+// main forks before any spawn; the child spawns, receives from its thread,
+// and then waits for good: its deadlock report (its kernel thread, a new
+// one, must count as its worker, not as a kernel thread outside it).
+WUC_SCENARIO(fork_before_the_first_spawn) {
+  static wuc_chan ch;
+  static latch never;
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    uthread_t *t = uthread_spawn(fork_child_sender, &ch);
+    int v = 0;
+    wuc_chan_recv(&ch, &v, sizeof v);
+    uthread_join(t);
+    std::printf("child got %d on %u workers\n", v, wuc_processors());
+    std::fflush(stdout);
+    latch_wait(&never);
+    return Survived();
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::printf("child exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  uthread_t *t = uthread_spawn(fork_child_sender, &ch); // and the parent's runtime works
+  int v = 0;
+  wuc_chan_recv(&ch, &v, sizeof v);
+  uthread_join(t);
+  std::printf("parent got %d\n", v);
+  return 0;
+}
+
 WUC_SCENARIO(fork_in_a_thread) {
   Fact("spawn", __LINE__ + 1);
   uthread_t *t = uthread_spawn(fork_in_thread, nullptr);
@@ -813,8 +885,9 @@ namespace {
 
 std::string ForkMessage(const std::string &call, const std::string &forker) {
   return "wuc: fatal: " + call +
-         " called in the child of a fork(): the wuc runtime runs only in the parent (exec a "
-         "program in the child, or use posix_spawn)\n  in a child process forked by " +
+         " called in the child of a fork() made after the first uthread_spawn: the wuc runtime "
+         "runs only in the parent (fork before it, exec a program in the child, or use "
+         "posix_spawn)\n  in a child process forked by " +
          forker + "\n";
 }
 
@@ -853,6 +926,22 @@ TEST(Misuse, AnyCallInAForkChild) {
     EXPECT_TRUE(ExitedWith(r, 0));
     EXPECT_EQ(r.out, "child exited 2\nparent got 5\n") << r.Describe();
     EXPECT_EQ(r.err, ForkMessage(named, kMain)) << r.Describe();
+  }
+}
+
+TEST(Report, ForkBeforeTheFirstSpawnLeavesTheChildARuntime) {
+  for (const char *workers : {"1", "2", "4"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("fork_before_the_first_spawn", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out,
+              std::string("child got 9 on ") + workers + " workers\nchild exited 2\nparent got 9\n")
+        << r.Describe();
+    EXPECT_TRUE(std::regex_match(
+        r.err, std::regex("wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                          "  user thread 1 \\(main\\)\n"
+                          "    waits in latch_wait on 0x[0-9a-f]+ at .*report_test.cc:[0-9]+\n")))
+        << r.Describe();
   }
 }
 
