@@ -224,7 +224,10 @@ private:
 
   std::vector<std::string> compileCommand(const std::string &source, const std::string &cfile,
                                           const std::string &obj, bool syntaxOnly) {
-    std::vector<std::string> cmd{a_.cc, "-x", "c", "-std=gnu11"};
+    // -fstack-clash-protection: a frame larger than the guard below a user
+    // thread's stack must fault in the guard, not jump it (docs/runtime.md,
+    // 'Stacks'); before the user's flags, so -fno-stack-clash-protection wins.
+    std::vector<std::string> cmd{a_.cc, "-x", "c", "-std=gnu11", "-fstack-clash-protection"};
     cmd.insert(cmd.end(), a_.compileFlags.begin(), a_.compileFlags.end());
     // The lowered file lives in a temporary directory: #include "x.h" must
     // still find x.h beside the source.

@@ -1,10 +1,13 @@
 /* deadlock.c — the registry of live threads, and how reports name them:
- * the deadlock report, and the line under a fatal message (fatal.h's hook). */
+ * the deadlock report, and the line under a fatal message (fatal.h's hook);
+ * and the kernel threads outside the runtime, which hold the report back. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,11 +60,89 @@ void wuc_describe_where(char *buf, unsigned size) {
     snprintf(buf, size, "in %s", who);
   } else if (w) {
     snprintf(buf, size, "in the scheduler of worker %u", w->id);
+  } else if (atomic_load_explicit(&wuc_fork.in_child, memory_order_relaxed)) {
+    char who[512] = "";
+    if (wuc_fork.thread) wuc_describe_thread(wuc_fork.thread, who, sizeof who);
+    snprintf(buf, size, "in a child process forked by %s",
+             wuc_fork.thread ? who : "a kernel thread that is not running a user thread");
   } else if (!atomic_load(&wuc_sched.initialized)) {
     snprintf(buf, size, "while the wuc runtime starts up");
   } else {
     snprintf(buf, size, "in a kernel thread that is not a wuc worker");
   }
+}
+
+/* ---- kernel threads outside the runtime -------------------------------------
+ *
+ * A kernel thread that is not a worker may wake a user thread with a call
+ * that does not block (latch_set, future_set, chan_try_send, chan_close...),
+ * so while one exists a process whose user threads all wait is not known to
+ * be deadlocked (docs/runtime.md, 'Deadlock report').  The process's kernel
+ * threads are the entries of /proc/self/task. */
+
+#define MAX_SANITIZER_THREADS 16
+static pid_t sanitizer_threads[MAX_SANITIZER_THREADS];
+static unsigned nsanitizer_threads;
+
+static bool is_worker(pid_t tid) {
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  for (unsigned i = 0; i < n; i++)
+    if (atomic_load_explicit(&wuc_sched.workers[i]->tid, memory_order_relaxed) == tid) return true;
+  return false;
+}
+
+static bool is_foreign(pid_t tid) {
+  if (is_worker(tid)) return false;
+  for (unsigned i = 0; i < nsanitizer_threads; i++)
+    if (sanitizer_threads[i] == tid) return false;
+  return true;
+}
+
+/* Calls visit(tid, ctx) for each kernel thread of the process until it
+ * returns true; returns whether one did (false if /proc cannot be read). */
+static bool any_task(bool (*visit)(pid_t tid, void *ctx), void *ctx) {
+  DIR *dir = opendir("/proc/self/task");
+  if (!dir) return false;
+  bool found = false;
+  for (struct dirent *e; !found && (e = readdir(dir));) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    found = visit((pid_t)strtol(e->d_name, NULL, 10), ctx);
+  }
+  closedir(dir);
+  return found;
+}
+
+static bool visit_foreign(pid_t tid, void *ctx) {
+  (void)ctx;
+  return is_foreign(tid);
+}
+
+bool wuc_foreign_kernel_threads(void) { return any_task(visit_foreign, NULL); }
+
+/* A sanitizer may start a thread of its own at the process's first
+ * pthread_create (ThreadSanitizer's background thread does), which would
+ * hold every report back.  In a sanitized build the runtime's start-up makes
+ * that happen at once, with a thread that ends at once, and takes every
+ * other thread but main that exists then for the sanitizer's. */
+static pid_t probe_tid;
+
+static void *probe_thread(void *arg) {
+  (void)arg;
+  probe_tid = gettid();
+  return NULL;
+}
+
+static bool visit_sanitizer(pid_t tid, void *ctx) {
+  (void)ctx;
+  if (tid != getpid() && tid != probe_tid && nsanitizer_threads < MAX_SANITIZER_THREADS)
+    sanitizer_threads[nsanitizer_threads++] = tid;
+  return false;
+}
+
+void wuc_note_sanitizer_threads(void) {
+  pthread_t probe;
+  if (pthread_create(&probe, NULL, probe_thread, NULL) == 0) pthread_join(probe, NULL);
+  any_task(visit_sanitizer, NULL);
 }
 
 static void print_thread(FILE *out, struct uthread *t) {

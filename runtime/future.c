@@ -7,6 +7,7 @@
 #include "waitq.h"
 
 bool wuc_future_begin_set(wuc_future *f) {
+  wuc_check_not_forked("future_set");
   int empty = WUC_FUTURE_EMPTY;
   return atomic_compare_exchange_strong(&f->state, &empty, WUC_FUTURE_SETTING);
 }
@@ -31,6 +32,7 @@ void wuc_future_wait_at(wuc_future *f, const char *file, int line) {
 }
 
 void wuc_future_reset(wuc_future *f) {
+  wuc_check_not_forked("future_reset");
   uint32_t spins = 0;
   for (;;) {
     waitq_lock(&f->waiters);

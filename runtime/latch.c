@@ -13,6 +13,7 @@
 
 void latch_set(latch *e) {
   if (latch_is_set(e)) return; /* no read-modify-write once set */
+  wuc_check_not_forked("latch_set");
   waitq_lock(&e->waiters);
   if (atomic_load_explicit(&e->is_set, memory_order_relaxed)) {
     waitq_unlock(&e->waiters);

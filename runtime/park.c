@@ -7,6 +7,7 @@
 void wuc_park_at(const char *what, const void *object, const char *file, int line) {
   struct worker *w = wuc_current_worker();
   struct uthread *cur = w ? w->current : NULL;
+  if (!cur) wuc_check_not_forked(what ? what : "wuc_park");
   if (!cur || w->in_timer_callbacks)
     wuc_fatal("wuc_park(\"%s\") called outside a user thread (e.g. in a timer callback)",
               what ? what : "");

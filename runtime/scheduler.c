@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "sanitizer.h"
 #include "spin.h"
 
 /* How long an idle worker looks for work to steal before it sleeps. */
@@ -45,9 +46,17 @@ NO_IPA struct worker *wuc_current_worker(void) {
   return tls_worker;
 }
 
+struct wuc_fork_state wuc_fork;
+
+/* No worker (w == NULL) or no user thread: a misuse, or the child of a fork. */
+static __attribute__((noreturn, cold)) void outside_user_thread(const char *call) {
+  wuc_check_not_forked(call);
+  wuc_fatal("%s called outside a user thread", call);
+}
+
 struct uthread *wuc_current_thread_or_die(const char *call) {
   struct worker *w = wuc_current_worker();
-  if (!w || !w->current) wuc_fatal("%s called outside a user thread", call);
+  if (!w || !w->current) outside_user_thread(call);
   return w->current;
 }
 
@@ -56,12 +65,15 @@ struct uthread *wuc_current_thread_or_die(const char *call) {
  * every channel operation saves a call. */
 __attribute__((noinline)) void wuc_reclaim_op_start(void) {
   struct worker *w = tls_worker;
-  if (w) wuc_reclaim_count_op(w);
+  if (w)
+    wuc_reclaim_count_op(w);
+  else /* a foreign kernel thread's non-blocking operation, or the child of a fork */
+    wuc_check_not_forked("a channel operation");
 }
 
 __attribute__((noinline)) struct uthread *wuc_statement_start(const char *call) {
   struct worker *w = tls_worker;
-  if (!w || !w->current) wuc_fatal("%s called outside a user thread", call);
+  if (!w || !w->current) outside_user_thread(call);
   wuc_reclaim_count_op(w);
   return w->current;
 }
@@ -111,6 +123,7 @@ void wuc_wake_idle_worker(void) {
     wuc_sched.idle_list = w->idle_next;
     w->idle = false;
     atomic_fetch_sub(&wuc_sched.nidle, 1);
+    wuc_sched.idle_epoch++;
     /* The woken worker starts out spinning: it owns the count we took. */
     atomic_store(&w->wake_word, 1);
   }
@@ -143,6 +156,7 @@ static void ready_next(struct worker *w, struct uthread *t) {
 void wuc_make_runnable(struct uthread *t) {
   struct worker *w = wuc_current_worker();
   if (!w) {
+    wuc_check_not_forked("wuc_unpark");
     global_runq_push(&wuc_sched.global, t);
     wuc_wake_idle_worker();
   } else if (w->in_timer_callbacks) {
@@ -361,17 +375,59 @@ static bool leave_idle_list(struct worker *w) {
     *p = w->idle_next;
     w->idle = false;
     atomic_fetch_sub(&wuc_sched.nidle, 1);
+    wuc_sched.idle_epoch++;
   }
   pthread_mutex_unlock(&wuc_sched.idle_lock);
   return was_idle;
 }
 
-static void check_deadlock(void) {
+/* Every worker idle, nothing runnable, no timer: no user thread can make
+ * progress.  Called with idle_lock held. */
+static bool all_blocked(void) {
+  return atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
+         atomic_load(&wuc_sched.pending_timers) == 0 && !work_visible();
+}
+
+/* How soon a worker that found every thread blocked while kernel threads
+ * outside the runtime exist looks again: from 1 ms, doubling up to 100 ms (a
+ * report comes at most that late after the last of them ends). */
+#define DEADLOCK_RECHECK_MIN_NS 1000000
+#define DEADLOCK_RECHECK_MAX_NS 100000000
+
+/* Called by a worker going to sleep with no timer of its own.  Reports a
+ * deadlock if every user thread is blocked and nothing can wake one: no
+ * timer, and no kernel thread outside the runtime, which could still call
+ * latch_set, chan_try_send and the like (docs/runtime.md, 'Deadlock
+ * report').  Returns when to look again: INT64_MAX for never (not blocked;
+ * whoever changes that will wake a worker), else soon, while such kernel
+ * threads exist.
+ *
+ * The kernel threads are looked at between two looks at the workers, with
+ * no worker leaving the idle list in between (idle_epoch): so no user thread
+ * ran meanwhile and started one after the look at /proc; and a kernel thread
+ * that ended before that look made its wake-ups before, where the second
+ * look at the queues sees them. */
+static int64_t check_deadlock(struct worker *w) {
   pthread_mutex_lock(&wuc_sched.idle_lock);
-  bool dead = atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
-              atomic_load(&wuc_sched.pending_timers) == 0 && !work_visible();
+  bool dead = all_blocked();
+  uint64_t epoch = wuc_sched.idle_epoch;
+  pthread_mutex_unlock(&wuc_sched.idle_lock);
+  if (!dead) {
+    w->deadlock_recheck_ns = 0;
+    return INT64_MAX;
+  }
+  if (wuc_foreign_kernel_threads()) {
+    int64_t wait = 2 * w->deadlock_recheck_ns;
+    if (wait < DEADLOCK_RECHECK_MIN_NS) wait = DEADLOCK_RECHECK_MIN_NS;
+    if (wait > DEADLOCK_RECHECK_MAX_NS) wait = DEADLOCK_RECHECK_MAX_NS;
+    w->deadlock_recheck_ns = wait;
+    return wuc_now() + wait;
+  }
+  pthread_mutex_lock(&wuc_sched.idle_lock);
+  dead = all_blocked() && wuc_sched.idle_epoch == epoch;
   pthread_mutex_unlock(&wuc_sched.idle_lock);
   if (dead) wuc_deadlock_report();
+  return INT64_MAX;
 }
 
 /* Nobody wakes a sleeping worker for a thread put in a `next` slot (a
@@ -406,7 +462,7 @@ static bool idle(struct worker *w) {
   bool monitor = false;
   if (!work_visible()) {
     int64_t deadline = wuc_timers_next_deadline(w);
-    if (deadline == INT64_MAX) check_deadlock();
+    if (deadline == INT64_MAX) deadline = check_deadlock(w);
     monitor = become_monitor();
     if (monitor) {
       int64_t look_again = wuc_now() + MONITOR_PERIOD_NS;
@@ -422,6 +478,7 @@ static bool idle(struct worker *w) {
   if (leave_idle_list(w)) return monitor;
   /* A waker took us off the list; its notification is set under the lock. */
   atomic_store(&w->wake_word, 0);
+  w->deadlock_recheck_ns = 0; /* something happened: look again soon next time */
   w->spinning = true;
   return false;
 }
@@ -515,6 +572,7 @@ static struct worker *worker_new(unsigned id) {
 
 static void worker_os_thread_setup(struct worker *w) {
   tls_worker = w;
+  atomic_store_explicit(&w->tid, gettid(), memory_order_relaxed);
   w->signal_stack = wuc_stack_overflow_altstack_init();
   /* Timer wake-ups within ~10 µs instead of the default 50 µs slack. */
   prctl(PR_SET_TIMERSLACK, 10000UL, 0, 0, 0);
@@ -548,6 +606,7 @@ static unsigned default_processors(void) {
 }
 
 void wuc_set_processors(unsigned n) {
+  wuc_check_not_forked("wuc_set_processors");
   if (atomic_load(&wuc_sched.started))
     wuc_fatal("wuc_set_processors(%u) called after the first uthread_spawn; %u workers already run",
               n, atomic_load(&wuc_sched.nworkers));
@@ -593,6 +652,41 @@ static struct uthread main_thread;
 
 void wuc_uthread_main_init(struct uthread *t);
 
+/* ---- fork ------------------------------------------------------------------
+ *
+ * Before the first uthread_spawn the runtime is one worker, the process's
+ * own kernel thread, running one user thread, main: a fork() that main makes
+ * then leaves the child a whole runtime, as if it had just started (its
+ * workers start at its own first spawn); only the worker's kernel thread id
+ * changes.
+ *
+ * After it, the child has only the kernel thread that called fork: the other
+ * workers and the user threads they were running are gone, and so is the
+ * owner of any lock they held.  Rebuilding a runtime from that would resume
+ * threads half-way through an operation, so the runtime stops instead: the
+ * child's kernel thread is no worker any more, and every call that would
+ * block, wake or start a thread, or change a channel, future, latch,
+ * semaphore or lock stops the program with the message below
+ * (docs/runtime.md, 'fork'). */
+
+static void fork_child(void) {
+  struct worker *w = tls_worker;
+  if (!atomic_load(&wuc_sched.started) && w && w->current && !w->in_timer_callbacks) {
+    atomic_store_explicit(&w->tid, gettid(), memory_order_relaxed);
+    return;
+  }
+  wuc_fork.thread = w && !w->in_timer_callbacks ? w->current : NULL;
+  atomic_store_explicit(&wuc_fork.in_child, true, memory_order_relaxed);
+  tls_worker = NULL;
+}
+
+void wuc_fork_child_fatal(const char *call) {
+  wuc_fatal("%s called in the child of a fork() made after the first uthread_spawn: the wuc "
+            "runtime runs only in the parent (fork before it, exec a program in the child, or "
+            "use posix_spawn)",
+            call);
+}
+
 __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   wuc_fatal_set_where(wuc_describe_where);
   wuc_stacks_init();
@@ -601,6 +695,10 @@ __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   wuc_sched.workers[0] = w0;
   worker_os_thread_setup(w0);
   wuc_stack_overflow_handler_init();
+  pthread_atfork(NULL, NULL, fork_child);
+#ifdef WUC_FIBER_ANNOTATIONS
+  wuc_note_sanitizer_threads(); /* before any thread of the program's */
+#endif
 
   wuc_uthread_main_init(&main_thread);
   wuc_context_init_current(&main_thread.ctx);

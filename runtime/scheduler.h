@@ -45,8 +45,17 @@
  * sides use seq_cst, so at least one of them sees the other.
  *
  * Deadlock.  When the last worker goes idle with every queue empty and no
- * timer pending, no code can ever make a thread runnable again (threads are
- * only woken by user threads and timer callbacks): the deadlock report. */
+ * timer pending, only a kernel thread outside the runtime could still make a
+ * thread runnable (through a non-blocking call: latch_set, chan_try_send...).
+ * If the process has none, nothing ever will: the deadlock report.  If it
+ * has some, the worker looks again later (1 ms, doubling up to 100 ms), and
+ * reports once they have all ended (scheduler.c, check_deadlock).
+ *
+ * Fork.  Before the first spawn, a fork() by main leaves the child a whole
+ * runtime.  After it, only the forking kernel thread exists in the child:
+ * the other workers and the threads they ran are gone, with any lock they
+ * held.  The runtime does not run there: the child's calls stop it with a
+ * message (wuc_fork, below). */
 #ifndef WUC_RUNTIME_SCHEDULER_H
 #define WUC_RUNTIME_SCHEDULER_H
 
@@ -54,6 +63,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <wuc/thread.h>
 
@@ -126,6 +136,8 @@ struct worker {
   bool idle;                  /* in the idle list, under sched.idle_lock */
 
   pthread_t os_thread;
+  _Atomic pid_t tid; /* its kernel thread's id (0 until it runs), for the deadlock check */
+  int64_t deadlock_recheck_ns;  /* how long to wait before looking again (scheduler.c) */
   struct wuc_stack sched_stack; /* worker 0 only: its kernel thread's stack is main's */
   void *signal_stack;           /* the kernel thread's sigaltstack (stack_overflow.c) */
 
@@ -163,6 +175,7 @@ struct scheduler {
   struct worker *idle_list;
   _Atomic unsigned nidle;
   _Atomic unsigned nspinning;
+  uint64_t idle_epoch;     /* bumped whenever a worker leaves the idle list, under idle_lock */
   _Atomic bool monitoring; /* a sleeping worker looks again now and then (scheduler.c, idle) */
 
   _Atomic int64_t pending_timers; /* started, neither fired nor cancelled */
@@ -174,6 +187,24 @@ struct scheduler {
 };
 
 extern struct scheduler wuc_sched;
+
+/* Set in the child of a fork() (scheduler.c, fork_child): thread is the user
+ * thread that called fork, if one did.  Read-mostly, on a line of its own. */
+struct wuc_fork_state {
+  _Atomic bool in_child;
+  struct uthread *thread;
+} __attribute__((aligned(64)));
+extern struct wuc_fork_state wuc_fork;
+
+/* Stops the program: `call` was made in the child of a fork(). */
+__attribute__((noreturn, cold)) void wuc_fork_child_fatal(const char *call);
+/* The check at the entry of calls that change an object or involve a thread
+ * (the others find no worker there and stop through the checks that find
+ * none: wuc_current_thread_or_die...). */
+static inline void wuc_check_not_forked(const char *call) {
+  if (__builtin_expect(atomic_load_explicit(&wuc_fork.in_child, memory_order_relaxed), 0))
+    wuc_fork_child_fatal(call);
+}
 
 /* The worker running the caller, or NULL on a foreign kernel thread.  Not
  * inlined on purpose: a user thread can resume on another kernel thread, and
@@ -203,6 +234,15 @@ void wuc_wake_other_worker(void);
 void wuc_sched_start_workers(void);
 
 void wuc_registry_add(struct uthread *t);
+/* Whether the process has a kernel thread that is neither a worker nor one a
+ * sanitizer started for itself: such a thread may still wake a user thread,
+ * so the deadlock report waits for it (deadlock.c).  False if /proc cannot
+ * be read. */
+bool wuc_foreign_kernel_threads(void);
+/* In a sanitized build, start-up calls this to make the sanitizer start the
+ * threads it starts at the first pthread_create (ThreadSanitizer's
+ * background thread) and to leave them out of the count above. */
+void wuc_note_sanitizer_threads(void);
 void wuc_registry_remove(struct uthread *t);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);

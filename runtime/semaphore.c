@@ -21,6 +21,7 @@ static __attribute__((noreturn)) void not_zeroed(semaphore *s) {
 }
 
 void semaphore_init(semaphore *s, long n) {
+  wuc_check_not_forked("semaphore_init");
   if (n < 0) wuc_fatal("semaphore_init(%p, %ld): negative permit count", (void *)s, n);
   /* A local semaphore without an initialiser holds garbage: a lock word
    * that is neither free (0) nor held (1) would spin forever, and queue
@@ -61,6 +62,7 @@ void wuc_semaphore_acquire_at(semaphore *s, const char *file, int line) {
 void semaphore_acquire(semaphore *s) { wuc_semaphore_acquire_at(s, NULL, 0); }
 
 bool semaphore_try_acquire(semaphore *s) {
+  wuc_check_not_forked("semaphore_try_acquire");
   waitq_lock(&s->waiters);
   bool taken = take_if_available(s);
   waitq_unlock(&s->waiters);
@@ -68,6 +70,7 @@ bool semaphore_try_acquire(semaphore *s) {
 }
 
 void semaphore_release(semaphore *s) {
+  wuc_check_not_forked("semaphore_release");
   waitq_lock(&s->waiters);
   s->used = true;
   struct wuc_waiter *next = waitq_grant_first(&s->waiters);

@@ -38,33 +38,38 @@ static struct {
   size_t pool_len, pool_cap;
 } stacks = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
+/* Bytes, or with a k, m or g suffix (and an optional b); 0 if the text is
+ * not such a size or does not fit in a size_t: a shift that overflowed would
+ * wrap to a size that looks valid (18014398509482048k is 2^64 + 64 KiB). */
 static size_t parse_size(const char *text) {
+  if (*text < '0' || *text > '9') return 0; /* strtoull would take "-1", " 1", "+1" */
   char *end;
   errno = 0;
   unsigned long long n = strtoull(text, &end, 10);
-  if (end == text || errno) return 0;
+  if (errno) return 0;
+  unsigned shift = 0;
   switch (*end) {
   case 'k':
   case 'K':
-    n <<= 10;
+    shift = 10;
     end++;
     break;
   case 'm':
   case 'M':
-    n <<= 20;
+    shift = 20;
     end++;
     break;
   case 'g':
   case 'G':
-    n <<= 30;
+    shift = 30;
     end++;
     break;
   default:
     break;
   }
   if (*end == 'b' || *end == 'B') end++;
-  if (*end != '\0') return 0;
-  return (size_t)n;
+  if (*end != '\0' || n > (SIZE_MAX >> shift)) return 0;
+  return (size_t)(n << shift);
 }
 
 void wuc_stacks_init(void) {

@@ -48,7 +48,9 @@ bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n) {
     wuc_select_done(n);
     return true;
   }
-  if (n->try_only) return false;
+  /* A saturated deadline never passes: no timer, so that it neither wakes
+   * anyone nor counts as pending for the deadlock report. */
+  if (n->try_only || t->deadline == INT64_MAX) return false;
   c->started = true;
   wuc_timer_start(&c->timer, t->deadline, timeout_fire);
   return false;

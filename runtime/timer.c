@@ -100,6 +100,7 @@ static void maybe_compact(struct timer_heap *h) {
 
 void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t)) {
   struct worker *w = wuc_current_worker();
+  if (!w) wuc_check_not_forked("wuc_timer_start");
   if (!w) wuc_fatal("wuc_timer_start called outside the wuc runtime");
   if (!fire) wuc_fatal("wuc_timer_start: NULL fire function");
   struct timer_heap *h = &w->timers;

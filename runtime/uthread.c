@@ -191,8 +191,12 @@ static void sleeper_fire(wuc_timer *timer) {
 void wuc_uthread_sleep_at(duration_t d, const char *file, int line) {
   struct uthread *cur = wuc_current_thread_or_die("uthread_sleep");
   if (d <= 0) return;
+  int64_t now = wuc_now();
+  if (d > INT64_MAX - now) { /* saturates: never wakes (no timer, so a deadlock is reported) */
+    for (;;) wuc_park_at("uthread_sleep", NULL, file, line);
+  }
   struct sleeper s = {.thread = cur, .fired = false};
-  wuc_timer_start(&s.timer, wuc_now() + d, sleeper_fire);
+  wuc_timer_start(&s.timer, now + d, sleeper_fire);
   while (!atomic_load(&s.fired)) wuc_park_at("uthread_sleep", NULL, file, line);
   wuc_timer_cancel(&s.timer); /* returns once sleeper_fire has finished with s */
 }

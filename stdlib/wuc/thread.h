@@ -34,7 +34,8 @@ void uthread_join(uthread_t *t);
 /* Lets the other runnable threads of this worker run first. */
 void uthread_yield(void);
 uthread_t *uthread_self(void);
-/* Blocks for at least d (no earlier than asked; normally within ~100 µs after). */
+/* Blocks for at least d (no earlier than asked; normally within ~100 µs after);
+ * for ever if wuc_now() + d is beyond INT64_MAX. */
 void uthread_sleep(duration_t d);
 /* A thread's number: 1 for main, then 2, 3, … in spawn order. */
 unsigned long uthread_id(const uthread_t *t);
@@ -54,7 +55,10 @@ void wuc_uthread_sleep_at(duration_t d, const char *file, int line);
 
 #define uthread_spawn(fn, arg) wuc_uthread_spawn_at((fn), (arg), __FILE__, __LINE__)
 #define uthread_join(t) wuc_uthread_join_at((t), __FILE__, __LINE__)
-#define uthread_sleep(d) wuc_uthread_sleep_at((d), __FILE__, __LINE__)
+/* Any arithmetic d (WUC_DURATION_ in <wuc/time.h>: 1e19 or UINT64_MAX sleeps
+ * for ever, a NaN stops the program). */
+#define uthread_sleep(d)                                                                           \
+  wuc_uthread_sleep_at(WUC_DURATION_((d), "uthread_sleep", __FILE__, __LINE__), __FILE__, __LINE__)
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,11 @@
  *
  * wucc lowers `waituntil (timeout(d)) body` to a wuc_timeout made by
  * wuc_timeout_make(d) when the clause's resource expression is evaluated:
- * the deadline is wuc_now() + d, fixed then (a d <= 0 is ready at once).
+ * the deadline is wuc_now() + d, fixed then (a d <= 0 is ready at once).  d
+ * may have any arithmetic type (WUC_DURATION_ in <wuc/time.h>): a d, or a
+ * deadline, beyond the clock's range saturates to INT64_MAX, "never" (the
+ * clause then starts no timer: it cannot complete), and a NaN stops the
+ * program.
  *
  * As a waituntil clause: ready when the deadline has passed; the clause does
  * nothing else.  While the clause waits, a one-shot timer lives in the
@@ -25,12 +29,21 @@ typedef struct wuc_timeout {
   int64_t deadline; /* on the wuc_now() clock */
 } wuc_timeout;
 
-static inline wuc_timeout wuc_timeout_make(duration_t d) {
+/* The timeout d nanoseconds from now; INT64_MAX (never) if that is beyond
+ * the clock's range. */
+static inline wuc_timeout wuc_timeout_after_(duration_t d) {
   wuc_timeout t;
   int64_t now = wuc_now();
   t.deadline = d > INT64_MAX - now ? INT64_MAX : now + d; /* saturate: "never" */
   return t;
 }
+
+#ifndef __cplusplus
+static inline wuc_timeout wuc_timeout_make(duration_t d) { return wuc_timeout_after_(d); }
+/* Any arithmetic d, converted by WUC_DURATION_ (1e19 or UINT64_MAX is never,
+ * not INT64_MIN or -1). */
+#define wuc_timeout_make(d) wuc_timeout_after_(WUC_DURATION_((d), "timeout", __FILE__, __LINE__))
+#endif
 
 /* The waituntil trait (<wuc/select.h>). */
 bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n);
@@ -39,6 +52,10 @@ WUC_SELECTABLE_DROPPABLE(wuc_timeout, wuc_timeout_register, wuc_timeout_unregist
                          wuc_timeout_on_selected);
 
 #ifdef __cplusplus
+}
+
+template <typename D> inline wuc_timeout wuc_timeout_make(D d) {
+  return wuc_timeout_after_(WUC_DURATION_(d, "timeout", nullptr, 0));
 }
 #endif
 #endif

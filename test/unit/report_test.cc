@@ -11,10 +11,15 @@
 #include <timer.h>
 #include <wuc.h>
 
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -203,6 +208,178 @@ TEST(Report, DeadlockAfterAMillionCancelledTimers) {
 
 } // namespace
 
+// ---- no false deadlock report: kernel threads outside the runtime -------------
+//
+// While main waits, every user thread is blocked and no timer is pending, but a
+// kernel thread the runtime did not start is still there, and wakes main later
+// with a call that does not block: not a deadlock (docs/runtime.md, 'Deadlock
+// report').  It sleeps first, so that main is waiting when it wakes it.
+
+WUC_FUTURE_STRUCT(report_future, int);
+
+namespace {
+
+latch foreign_latch;
+report_future foreign_future;
+wuc_chan foreign_chan; // zeroed: rendezvous
+semaphore foreign_semaphore;
+
+// The wake-up the foreign thread makes, by $WUC_TEST_WAKER.
+void ForeignWake(const std::string &how) {
+  if (how == "latch_set") {
+    latch_set(&foreign_latch);
+  } else if (how == "future_set") {
+    future_set(&foreign_future, 7);
+  } else if (how == "chan_try_send") {
+    int v = 7; // rendezvous: succeeds only once main waits in its receive
+    while (!wuc_chan_try_send(&foreign_chan, &v, sizeof v)) usleep(1000);
+  } else if (how == "chan_close") {
+    wuc_chan_close(&foreign_chan, sizeof(int));
+  } else if (how == "semaphore_release") {
+    semaphore_release(&foreign_semaphore);
+  }
+}
+
+// What main waits in, by $WUC_TEST_WAKER; the value it got.
+int WaitForForeignWake(const std::string &how) {
+  int v = 0;
+  if (how == "latch_set") {
+    latch_wait(&foreign_latch);
+  } else if (how == "future_set") {
+    v = future_get(&foreign_future);
+  } else if (how == "chan_try_send" || how == "chan_close") {
+    if (!wuc_chan_recv(&foreign_chan, &v, sizeof v)) v = -1;
+  } else if (how == "semaphore_release") {
+    semaphore_acquire(&foreign_semaphore);
+  }
+  return v;
+}
+
+} // namespace
+
+WUC_SCENARIO(woken_by_a_foreign_thread) {
+  const char *env = std::getenv("WUC_TEST_WAKER");
+  std::string how = env ? env : "";
+  std::thread waker([how] {
+    usleep(100 * 1000);
+    ForeignWake(how);
+  });
+  int got = WaitForForeignWake(how);
+  waker.join();
+  std::printf("woken by %s: %d\n", how.c_str(), got);
+  return 0;
+}
+
+// Main and a thread it joins wait for the foreign thread's wake-up: two
+// threads blocked, at 2 and 4 workers on different workers.
+extern "C" void foreign_latch_waiter(void *) { latch_wait(&foreign_latch); }
+
+WUC_SCENARIO(two_threads_woken_by_a_foreign_thread) {
+  uthread_t *t = uthread_spawn(foreign_latch_waiter, nullptr);
+  std::thread waker([] {
+    usleep(100 * 1000);
+    latch_set(&foreign_latch);
+  });
+  uthread_join(t);
+  latch_wait(&foreign_latch);
+  waker.join();
+  std::printf("both woken\n");
+  return 0;
+}
+
+// A signal, the way docs/library.md says to wait for one (a handler may not
+// call libwuc): blocked before the first spawn, so that every worker
+// inherits the mask, and taken by a kernel thread of the program's in
+// sigwait, which sets the latch two user threads wait on.
+WUC_SCENARIO(woken_by_a_signal_through_sigwait) {
+  sigset_t usr1;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &usr1, nullptr);
+  uthread_t *t = uthread_spawn(foreign_latch_waiter, nullptr);
+  std::thread waiter([usr1] {
+    int sig = 0;
+    sigwait(&usr1, &sig);
+    latch_set(&foreign_latch);
+  });
+  std::thread sender([] {
+    usleep(100 * 1000);
+    kill(getpid(), SIGUSR1);
+  });
+  latch_wait(&foreign_latch);
+  uthread_join(t);
+  waiter.join();
+  sender.join();
+  std::printf("woken by SIGUSR1\n");
+  return 0;
+}
+
+// A real deadlock while a foreign thread exists: reported once it has ended
+// (it makes no wake-up).
+WUC_SCENARIO(deadlock_after_a_foreign_thread_ends) {
+  std::thread idle([] { usleep(100 * 1000); });
+  idle.detach();
+  Fact("latch", &foreign_latch);
+  Fact("wait", __LINE__ + 1);
+  latch_wait(&foreign_latch);
+  return Survived();
+}
+
+namespace {
+
+TEST(Report, NoDeadlockWhileAForeignThreadCanWake) {
+  // The waker, and the value main got (-1: the receive failed, the channel is closed).
+  const std::map<std::string, std::string> wakers = {{"latch_set", "0"},
+                                                     {"future_set", "7"},
+                                                     {"chan_try_send", "7"},
+                                                     {"chan_close", "-1"},
+                                                     {"semaphore_release", "0"}};
+  for (const auto &[how, value] : wakers) {
+    for (const char *workers : {"1", "2", "4"}) {
+      SCOPED_TRACE(how + " at " + workers + " workers");
+      auto r = RunScenario("woken_by_a_foreign_thread",
+                           {{"WUC_PROCESSORS", workers}, {"WUC_TEST_WAKER", how}});
+      EXPECT_TRUE(ExitedWith(r, 0));
+      EXPECT_EQ(r.out, "woken by " + how + ": " + value + "\n") << r.Describe();
+      EXPECT_EQ(r.err, "") << r.Describe();
+    }
+  }
+}
+
+TEST(Report, NoDeadlockWhileAForeignThreadCanWakeTwoThreads) {
+  for (const char *workers : {"1", "2", "4"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("two_threads_woken_by_a_foreign_thread", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "both woken\n") << r.Describe();
+  }
+}
+
+TEST(Report, NoDeadlockWhileASigwaitThreadWaitsForASignal) {
+  for (const char *workers : {"1", "2", "4"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("woken_by_a_signal_through_sigwait", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "woken by SIGUSR1\n") << r.Describe();
+  }
+}
+
+TEST(Report, DeadlockAfterTheForeignThreadsEnd) {
+  for (const char *workers : {"1", "2"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("deadlock_after_a_foreign_thread_ends", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, kFatal));
+    auto facts = Facts(r);
+    EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                     "  user thread 1 (main)\n"
+                     "    waits in latch_wait on " +
+                         facts["latch"] + " at " + Where(facts["wait"]) + "\n")
+        << r.Describe();
+  }
+}
+
+} // namespace
+
 // ---- stack overflow -----------------------------------------------------------
 
 // Never true, but the compiler cannot know: keeps the recursion finite in
@@ -236,6 +413,31 @@ WUC_SCENARIO(stack_overflow_on_worker_1) {
   return Survived();
 }
 
+// One frame larger than the stack's 64 KiB guard: without stack clash
+// protection (-fstack-clash-protection, set for the runtime and the tests
+// by stdlib/CMakeLists.txt) its first store lands below the guard: 329,000
+// bytes below the top of a 256 KiB stack crashed with no report, 380,000
+// bytes wrote into the neighbouring stack.  With it, the frame is touched
+// page by page from the top and the guard faults.
+template <size_t kBytes> __attribute__((noinline)) int big_frame() {
+  volatile char frame[kBytes];
+  frame[0] = 1;
+  __asm__ volatile("" : : "r"(frame) : "memory");
+  return frame[0];
+}
+
+extern "C" void big_frame_329000(void *) { big_frame<329000>(); }
+extern "C" void big_frame_380000(void *) { big_frame<380000>(); }
+
+WUC_SCENARIO(stack_overflow_by_one_big_frame) {
+  const char *env = std::getenv("WUC_TEST_FRAME");
+  bool larger = env && std::string(env) == "380000";
+  Fact("spawn", __LINE__ + 1); // before: the thread ends the program
+  uthread_t *t = uthread_spawn(larger ? big_frame_380000 : big_frame_329000, nullptr);
+  uthread_join(t);
+  return Survived();
+}
+
 WUC_SCENARIO(stack_overflow_in_main) {
   overflow_recurse(0);
   return Survived();
@@ -243,8 +445,9 @@ WUC_SCENARIO(stack_overflow_in_main) {
 
 namespace {
 
-std::string OverflowReport(const ChildResult &r, const char *bytes) {
-  return "wuc: fatal: stack overflow in user thread 2 (overflow_thread, spawned at " +
+std::string OverflowReport(const ChildResult &r, const char *bytes,
+                           const char *fn = "overflow_thread") {
+  return std::string("wuc: fatal: stack overflow in user thread 2 (") + fn + ", spawned at " +
          Where(Facts(r)["spawn"]) + " by thread 1)\n  its stack is " + bytes +
          " bytes; set WUC_STACK_SIZE for larger stacks\n";
 }
@@ -266,6 +469,17 @@ TEST(Report, StackOverflowOnAnotherWorker) {
   auto r = RunScenario("stack_overflow_on_worker_1", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
   EXPECT_EQ(r.err, OverflowReport(r, "262144")) << r.Describe();
+}
+
+TEST(Report, StackOverflowByOneFrameLargerThanTheGuard) {
+  for (const char *bytes : {"329000", "380000"}) {
+    SCOPED_TRACE(bytes);
+    auto r = RunScenario("stack_overflow_by_one_big_frame",
+                         {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_FRAME", bytes}});
+    EXPECT_TRUE(ExitedWith(r, kFatal));
+    EXPECT_EQ(r.err, OverflowReport(r, "262144", (std::string("big_frame_") + bytes).c_str()))
+        << r.Describe();
+  }
 }
 
 TEST(Report, StackOverflowInMain) {
@@ -551,6 +765,248 @@ TEST(Misuse, AbortInsteadOfExitWithWucAbort) {
   EXPECT_EQ(r.err.rfind("wuc: fatal: wuc_unpark(NULL)\n", 0), 0u) << r.Describe();
 }
 
+// ---- fork ---------------------------------------------------------------------
+//
+// After the first spawn, the child of a fork() has none of the runtime's
+// other kernel threads: every call there that would block, wake or start a
+// thread, or change an object, stops it with a message naming the call
+// (docs/runtime.md, 'fork').  The parent's runtime goes on.  Before the first
+// spawn, the child's runtime is whole.
+
+namespace {
+
+// What the child calls, by $WUC_TEST_FORK_CALL.
+void CallInForkChild(const std::string &call) {
+  static wuc_chan ch; // rendezvous, nobody sends: a receive would wait
+  static latch unset;
+  static report_future empty;
+  static semaphore sem;
+  static owner_lock lock;
+  int v = 1;
+  if (call == "chan_recv") wuc_chan_recv(&ch, &v, sizeof v);
+  if (call == "chan_try_send") wuc_chan_try_send(&ch, &v, sizeof v);
+  if (call == "latch_wait") latch_wait(&unset);
+  if (call == "latch_set") latch_set(&unset);
+  if (call == "future_get") v = future_get(&empty);
+  if (call == "future_set") future_set(&empty, 1);
+  if (call == "semaphore_acquire") semaphore_acquire(&sem);
+  if (call == "semaphore_try_acquire") semaphore_try_acquire(&sem);
+  if (call == "semaphore_release") semaphore_release(&sem);
+  if (call == "lock_acquire") lock_acquire(&lock);
+  if (call == "lock_try_acquire") lock_try_acquire(&lock);
+  if (call == "uthread_spawn") uthread_spawn(misuse_noop, nullptr);
+  if (call == "uthread_yield") uthread_yield();
+  if (call == "uthread_sleep") uthread_sleep(milliseconds(1));
+  if (call == "uthread_self") uthread_self();
+  if (call == "wuc_set_processors") wuc_set_processors(1);
+}
+
+// Forks; the child makes the call and would print "survived"; the parent
+// waits for it, then checks that its own runtime still works.
+void ForkAndCall() {
+  const char *env = std::getenv("WUC_TEST_FORK_CALL");
+  std::string call = env ? env : "";
+  std::fflush(stdout); // the child's exit flushes its copy of the buffer
+  pid_t pid = fork();
+  if (pid == 0) {
+    CallInForkChild(call);
+    std::printf("survived\n");
+    std::fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::printf("child exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+} // namespace
+
+extern "C" void fork_in_thread(void *) { ForkAndCall(); }
+
+WUC_SCENARIO(fork_then_call) {
+  // Workers run before the fork (the first spawn starts them).
+  static wuc_chan ch;
+  uthread_t *t = uthread_spawn(
+      [](void *) {
+        int v = 5;
+        wuc_chan_send(&ch, &v, sizeof v);
+      },
+      nullptr);
+  ForkAndCall();
+  int v = 0; // the parent's runtime goes on
+  wuc_chan_recv(&ch, &v, sizeof v);
+  uthread_join(t);
+  std::printf("parent got %d\n", v);
+  return 0;
+}
+
+extern "C" void fork_child_sender(void *ch) {
+  int v = 9;
+  wuc_chan_send(static_cast<wuc_chan *>(ch), &v, sizeof v);
+}
+
+// main forks before any spawn; the child spawns, receives from its thread,
+// and then waits for good: its deadlock report (its kernel thread, a new
+// one, must count as its worker, not as a kernel thread outside it).
+WUC_SCENARIO(fork_before_the_first_spawn) {
+  static wuc_chan ch;
+  static latch never;
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    uthread_t *t = uthread_spawn(fork_child_sender, &ch);
+    int v = 0;
+    wuc_chan_recv(&ch, &v, sizeof v);
+    uthread_join(t);
+    std::printf("child got %d on %u workers\n", v, wuc_processors());
+    std::fflush(stdout);
+    latch_wait(&never);
+    return Survived();
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::printf("child exited %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  uthread_t *t = uthread_spawn(fork_child_sender, &ch); // and the parent's runtime works
+  int v = 0;
+  wuc_chan_recv(&ch, &v, sizeof v);
+  uthread_join(t);
+  std::printf("parent got %d\n", v);
+  return 0;
+}
+
+WUC_SCENARIO(fork_in_a_thread) {
+  Fact("spawn", __LINE__ + 1);
+  uthread_t *t = uthread_spawn(fork_in_thread, nullptr);
+  uthread_join(t);
+  return 0;
+}
+
+namespace {
+
+std::string ForkMessage(const std::string &call, const std::string &forker) {
+  return "wuc: fatal: " + call +
+         " called in the child of a fork() made after the first uthread_spawn: the wuc runtime "
+         "runs only in the parent (fork before it, exec a program in the child, or use "
+         "posix_spawn)\n  in a child process forked by " +
+         forker + "\n";
+}
+
+TEST(Misuse, ChannelReceiveInAForkChild) {
+  for (const char *workers : {"1", "2", "4"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("fork_then_call",
+                         {{"WUC_PROCESSORS", workers}, {"WUC_TEST_FORK_CALL", "chan_recv"}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "child exited 2\nparent got 5\n") << r.Describe();
+    EXPECT_EQ(r.err, ForkMessage("a channel operation", kMain)) << r.Describe();
+  }
+}
+
+TEST(Misuse, AnyCallInAForkChild) {
+  const std::map<std::string, std::string> calls = {
+      {"chan_try_send", "a channel operation"},
+      {"latch_wait", "latch_wait"},
+      {"latch_set", "latch_set"},
+      {"future_get", "future_get"},
+      {"future_set", "future_set"},
+      {"semaphore_acquire", "semaphore_acquire"},
+      {"semaphore_try_acquire", "semaphore_try_acquire"},
+      {"semaphore_release", "semaphore_release"},
+      {"lock_acquire", "lock_acquire"},
+      {"lock_try_acquire", "lock_try_acquire"},
+      {"uthread_spawn", "uthread_spawn"},
+      {"uthread_yield", "uthread_yield"},
+      {"uthread_sleep", "uthread_sleep"},
+      {"uthread_self", "uthread_self"},
+      {"wuc_set_processors", "wuc_set_processors"},
+  };
+  for (const auto &[call, named] : calls) {
+    SCOPED_TRACE(call);
+    auto r = RunScenario("fork_then_call", {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_FORK_CALL", call}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "child exited 2\nparent got 5\n") << r.Describe();
+    EXPECT_EQ(r.err, ForkMessage(named, kMain)) << r.Describe();
+  }
+}
+
+TEST(Report, ForkBeforeTheFirstSpawnLeavesTheChildARuntime) {
+  for (const char *workers : {"1", "2", "4"}) {
+    SCOPED_TRACE(workers);
+    auto r = RunScenario("fork_before_the_first_spawn", {{"WUC_PROCESSORS", workers}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out,
+              std::string("child got 9 on ") + workers + " workers\nchild exited 2\nparent got 9\n")
+        << r.Describe();
+    EXPECT_TRUE(std::regex_match(
+        r.err, std::regex("wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                          "  user thread 1 \\(main\\)\n"
+                          "    waits in latch_wait on 0x[0-9a-f]+ at .*report_test.cc:[0-9]+\n")))
+        << r.Describe();
+  }
+}
+
+TEST(Misuse, ForkChildNamesTheForkingThread) {
+  auto r = RunScenario("fork_in_a_thread",
+                       {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_FORK_CALL", "latch_wait"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  EXPECT_EQ(r.err, ForkMessage("latch_wait", SpawnedThread(r, "fork_in_thread"))) << r.Describe();
+}
+
+} // namespace
+
+// ---- durations ------------------------------------------------------------------
+
+WUC_SCENARIO(timeout_of_nan) {
+  volatile double zero = 0.0;
+  wuc_timeout t = wuc_timeout_make(zero / zero);
+  (void)t;
+  return Survived();
+}
+
+WUC_SCENARIO(sleep_of_nan) {
+  Fact("sleep", __LINE__ + 1);
+  uthread_sleep(std::nan(""));
+  return Survived();
+}
+
+// A sleep beyond the clock's range never ends; it starts no timer, so main
+// alone in it is a deadlock (before, it returned at once).
+WUC_SCENARIO(sleep_for_ever) {
+  Fact("sleep", __LINE__ + 1);
+  uthread_sleep(1e19);
+  return Survived();
+}
+
+WUC_SCENARIO(sleep_of_int64_max) {
+  uthread_sleep(INT64_MAX);
+  return Survived();
+}
+
+namespace {
+
+TEST(Misuse, DurationThatIsNaN) {
+  ExpectFatal(RunScenario("timeout_of_nan"), "timeout: the duration is NaN (not a number)", kMain);
+  auto r = RunScenario("sleep_of_nan");
+  ExpectFatal(
+      r, "uthread_sleep at " + Where(Facts(r)["sleep"]) + ": the duration is NaN (not a number)",
+      kMain);
+}
+
+TEST(Report, SleepBeyondTheClockIsForEver) {
+  auto r = RunScenario("sleep_for_ever", {{"WUC_PROCESSORS", "2"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
+                   "  user thread 1 (main)\n"
+                   "    waits in uthread_sleep at " +
+                       Where(Facts(r)["sleep"]) + "\n")
+      << r.Describe();
+  r = RunScenario("sleep_of_int64_max", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err.rfind("wuc: deadlock: all 1 user threads are blocked", 0), 0u) << r.Describe();
+}
+
+} // namespace
+
 // ---- environment ----------------------------------------------------------------
 
 TEST(Environment, BadProcessorCounts) {
@@ -573,7 +1029,12 @@ TEST(Environment, GoodProcessorCounts) {
 }
 
 TEST(Environment, BadStackSizes) {
-  for (const char *value : {"abc", "1k", "16383", "2g", "16q", "64kx", "k"}) {
+  // Signs and spaces are not sizes (strtoull took "-18446744073709486080" for
+  // 64k); the last four do not fit in 64 bits, and the last three used to
+  // wrap to 64k, 16m and 1g.
+  for (const char *value :
+       {"abc", "1k", "16383", "2g", "16q", "64kx", "k", "-1", "-18446744073709486080", "+64k",
+        " 64k", "18446744073709551616", "18014398509482048k", "17592186044432m", "17179869185g"}) {
     SCOPED_TRACE(value);
     auto r = RunScenario("spawn_one", {{"WUC_STACK_SIZE", value}});
     ExpectFatal(r,

@@ -2,13 +2,16 @@
 // has passed (also in the try-only pass), no timer when try-only, fires and
 // wins when nothing else comes, loses to a ready clause earlier in source
 // order, and its timer is cancelled by unregister (none stays pending, the
-// timer heap does not grow in a receive-or-timeout loop).
+// timer heap does not grow in a receive-or-timeout loop); durations of any
+// arithmetic type, saturated: beyond the clock's range is never.
 #include <gtest/gtest.h>
 
 #include <wuc.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -42,6 +45,62 @@ TEST(Timeout, DeadlineIsTakenAtEvaluation) {
   EXPECT_GE(t.deadline, before + milliseconds(5));
   EXPECT_LE(t.deadline, wuc_now() + milliseconds(5));
   EXPECT_EQ(wuc_timeout_make(INT64_MAX).deadline, INT64_MAX); // saturates: never
+}
+
+// Durations beyond the clock's range are "never", whatever their type; a
+// plain conversion to duration_t made 1e19, INFINITY and (double)INT64_MAX
+// INT64_MIN and UINT64_MAX -1: timeouts that fired at once.
+TEST(Timeout, HugeDurationsSaturateToNever) {
+  EXPECT_EQ(wuc_timeout_make(1e19).deadline, INT64_MAX);
+  EXPECT_EQ(wuc_timeout_make(INFINITY).deadline, INT64_MAX);
+  EXPECT_EQ(wuc_timeout_make(static_cast<double>(INT64_MAX)).deadline, INT64_MAX);
+  EXPECT_EQ(wuc_timeout_make(1e30f).deadline, INT64_MAX);
+  EXPECT_EQ(wuc_timeout_make(HUGE_VALL).deadline, INT64_MAX);
+  EXPECT_EQ(wuc_timeout_make(UINT64_MAX).deadline, INT64_MAX);
+  EXPECT_EQ(wuc_timeout_make(static_cast<uint64_t>(INT64_MAX) + 1).deadline, INT64_MAX);
+  EXPECT_EQ(wuc_timeout_make(seconds(INT64_MAX)).deadline, INT64_MAX);
+  EXPECT_EQ(wuc_timeout_make(INT64_MAX - 1).deadline, INT64_MAX); // now + d overflows
+}
+
+TEST(Timeout, HugeNegativeDurationsAreReadyAtOnce) {
+  for (wuc_timeout t : {wuc_timeout_make(-INFINITY), wuc_timeout_make(-1e19),
+                        wuc_timeout_make(INT64_MIN), wuc_timeout_make(seconds(INT64_MIN))}) {
+    EXPECT_LE(t.deadline, wuc_now());
+  }
+}
+
+TEST(Timeout, FloatingDurationsInRangeAreTruncated) {
+  int64_t before = wuc_now();
+  wuc_timeout t = wuc_timeout_make(2.9e6); // 2,900,000 ns
+  EXPECT_GE(t.deadline, before + 2900000);
+  EXPECT_LE(t.deadline, wuc_now() + 2900000);
+  unsigned long long u = 5000000;
+  before = wuc_now();
+  t = wuc_timeout_make(u);
+  EXPECT_GE(t.deadline, before + 5000000);
+  EXPECT_LE(t.deadline, wuc_now() + 5000000);
+}
+
+// A deadline of never starts no timer: nothing to fire, and nothing pending
+// that would hold back a deadlock report.
+TEST(Timeout, NeverStartsNoTimer) {
+  wuc_timeout t = wuc_timeout_make(INFINITY);
+  Node n(/*try_only=*/false);
+  EXPECT_FALSE(wuc_timeout_register(&t, &n.node));
+  EXPECT_EQ(probe_pending_timers(), 0);
+  EXPECT_FALSE(wuc_timeout_unregister(&t, &n.node));
+}
+
+TEST(Durations, ConstructorsSaturate) {
+  EXPECT_EQ(seconds(3), 3000000000);
+  EXPECT_EQ(milliseconds(-7), -7000000);
+  EXPECT_EQ(microseconds(11), 11000);
+  EXPECT_EQ(nanoseconds(INT64_MAX), INT64_MAX);
+  EXPECT_EQ(seconds(9223372036), 9223372036000000000);
+  EXPECT_EQ(seconds(9223372037), INT64_MAX);
+  EXPECT_EQ(seconds(-9223372037), INT64_MIN);
+  EXPECT_EQ(milliseconds(INT64_MAX), INT64_MAX);
+  EXPECT_EQ(microseconds(INT64_MIN), INT64_MIN);
 }
 
 TEST(Timeout, PassedDeadlineIsReadyEvenInTheTryOnlyPass) {
