@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "sanitizer.h"
 #include "scheduler.h"
 
 void wuc_registry_add(struct uthread *t) {
@@ -80,10 +81,6 @@ void wuc_describe_where(char *buf, unsigned size) {
  * be deadlocked (docs/runtime.md, 'Deadlock report').  The process's kernel
  * threads are the entries of /proc/self/task. */
 
-#define MAX_SANITIZER_THREADS 16
-static pid_t sanitizer_threads[MAX_SANITIZER_THREADS];
-static unsigned nsanitizer_threads;
-
 static bool is_worker(pid_t tid) {
   unsigned n = atomic_load(&wuc_sched.nworkers);
   for (unsigned i = 0; i < n; i++)
@@ -91,59 +88,47 @@ static bool is_worker(pid_t tid) {
   return false;
 }
 
-static bool is_foreign(pid_t tid) {
-  if (is_worker(tid)) return false;
-  for (unsigned i = 0; i < nsanitizer_threads; i++)
-    if (sanitizer_threads[i] == tid) return false;
-  return true;
+#ifdef WUC_FIBER_ANNOTATIONS
+/* A sanitizer's own thread (ThreadSanitizer's background thread, started at
+ * the process's first pthread_create) would hold every report back.  It
+ * blocks every signal it can, SIGSEGV included, which a program's threads
+ * hardly do: such threads are left out, in a sanitized build only. */
+static bool is_sanitizer_thread(pid_t tid) {
+  char path[64], line[128];
+  snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  unsigned long long blocked = 0;
+  bool found = false;
+  while (!found && fgets(line, sizeof line, f)) found = sscanf(line, "SigBlk: %llx", &blocked) == 1;
+  fclose(f);
+  const unsigned long long every_blockable = 0x7ffbfeffull; /* signals 1-31 but SIGKILL, SIGSTOP */
+  return found && (blocked & every_blockable) == every_blockable;
 }
+#else
+static bool is_sanitizer_thread(pid_t tid) {
+  (void)tid;
+  return false;
+}
+#endif
 
-/* Calls visit(tid, ctx) for each kernel thread of the process until it
- * returns true; returns whether one did (false if /proc cannot be read). */
-static bool any_task(bool (*visit)(pid_t tid, void *ctx), void *ctx) {
+/* Calls visit(tid) for each kernel thread of the process until it returns
+ * true; returns whether one did (false if /proc cannot be read). */
+static bool any_task(bool (*visit)(pid_t tid)) {
   DIR *dir = opendir("/proc/self/task");
   if (!dir) return false;
   bool found = false;
   for (struct dirent *e; !found && (e = readdir(dir));) {
     if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-    found = visit((pid_t)strtol(e->d_name, NULL, 10), ctx);
+    found = visit((pid_t)strtol(e->d_name, NULL, 10));
   }
   closedir(dir);
   return found;
 }
 
-static bool visit_foreign(pid_t tid, void *ctx) {
-  (void)ctx;
-  return is_foreign(tid);
-}
+static bool is_foreign(pid_t tid) { return !is_worker(tid) && !is_sanitizer_thread(tid); }
 
-bool wuc_foreign_kernel_threads(void) { return any_task(visit_foreign, NULL); }
-
-/* A sanitizer may start a thread of its own at the process's first
- * pthread_create (ThreadSanitizer's background thread does), which would
- * hold every report back.  In a sanitized build the runtime's start-up makes
- * that happen at once, with a thread that ends at once, and takes every
- * other thread but main that exists then for the sanitizer's. */
-static pid_t probe_tid;
-
-static void *probe_thread(void *arg) {
-  (void)arg;
-  probe_tid = gettid();
-  return NULL;
-}
-
-static bool visit_sanitizer(pid_t tid, void *ctx) {
-  (void)ctx;
-  if (tid != getpid() && tid != probe_tid && nsanitizer_threads < MAX_SANITIZER_THREADS)
-    sanitizer_threads[nsanitizer_threads++] = tid;
-  return false;
-}
-
-void wuc_note_sanitizer_threads(void) {
-  pthread_t probe;
-  if (pthread_create(&probe, NULL, probe_thread, NULL) == 0) pthread_join(probe, NULL);
-  any_task(visit_sanitizer, NULL);
-}
+bool wuc_foreign_kernel_threads(void) { return any_task(is_foreign); }
 
 static void print_thread(FILE *out, struct uthread *t) {
   char who[512];

@@ -14,7 +14,6 @@
 #include <unistd.h>
 
 #include "fatal.h"
-#include "sanitizer.h"
 #include "spin.h"
 
 /* How long an idle worker looks for work to steal before it sleeps. */
@@ -696,9 +695,6 @@ __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   worker_os_thread_setup(w0);
   wuc_stack_overflow_handler_init();
   pthread_atfork(NULL, NULL, fork_child);
-#ifdef WUC_FIBER_ANNOTATIONS
-  wuc_note_sanitizer_threads(); /* before any thread of the program's */
-#endif
 
   wuc_uthread_main_init(&main_thread);
   wuc_context_init_current(&main_thread.ctx);

@@ -234,15 +234,11 @@ void wuc_wake_other_worker(void);
 void wuc_sched_start_workers(void);
 
 void wuc_registry_add(struct uthread *t);
-/* Whether the process has a kernel thread that is neither a worker nor one a
- * sanitizer started for itself: such a thread may still wake a user thread,
- * so the deadlock report waits for it (deadlock.c).  False if /proc cannot
- * be read. */
+/* Whether the process has a kernel thread that is neither a worker nor, in a
+ * sanitized build, the sanitizer's own: such a thread may still wake a user
+ * thread, so the deadlock report waits for it (deadlock.c).  False if /proc
+ * cannot be read. */
 bool wuc_foreign_kernel_threads(void);
-/* In a sanitized build, start-up calls this to make the sanitizer start the
- * threads it starts at the first pthread_create (ThreadSanitizer's
- * background thread) and to leave them out of the count above. */
-void wuc_note_sanitizer_threads(void);
 void wuc_registry_remove(struct uthread *t);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);
