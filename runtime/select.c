@@ -239,14 +239,20 @@ bool wuc_select_withdraw(wuc_select_node *n) {
   }
 }
 
+/* The winner the race word names, once its claimer is done with it; NULL
+ * while the word names none (open, pending, closed, registering). */
+static wuc_select_node *winner_of(uintptr_t race) {
+  if (race <= WUC_RACE_CLOSED || is_registering(race)) return NULL;
+  wuc_select_node *winner = (wuc_select_node *)race;
+  wait_until_done(winner); /* the claimer unparked us just before DONE */
+  return winner;
+}
+
 wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s) {
   for (;;) {
     uintptr_t race = atomic_load(&s->race);
-    if (race > WUC_RACE_CLOSED && !is_registering(race)) {
-      wuc_select_node *winner = (wuc_select_node *)race;
-      wait_until_done(winner); /* the claimer unparked us just before DONE */
-      return winner;
-    }
+    wuc_select_node *winner = winner_of(race);
+    if (winner) return winner;
     if (race == WUC_RACE_CLOSED) wuc_fatal("waituntil: waiting on a statement already withdrawn");
     if (is_registering(race)) wuc_fatal("waituntil: waiting before wuc_select_end_registration");
     /* OPEN, or PENDING (a two-sided claim either takes us and wakes us, or
@@ -258,11 +264,8 @@ wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s) {
 wuc_select_node *wuc_select_wait(wuc_select_stmt *s) {
   for (;;) {
     uintptr_t race = atomic_load(&s->race);
-    if (race > WUC_RACE_CLOSED && !is_registering(race)) {
-      wuc_select_node *winner = (wuc_select_node *)race;
-      wait_until_done(winner); /* the claimer unparked us just before DONE */
-      return winner;
-    }
+    wuc_select_node *winner = winner_of(race);
+    if (winner) return winner;
     if (race == WUC_RACE_CLOSED || is_registering(race))
       return wuc_select_wait_winner(s); /* fatal */
     if (!has_deferred(s))
