@@ -1,95 +1,273 @@
 #include "driver_args.h"
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 namespace wuc {
 
 namespace {
 
-bool hasSuffix(const std::string &s, const char *suffix) {
-  size_t n = std::strlen(suffix);
-  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+bool startsWith(const std::string &s, const char *prefix) {
+  return s.compare(0, std::strlen(prefix), prefix) == 0;
 }
 
-// Flags whose value may be the next argument ("-I dir" as well as "-Idir").
+// Options whose value is the next argument when written alone ("-I dir",
+// "-z now", "--param k=v"): gcc's, and the common ones of clang.  A value is
+// never an input file.
 bool takesSeparateValue(const std::string &a) {
-  static const char *const kFlags[] = {"-I",      "-D",         "-U",  "-include", "-isystem",
-                                       "-iquote", "-idirafter", "-L",  "-l",       "-x",
-                                       "-MF",     "-MT",        "-MQ", "-Xlinker", "-o"};
-  for (const char *f : kFlags)
-    if (a == f) return true;
+  static const char *const kOptions[] = {"-o",
+                                         "-x",
+                                         "-D",
+                                         "-U",
+                                         "-I",
+                                         "-L",
+                                         "-l",
+                                         "-e",
+                                         "-T",
+                                         "-u",
+                                         "-A",
+                                         "-B",
+                                         "-MF",
+                                         "-MT",
+                                         "-MQ",
+                                         "-Xlinker",
+                                         "-Xassembler",
+                                         "-Xpreprocessor",
+                                         "-Xclang",
+                                         "-include",
+                                         "-imacros",
+                                         "-idirafter",
+                                         "-iprefix",
+                                         "-iwithprefix",
+                                         "-iwithprefixbefore",
+                                         "-isystem",
+                                         "-isysroot",
+                                         "-iquote",
+                                         "-imultilib",
+                                         "-imultiarch",
+                                         "-aux-info",
+                                         "-z",
+                                         "--param",
+                                         "-dumpbase",
+                                         "-dumpbase-ext",
+                                         "-dumpdir",
+                                         "-specs",
+                                         "-wrapper",
+                                         "-target",
+                                         "-mllvm",
+                                         "-ivfsoverlay",
+                                         "-iframework",
+                                         "-MJ",
+                                         "--sysroot"};
+  for (const char *o : kOptions)
+    if (a == o) return true;
   return false;
 }
 
-bool isLinkFlag(const std::string &a) {
-  return a.rfind("-L", 0) == 0 || a.rfind("-l", 0) == 0 || a.rfind("-Wl,", 0) == 0 ||
-         a == "-Xlinker" || a == "-static" || a == "-shared" || a == "-rdynamic" || a == "-pie" ||
-         a == "-no-pie" || a == "-s";
+// Options that only the link step (or the choice of output) takes: left out
+// of a compile-only step so the back end does not warn about them.
+bool linkOnly(const std::string &a) {
+  static const char *const kExact[] = {"-o",
+                                       "-l",
+                                       "-L",
+                                       "-Xlinker",
+                                       "-z",
+                                       "-u",
+                                       "-T",
+                                       "-e",
+                                       "-shared",
+                                       "-static",
+                                       "-static-pie",
+                                       "-rdynamic",
+                                       "-pie",
+                                       "-no-pie",
+                                       "-s",
+                                       "-nostdlib",
+                                       "-nostartfiles",
+                                       "-nodefaultlibs",
+                                       "-r",
+                                       "-static-libgcc",
+                                       "-shared-libgcc",
+                                       "-static-libstdc++"};
+  for (const char *o : kExact)
+    if (a == o) return true;
+  return startsWith(a, "-l") || startsWith(a, "-L") || startsWith(a, "-Wl,") ||
+         (startsWith(a, "-o") && a.size() > 2);
 }
 
-bool isSemaFlag(const std::string &a) {
-  static const char *const kPrefixes[] = {
-      "-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-idirafter"};
-  for (const char *p : kPrefixes)
-    if (a.rfind(p, 0) == 0) return true;
-  return false;
+// libiberty's expandargv: words separated by white space, with single and
+// double quotes and backslash escapes; nested response files expand too.
+bool readResponseFile(const std::string &path, std::vector<std::string> &words) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  words = splitCommand(ss.str());
+  return true;
+}
+
+void expand(const std::vector<std::string> &in, std::vector<std::string> &out, int depth) {
+  for (const std::string &a : in) {
+    std::vector<std::string> words;
+    if (a.size() > 1 && a[0] == '@' && depth < 64 && readResponseFile(a.substr(1), words))
+      expand(words, out, depth + 1);
+    else
+      out.push_back(a);
+  }
 }
 
 } // namespace
 
-DriverArgs parseDriverArgs(const std::vector<std::string> &argv, const char *envCC) {
-  DriverArgs d;
-  d.cc = envCC && *envCC ? envCC : "cc";
-  for (size_t i = 0; i < argv.size(); i++) {
-    std::string a = argv[i];
-    if (a == "--version") {
-      d.mode = DriverArgs::Mode::Version;
-    } else if (a == "--help" || a == "-h") {
-      d.mode = DriverArgs::Mode::Help;
-    } else if (a == "-c" || a == "-S" || a == "-E") {
-      if (d.mode == DriverArgs::Mode::Link || d.mode == DriverArgs::Mode::CompileOnly) {
-        d.mode = DriverArgs::Mode::CompileOnly;
-        // -E wins over -S, -S over -c, as with cc.
-        if (a == "-E" || (a == "-S" && d.compileStep == "-c")) d.compileStep = a;
-      }
-    } else if (a == "--emit-c") {
-      d.mode = DriverArgs::Mode::EmitC;
-    } else if (a == "-fsyntax-only") {
-      d.mode = DriverArgs::Mode::SyntaxOnly;
-    } else if (a.rfind("--cc=", 0) == 0) {
-      d.cc = a.substr(5);
-    } else if (a == "--keep-temps") {
-      d.keepTemps = true;
-    } else if (a == "--dump-ast") {
-      d.dumpAst = true;
-    } else if (a == "-v") {
-      d.verbose = true;
-    } else if (a == "-o") {
-      if (i + 1 >= argv.size()) {
-        d.error = "argument to '-o' is missing";
-        return d;
-      }
-      d.output = argv[++i];
-    } else if (a.rfind("-o", 0) == 0 && a.size() > 2) {
-      d.output = a.substr(2);
-    } else if (a.size() > 1 && a[0] == '-') {
-      std::vector<std::string> flag{a};
-      if (takesSeparateValue(a)) {
-        if (i + 1 >= argv.size()) {
-          d.error = "argument to '" + a + "' is missing";
-          return d;
-        }
-        flag.push_back(argv[++i]);
-      }
-      auto &dest = isLinkFlag(a) ? d.linkFlags : d.compileFlags;
-      dest.insert(dest.end(), flag.begin(), flag.end());
-      if (isSemaFlag(a)) d.semaFlags.insert(d.semaFlags.end(), flag.begin(), flag.end());
-    } else if (hasSuffix(a, ".wc") || hasSuffix(a, ".c")) {
-      d.sources.push_back(a);
+std::vector<std::string> splitCommand(const std::string &command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool inWord = false;
+  char quote = 0;
+  for (size_t i = 0; i < command.size(); i++) {
+    char c = command[i];
+    if (c == '\\' && i + 1 < command.size() && quote != '\'') {
+      word += command[++i];
+      inWord = true;
+    } else if (quote) {
+      if (c == quote)
+        quote = 0;
+      else
+        word += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      inWord = true;
+    } else if (std::strchr(" \t\n\r\f\v", c)) {
+      if (inWord) words.push_back(word);
+      word.clear();
+      inWord = false;
     } else {
-      d.passInputs.push_back(a);
+      word += c;
+      inWord = true;
     }
   }
+  if (inWord) words.push_back(word);
+  return words;
+}
+
+bool isPreC99Standard(const std::string &s) {
+  static const char *const kOld[] = {"c89",   "c90",          "gnu89",
+                                     "gnu90", "iso9899:1990", "iso9899:199409"};
+  for (const char *o : kOld)
+    if (s == o) return true;
+  return false;
+}
+
+std::vector<std::string> DriverArgs::options() const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); i++)
+    if (isOption[i]) out.push_back(args[i]);
+  return out;
+}
+
+std::vector<std::string> DriverArgs::compileOptions() const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); i++) {
+    if (!isOption[i]) continue;
+    if (linkOnly(args[i])) {
+      // Its value too, if it is written apart.
+      if (takesSeparateValue(args[i]) && i + 1 < args.size()) i++;
+      continue;
+    }
+    out.push_back(args[i]);
+    if (takesSeparateValue(args[i]) && i + 1 < args.size()) out.push_back(args[++i]);
+  }
+  return out;
+}
+
+DriverArgs parseDriverArgs(const std::vector<std::string> &argv) {
+  DriverArgs d;
+  std::vector<std::string> all;
+  expand(argv, all, 0);
+
+  bool compile = false, assemble = false, preprocess = false, syntaxOnly = false;
+  bool depsOnly = false, depsWithOutput = false;
+  std::string language;
+  for (size_t i = 0; i < all.size(); i++) {
+    const std::string &a = all[i];
+    // wucc's own options: the back end never sees them.
+    if (startsWith(a, "--cc=")) {
+      d.cc = splitCommand(a.substr(5));
+      continue;
+    }
+    if (a == "--emit-c") {
+      d.emitC = true;
+      continue;
+    }
+    if (a == "--keep-temps") {
+      d.keepTemps = true;
+      continue;
+    }
+    if (a == "--dump-ast") {
+      d.dumpAst = true;
+      continue;
+    }
+    if (a == "--help") {
+      d.help = true;
+      continue;
+    }
+    if (a == "--version") {
+      d.version = true;
+      continue;
+    }
+
+    bool isInput = a == "-" || a.empty() || a[0] != '-';
+    if (isInput) {
+      d.inputs.push_back({d.args.size(), language});
+      d.args.push_back(a);
+      d.isOption.push_back(false);
+      continue;
+    }
+    d.args.push_back(a);
+    d.isOption.push_back(true);
+    std::string value;
+    bool hasValue = false;
+    if (takesSeparateValue(a)) {
+      if (i + 1 >= all.size()) {
+        d.error = "missing argument to '" + a + "'";
+        continue;
+      }
+      value = all[++i];
+      hasValue = true;
+      d.args.push_back(value);
+      d.isOption.push_back(true);
+    }
+    if (a == "-c") compile = true;
+    if (a == "-S") assemble = true;
+    if (a == "-E") preprocess = true;
+    if (a == "-fsyntax-only") syntaxOnly = true;
+    if (a == "-v") d.verbose = true;
+    if (a == "-r") d.relocatable = true;
+    if (a == "-M" || a == "-MM") depsOnly = true;
+    if (a == "-MD" || a == "-MMD") depsWithOutput = true;
+    if (a == "-MF" && hasValue) d.depFile = value;
+    if (startsWith(a, "-MF") && a.size() > 3) d.depFile = a.substr(3);
+    if (a == "-o" && hasValue) d.output = value;
+    if (startsWith(a, "-o") && a.size() > 2) d.output = a.substr(2);
+    if (a == "-x" && hasValue) language = value == "none" ? "" : value;
+    if (startsWith(a, "-x") && a.size() > 2) language = a.substr(2) == "none" ? "" : a.substr(2);
+    if (startsWith(a, "-std=")) d.standard = a.substr(5);
+    if (startsWith(a, "--std=")) d.standard = a.substr(6);
+    if (a == "-ansi") d.standard = "c89";
+  }
+  d.dependencies = depsOnly || depsWithOutput;
+  // gcc's order: -E (and -M / -MM, which imply it) over -fsyntax-only over
+  // -S over -c.
+  if (d.inputs.empty())
+    d.action = DriverArgs::Action::Info;
+  else if (preprocess || (depsOnly && !depsWithOutput))
+    d.action = DriverArgs::Action::Preprocess;
+  else if (syntaxOnly)
+    d.action = DriverArgs::Action::SyntaxOnly;
+  else if (assemble)
+    d.action = DriverArgs::Action::Assemble;
+  else if (compile)
+    d.action = DriverArgs::Action::Compile;
   return d;
 }
 

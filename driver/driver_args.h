@@ -1,5 +1,7 @@
-// driver_args.h — wucc's command line (docs/language.md §1), parsed into what
-// the driver does; kept apart from the work so it can be tested alone.
+// driver_args.h — wucc's command line read the way gcc reads it
+// (docs/driver.md): response files expanded, every argument classified as
+// an input file, an option with its values, or one of wucc's own options.
+// Kept apart from the work so it can be tested alone.
 #pragma once
 
 #include <string>
@@ -7,24 +9,64 @@
 
 namespace wuc {
 
-struct DriverArgs {
-  enum class Mode { Link, CompileOnly, EmitC, SyntaxOnly, Version, Help } mode = Mode::Link;
-  // With CompileOnly: the back end's step flag, -c (object), -S (assembly)
-  // or -E (the lowered C, preprocessed).
-  std::string compileStep = "-c";
-  std::vector<std::string> sources;      // extended C (.wc, .c): translated
-  std::vector<std::string> passInputs;   // objects, archives, other languages: to the back end
-  std::string output;                    // -o, empty if not given
-  std::string cc;                        // --cc=, else $CC, else "cc"
-  std::vector<std::string> compileFlags; // to every back-end compile (and the link)
-  std::vector<std::string> linkFlags;    // to the link only (-L -l -Wl, ...)
-  std::vector<std::string> semaFlags;    // the ones the semantic pass needs (-I -D -U -std ...)
-  bool verbose = false;                  // -v: print the commands run
-  bool keepTemps = false;                // --keep-temps (debugging)
-  bool dumpAst = false;                  // --dump-ast
-  std::string error;                     // set if the command line is wrong
+// One input file: where it is in DriverArgs::args and the language gcc
+// would give it (the `-x` in force, or "" to go by its suffix).
+struct InputFile {
+  size_t index = 0; // in DriverArgs::args
+  std::string language;
 };
 
-DriverArgs parseDriverArgs(const std::vector<std::string> &argv, const char *envCC);
+struct DriverArgs {
+  // What the back end would do with these arguments.
+  enum class Action {
+    Link,       // no -c, -S, -E, -fsyntax-only
+    Compile,    // -c
+    Assemble,   // -S
+    Preprocess, // -E, or -M / -MM without -MD / -MMD
+    SyntaxOnly, // -fsyntax-only
+    Info,       // no input: --version, -v, -dumpversion, -print-*, ...
+  } action = Action::Link;
+
+  // The user's arguments, response files expanded, wucc's own options
+  // removed: exactly what the back end gets for plain C.
+  std::vector<std::string> args;
+  std::vector<InputFile> inputs;
+  // For each argument, whether it is an option or an option's value (not an
+  // input); args.size() entries.
+  std::vector<bool> isOption;
+  std::string output;        // the last -o, empty if none
+  std::string standard;      // the last -std= value ("c89" for -ansi), empty if none
+  bool relocatable = false;  // -r: a partial link
+  bool dependencies = false; // -M, -MM, -MD or -MMD
+  std::string depFile;       // -MF's value
+
+  // wucc's own options.
+  std::vector<std::string> cc; // --cc=COMMAND, split into words; empty: $CC or cc
+  bool emitC = false;          // --emit-c
+  bool keepTemps = false;      // --keep-temps
+  bool dumpAst = false;        // --dump-ast
+  bool help = false;           // --help
+  bool version = false;        // --version
+  bool verbose = false;        // -v (also the back end's)
+
+  std::string error; // set if the command line is wrong
+
+  // The arguments that are options or their values (no inputs), in order.
+  std::vector<std::string> options() const;
+  // The options for a compile of one source: options() less those that only
+  // the link step or the output take (-o, -l, -L, -Wl, -shared, ...).
+  std::vector<std::string> compileOptions() const;
+};
+
+// Reads argv (without argv[0]).  Response files (@file) are expanded as gcc
+// does; one that cannot be read stays an argument.
+DriverArgs parseDriverArgs(const std::vector<std::string> &argv);
+
+// Splits a command such as $CC ("ccache gcc -m64") into words, with the
+// shell's quotes and backslashes.
+std::vector<std::string> splitCommand(const std::string &command);
+
+// True for a -std= value older than C99 (c89, c90, gnu89, iso9899:199409...).
+bool isPreC99Standard(const std::string &standard);
 
 } // namespace wuc

@@ -1,60 +1,64 @@
-// wucc — the compiler driver: extended C in, C or objects or a program out.
+// wucc — the compiler driver, a drop-in `cc` (docs/driver.md).
 //
-//   wucc prog.wc -o prog          translate, compile, link libwuc
-//   wucc -c a.wc -o a.o           translate and compile
+//   wucc [cc options] files...    as the back end would, plus the dialect
 //   wucc --emit-c a.wc -o a.c     the lowered C (stdout without -o)
-//   wucc -fsyntax-only a.wc       check only
 //
-// Each extended-C source goes through the frontend (parseSource), the
-// semantic pass (analyse) and the lowering (lowerFile); the result is
-// compiled by the back-end C compiler ($CC, default cc; --cc=PATH).  On any
-// error the exit status is 1 and no output file is left behind.
+// A file that does not use the dialect goes to the back end exactly as
+// written: when no input does, wucc replaces itself with the back end and
+// its original arguments (plus <wuc.h>'s directory and, for a link, libwuc,
+// an archive that adds nothing to a program that does not use it).  A file
+// that does goes through the frontend (parseSource), the semantic pass
+// (analyse, a module loaded only then) and the lowering (lowerFile); the
+// back end compiles the lowered C, which sits in a temporary directory
+// under the source's own file name, with the user's options.
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "backend.h"
 #include "clause_bodies.h"
+#include "detect.h"
 #include "diag.h"
 #include "driver_args.h"
 #include "frontend.h"
 #include "lower.h"
 #include "messages.h"
-#include "quote.h"
-#include "sema.h"
+#include "sema_loader.h"
 
 namespace {
 
 using wuc::DriverArgs;
+using Strings = std::vector<std::string>;
 
 const char *const kUsage =
     "usage: wucc [options] file...\n"
     "\n"
-    "Compiles extended C (.wc or .c: C11 with GNU extensions and the waituntil\n"
-    "statement) over libwuc, like cc.\n"
+    "A C compiler driver for C with the waituntil statement (docs/driver.md): it\n"
+    "takes the back-end C compiler's options and runs it; a file that uses the\n"
+    "dialect (waituntil, channel(T), future(T), 10`ms) is lowered to C first,\n"
+    "every other file reaches the back end untouched.\n"
     "\n"
-    "  -o FILE            write the output to FILE\n"
-    "  -c                 compile to an object file, do not link\n"
-    "  -S, -E             compile to assembly; preprocess the lowered C\n"
+    "wucc's own options:\n"
+    "  --cc=COMMAND       the back-end C compiler (default: $CC, else cc)\n"
     "  --emit-c           write the lowered C (to stdout without -o)\n"
-    "  -fsyntax-only      check the program, write nothing\n"
-    "  --cc=PATH          the back-end C compiler (default: $CC, else cc)\n"
-    "  -v                 print the back-end commands\n"
     "  --keep-temps       keep the lowered C of a build (its path is printed)\n"
+    "  --dump-ast         print what the frontend found\n"
     "  --version, --help\n"
     "\n"
-    "Every other option (-I -D -U -O -g -W... -std= -L -l ...) goes to the back-end\n"
-    "compiler; -I -D -U -std= also reach wucc's own semantic pass.\n";
+    "Every other option is the back end's (see its --help).\n";
 
 std::string selfDir() {
   char buf[PATH_MAX];
@@ -70,17 +74,20 @@ bool exists(const std::string &p) {
   return stat(p.c_str(), &st) == 0;
 }
 
-// Installed: bin/../include and bin/../lib; in the build tree: the paths
-// compiled in.
+// Installed: bin/../include, bin/../lib and bin/../lib/wuc; in the build
+// tree: the paths compiled in.
 struct Layout {
-  std::string includeDir, library, clangResourceDir;
+  std::string includeDir, library, semaModule, clangResourceDir;
 };
 
 Layout findLayout() {
   Layout l;
   std::string prefix = selfDir() + "/..";
-  l.includeDir = exists(prefix + "/include/wuc.h") ? prefix + "/include" : WUC_BUILD_INCLUDE_DIR;
+  bool installed = exists(prefix + "/include/wuc.h");
+  l.includeDir = installed ? prefix + "/include" : WUC_BUILD_INCLUDE_DIR;
   l.library = exists(prefix + "/lib/libwuc.a") ? prefix + "/lib/libwuc.a" : WUC_BUILD_LIBRARY;
+  l.semaModule = exists(prefix + "/lib/wuc/wucc-sema.so") ? prefix + "/lib/wuc/wucc-sema.so"
+                                                          : WUC_BUILD_SEMA_MODULE;
   l.clangResourceDir = WUC_CLANG_RESOURCE_DIR;
   return l;
 }
@@ -113,32 +120,36 @@ std::string dirName(const std::string &path) {
   return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
 }
 
-std::string baseName(const std::string &path) {
+std::string fileName(const std::string &path) {
   size_t slash = path.find_last_of('/');
-  std::string b = slash == std::string::npos ? path : path.substr(slash + 1);
-  size_t dot = b.find_last_of('.');
-  return dot == std::string::npos ? b : b.substr(0, dot);
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-int run(const std::vector<std::string> &cmd, bool verbose) {
-  if (verbose) {
-    for (const auto &a : cmd) std::cerr << a << ' ';
-    std::cerr << '\n';
-  }
-  pid_t pid = fork();
-  if (pid < 0) return 127;
-  if (pid == 0) {
-    std::vector<char *> argv;
-    for (const auto &a : cmd) argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    std::fprintf(stderr, "wucc: error: cannot run '%s': %s\n", argv[0], std::strerror(errno));
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+std::string withoutSuffix(const std::string &name) {
+  size_t dot = name.find_last_of('.');
+  size_t slash = name.find_last_of('/');
+  return dot == std::string::npos || (slash != std::string::npos && dot < slash)
+             ? name
+             : name.substr(0, dot);
+}
+
+bool hasSuffix(const std::string &s, const char *suffix) {
+  size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+void replaceAll(std::string &text, const std::string &from, const std::string &to) {
+  if (from.empty()) return;
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+}
+
+// Whether the text names one of wuc's headers (a comment that does is
+// harmless: it only adds -fstack-clash-protection).
+bool includesWucHeader(const std::string &text) {
+  for (const char *name : {"<wuc.h>", "<wuc/", "\"wuc.h\"", "\"wuc/"})
+    if (text.find(name) != std::string::npos) return true;
+  return false;
 }
 
 class TempDir {
@@ -150,12 +161,14 @@ public:
     buf.push_back(0);
     if (mkdtemp(buf.data())) path_ = buf.data();
   }
-  ~TempDir() {
-    if (!path_.empty() && !keep_) {
-      std::string cmd = "rm -rf " + wuc::shellQuoted(path_); // $TMPDIR may hold a quote
-      if (std::system(cmd.c_str()) != 0) {
-      }
-    }
+  ~TempDir() { remove(); }
+  void remove() {
+    if (path_.empty() || keep_) return;
+    nftw(
+        path_.c_str(),
+        [](const char *p, const struct stat *, int, struct FTW *) { return ::remove(p), 0; }, 16,
+        FTW_DEPTH | FTW_PHYS);
+    path_.clear();
   }
   const std::string &path() const { return path_; }
   void keep() { keep_ = true; }
@@ -165,174 +178,396 @@ private:
   bool keep_ = false;
 };
 
+// One input file of the command line, and what wucc made of it.
+struct Source {
+  size_t arg = 0;       // index in DriverArgs::args
+  std::string path;     // as given ("-" for standard input)
+  std::string language; // the -x in force, "" for none
+  bool isC = false;     // C or the dialect (by -x or by its suffix)
+  bool usesDialect = false;
+  bool includesWuc = false; // names <wuc.h> or <wuc/...>: runs on user-thread stacks
+  std::string lowered;      // the lowered C, if usesDialect (or --emit-c)
+  std::string loweredPath;  // where the back end reads it
+};
+
 class Driver {
 public:
-  Driver(DriverArgs args) : a_(std::move(args)), layout_(findLayout()) {}
+  Driver(DriverArgs args, Layout layout, Strings backEnd)
+      : a_(std::move(args)), layout_(std::move(layout)), backEnd_(std::move(backEnd)) {}
 
-  int main() {
-    switch (a_.mode) {
-    case DriverArgs::Mode::Version:
-      std::cout << "wucc " << WUC_VERSION << " (waituntil for C; back end: " << a_.cc << ")\n";
-      return 0;
-    case DriverArgs::Mode::Help:
-      std::cout << kUsage;
-      return 0;
-    default:
-      break;
+  int run() {
+    sources_.reserve(a_.inputs.size());
+    for (const wuc::InputFile &in : a_.inputs) {
+      Source s;
+      s.arg = in.index;
+      s.path = a_.args[in.index];
+      s.language = in.language;
+      s.isC = in.language == "c" ||
+              (in.language.empty() && (hasSuffix(s.path, ".c") || hasSuffix(s.path, ".wc")));
+      sources_.push_back(s);
     }
-    if (!a_.error.empty()) return fail("wucc: error: " + a_.error);
-    if (a_.sources.empty() && a_.passInputs.empty()) return fail("wucc: error: no input files");
-    if (tmp_.path().empty()) return fail("wucc: error: cannot create a temporary directory");
-    int rc = build();
+    int status = 0;
+    for (Source &s : sources_)
+      if (s.isC && !classify(s)) status = 1;
+    if (status != 0) return status;
+    if (a_.emitC) return emitC();
+    bool anyDialect = false;
+    for (const Source &s : sources_) anyDialect |= s.usesDialect;
+    if (!anyDialect) return passThrough();
+    int rc = buildDialect();
     if (rc != 0 && !a_.output.empty() && a_.output != "-") std::remove(a_.output.c_str());
     return rc;
   }
 
+  void cleanUp() { tmp_.remove(); }
+
 private:
   int fail(const std::string &message) {
-    std::cerr << message << '\n';
+    std::cerr << "wucc: error: " << message << '\n';
     return 1;
   }
 
-  // Translates one source to C; false (diagnostics printed) on error.
-  bool translate(const std::string &path, std::string &c) {
+  const std::string &tempDir() {
+    if (tmp_.path().empty()) {
+      std::cerr << "wucc: error: cannot create a temporary directory: " << std::strerror(errno)
+                << '\n';
+      std::exit(1);
+    }
+    return tmp_.path();
+  }
+
+  // Reads a C input and, if it uses the dialect, translates it; false
+  // (diagnostics printed) on an error.
+  bool classify(Source &s) {
     std::string text, err;
-    if (!readFile(path, text, err)) {
-      std::cerr << "wucc: error: " << wuc::format(wuc::msg::CannotRead, path, err) << '\n';
+    if (s.path == "-") {
+      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+      stdinText_ = text;
+      haveStdin_ = true;
+    } else if (!readFile(s.path, text, err)) {
+      std::cerr << "wucc: error: " << wuc::format(wuc::msg::CannotRead, s.path, err) << '\n';
       return false;
     }
-    wuc::SourceFile file(path, std::move(text));
+    s.includesWuc = includesWucHeader(text);
+    if (!a_.emitC && !wuc::mayUseDialect(text)) return true;
+    wuc::SourceFile file(s.path, std::move(text));
     wuc::DiagEngine diags(file);
     wuc::FrontendResult fe;
     bool ok = wuc::parseSource(file, diags, fe);
     if (ok) wuc::checkClauseBodies(file, fe, diags);
     ok = ok && !diags.hasErrors();
     if (ok && a_.dumpAst) wuc::dumpFrontend(file, fe, std::cerr);
+    if (ok && fe.statements.empty() && fe.edits.empty() && !a_.emitC) {
+      diags.print(std::cerr);
+      return true; // plain C after all
+    }
+    if (ok && wuc::isPreC99Standard(a_.standard)) {
+      unsigned first = fe.statements.empty() ? fe.edits.empty() ? 0 : fe.edits.front().range.begin
+                                             : fe.statements.front().range.begin;
+      if (!fe.edits.empty()) first = std::min(first, fe.edits.front().range.begin);
+      diags.error(first, wuc::format(wuc::msg::DialectNeedsC99, a_.standard));
+      ok = false;
+    }
     wuc::SemaFacts facts;
-    if (ok && !diags.hasErrors()) {
+    if (ok && !fe.statements.empty()) {
       wuc::SemaOptions opts;
-      opts.compilerArgs = a_.semaFlags;
+      opts.compilerArgs = a_.options();
       opts.wucIncludeDir = layout_.includeDir;
       opts.resourceDir = layout_.clangResourceDir;
-      ok = wuc::analyse(file, fe, opts, diags, facts);
+      std::string loadError;
+      ok = wuc::analyseWithModule(layout_.semaModule, file, fe, opts, diags, facts, loadError);
+      if (!loadError.empty()) {
+        diags.print(std::cerr);
+        std::cerr << "wucc: error: " << loadError << '\n';
+        return false;
+      }
+    } else if (ok) {
+      facts.statements.clear();
     }
     diags.print(std::cerr);
     if (!ok || diags.hasErrors()) return false;
-    c = wuc::lowerFile(file, fe, facts);
+    s.lowered = wuc::lowerFile(file, fe, facts);
+    s.usesDialect = true;
     return true;
   }
 
-  std::vector<std::string> compileCommand(const std::string &source, const std::string &cfile,
-                                          const std::string &obj, bool syntaxOnly) {
-    // -fstack-clash-protection: a frame larger than the guard below a user
-    // thread's stack must fault in the guard, not jump it (docs/runtime.md,
-    // 'Stacks'); before the user's flags, so -fno-stack-clash-protection wins.
-    std::vector<std::string> cmd{a_.cc, "-x", "c", "-std=gnu11", "-fstack-clash-protection"};
-    cmd.insert(cmd.end(), a_.compileFlags.begin(), a_.compileFlags.end());
-    // The lowered file lives in a temporary directory: #include "x.h" must
-    // still find x.h beside the source.
-    cmd.push_back("-iquote");
-    cmd.push_back(dirName(source));
+  int emitC() {
+    Strings others;
+    size_t count = 0;
+    for (const Source &s : sources_) {
+      if (!s.isC) return fail("--emit-c takes C and dialect sources only");
+      count++;
+    }
+    if (count > 1 && !a_.output.empty())
+      return fail("cannot specify '-o' with '--emit-c' and multiple files");
+    for (const Source &s : sources_) {
+      if (a_.output.empty() || a_.output == "-")
+        std::cout << s.lowered;
+      else if (!writeFile(a_.output, s.lowered))
+        return fail("cannot write '" + a_.output + "'");
+    }
+    return 0;
+  }
+
+  // The arguments an input becomes in a back-end command: a .wc file needs
+  // -x c (the back end does not know the suffix), then the -x in force again.
+  Strings inputWords(const Source &s, const std::string &path) const {
+    if (!s.language.empty() || !hasSuffix(s.path, ".wc")) return {path};
+    return {"-x", "c", path, "-x", "none"};
+  }
+
+  // What wucc adds to every back-end command: where <wuc.h> is (last, so the
+  // user's own -I come first), and for a link, libwuc (an archive: a
+  // program takes from it only what it uses).
+  void addWucPaths(Strings &cmd, bool link) const {
     cmd.push_back("-I" + layout_.includeDir);
-    if (syntaxOnly) {
-      cmd.push_back("-fsyntax-only");
-    } else {
-      cmd.push_back(a_.compileStep);
-      if (!obj.empty()) {
-        cmd.push_back("-o");
-        cmd.push_back(obj);
+    if (link) cmd.push_back(layout_.library);
+  }
+
+  bool links() const { return a_.action == DriverArgs::Action::Link && !a_.relocatable; }
+
+  // A file of a wuc program (one that includes wuc's headers) runs on user
+  // threads' stacks: it gets -fstack-clash-protection, as the lowered C
+  // does (loweredCommand), before the user's options.
+  void addStackClashProtection(Strings &cmd) const {
+    for (const Source &s : sources_)
+      if (s.includesWuc) return cmd.push_back("-fstack-clash-protection");
+  }
+
+  // No input uses the dialect: the back end, with the user's arguments.
+  int passThrough() {
+    Strings cmd = backEnd_;
+    addStackClashProtection(cmd);
+    for (size_t i = 0; i < a_.args.size(); i++) {
+      const Source *s = sourceAt(i);
+      if (s) {
+        Strings words = inputWords(*s, a_.args[i]);
+        cmd.insert(cmd.end(), words.begin(), words.end());
+      } else {
+        cmd.push_back(a_.args[i]);
       }
     }
-    cmd.push_back(cfile);
+    addWucPaths(cmd, links() && !a_.inputs.empty());
+    if (haveStdin_) {
+      // wucc read standard input to look at it: the back end reads the same
+      // bytes from a file that is gone once it is open.
+      std::string path = tempDir() + "/stdin";
+      int fd = -1;
+      if (writeFile(path, stdinText_)) fd = open(path.c_str(), O_RDONLY);
+      if (fd < 0 || dup2(fd, STDIN_FILENO) < 0) return fail("cannot pass standard input on");
+      close(fd);
+      cleanUp();
+    }
+    return wuc::execBackEnd(cmd);
+  }
+
+  const Source *sourceAt(size_t arg) const {
+    for (const Source &s : sources_)
+      if (s.arg == arg) return &s;
+    return nullptr;
+  }
+
+  // Writes the lowered C of `s` where the back end will read it: a
+  // directory of its own, under the source's own file name, so that the
+  // back end's default outputs (x.o, x.s, x.d) and messages name it.
+  bool writeLowered(Source &s, size_t n) {
+    std::string dir = tempDir() + "/" + std::to_string(n);
+    if (mkdir(dir.c_str(), 0700) != 0) return fail("cannot create '" + dir + "'"), false;
+    s.loweredPath = dir + "/" + (s.path == "-" ? std::string("stdin.c") : fileName(s.path));
+    if (!writeFile(s.loweredPath, s.lowered))
+      return fail("cannot write '" + s.loweredPath + "'"), false;
+    if (a_.keepTemps) {
+      tmp_.keep();
+      std::cerr << "wucc: lowered " << s.path << " -> " << s.loweredPath << '\n';
+    }
+    return true;
+  }
+
+  // The back-end command that compiles the lowered C of `s` with `options`.
+  Strings loweredCommand(const Source &s, const Strings &options) const {
+    // -fstack-clash-protection: a frame larger than the guard below a user
+    // thread's stack must fault in the guard, not jump it (docs/runtime.md,
+    // 'Stacks'); before the user's options, so -fno-stack-clash-protection
+    // wins.  -iquote: #include "x.h" finds x.h beside the source first.
+    Strings cmd = backEnd_;
+    cmd.insert(cmd.end(), {"-fstack-clash-protection", "-iquote", dirName(s.path)});
+    cmd.insert(cmd.end(), options.begin(), options.end());
+    addWucPaths(cmd, false);
+    // Debug information names the source, not the temporary file.
+    std::string dir = dirName(s.loweredPath) + "/";
+    std::string prefix = s.path.find('/') == std::string::npos
+                             ? std::string()
+                             : s.path.substr(0, s.path.find_last_of('/') + 1);
+    cmd.push_back("-ffile-prefix-map=" + dir + "=" + prefix);
+    cmd.insert(cmd.end(), {"-x", "c", s.loweredPath});
     return cmd;
   }
 
-  int build() {
-    bool emitC = a_.mode == DriverArgs::Mode::EmitC;
-    bool syntaxOnly = a_.mode == DriverArgs::Mode::SyntaxOnly;
-    bool compileOnly = a_.mode == DriverArgs::Mode::CompileOnly;
-    if ((emitC || compileOnly) && !a_.output.empty() &&
-        a_.sources.size() + a_.passInputs.size() > 1)
-      return fail("wucc: error: cannot specify '-o' with '-c' or '--emit-c' and multiple files");
-    if (emitC && !a_.passInputs.empty())
-      return fail("wucc: error: --emit-c takes extended-C sources only");
-
-    std::vector<std::string> objects;
-    int status = 0;
-    for (size_t i = 0; i < a_.sources.size(); i++) {
-      const std::string &src = a_.sources[i];
-      std::string c;
-      if (!translate(src, c)) {
-        status = 1;
-        continue;
-      }
-      if (emitC) {
-        if (a_.output.empty() || a_.output == "-")
-          std::cout << c;
-        else if (!writeFile(a_.output, c))
-          return fail("wucc: error: cannot write '" + a_.output + "'");
-        continue;
-      }
-      // One directory per input, so the lowered file and its object carry the
-      // source's name in back-end and linker messages (hello.c, hello.o).
-      std::string dir = tmp_.path() + "/" + std::to_string(i);
-      if (mkdir(dir.c_str(), 0700) != 0) return fail("wucc: error: cannot create '" + dir + "'");
-      std::string cfile = dir + "/" + baseName(src) + ".c";
-      if (!writeFile(cfile, c)) return fail("wucc: error: cannot write '" + cfile + "'");
-      if (a_.keepTemps) {
-        tmp_.keep();
-        std::cerr << "wucc: lowered " << src << " -> " << cfile << '\n';
-      }
-      // cc's default outputs: a.o for -c, a.s for -S, stdout for -E.
-      std::string defaultOut = a_.compileStep == "-E"   ? std::string()
-                               : a_.compileStep == "-S" ? baseName(src) + ".s"
-                                                        : baseName(src) + ".o";
-      std::string obj = compileOnly ? (a_.output.empty() ? defaultOut : a_.output)
-                                    : dir + "/" + baseName(src) + ".o";
-      if (run(compileCommand(src, cfile, obj, syntaxOnly), a_.verbose) != 0) {
-        status = 1;
-        continue;
-      }
-      objects.push_back(obj);
+  // Where the back end writes text that names the lowered file: -E and -M
+  // output, and the depfile.
+  Strings textOutputs(const Source &s) const {
+    Strings out;
+    bool preprocess = a_.action == DriverArgs::Action::Preprocess;
+    if (preprocess && !a_.output.empty() && a_.output != "-") out.push_back(a_.output);
+    if (a_.dependencies) {
+      if (!a_.depFile.empty())
+        out.push_back(a_.depFile);
+      else if (!preprocess)
+        out.push_back(withoutSuffix(a_.output.empty() ? fileName(s.path) : a_.output) + ".d");
     }
-    if (status != 0 || emitC || syntaxOnly) return status;
-    if (compileOnly) {
-      // Other inputs compile as cc would compile them.
-      for (const std::string &in : a_.passInputs) {
-        std::vector<std::string> cmd{a_.cc};
-        cmd.insert(cmd.end(), a_.compileFlags.begin(), a_.compileFlags.end());
-        cmd.push_back("-I" + layout_.includeDir);
-        cmd.push_back(a_.compileStep);
-        if (!a_.output.empty()) {
-          cmd.push_back("-o");
-          cmd.push_back(a_.output);
-        }
-        cmd.push_back(in);
-        if (run(cmd, a_.verbose) != 0) status = 1;
+    return out;
+  }
+
+  std::string rewriteNames(std::string text, const Source &s) const {
+    std::string source = s.path == "-" ? "<stdin>" : s.path;
+    replaceAll(text, s.loweredPath, source);
+    return text;
+  }
+
+  int compileOne(Source &s, size_t n) {
+    if (!s.usesDialect) {
+      Strings cmd = backEnd_;
+      if (s.includesWuc) cmd.push_back("-fstack-clash-protection");
+      Strings options = a_.options();
+      cmd.insert(cmd.end(), options.begin(), options.end());
+      addWucPaths(cmd, false);
+      Strings words = inputWords(s, s.path);
+      if (!s.language.empty()) cmd.insert(cmd.end(), {"-x", s.language});
+      cmd.insert(cmd.end(), words.begin(), words.end());
+      wuc::RunOptions run;
+      run.verbose = a_.verbose;
+      if (s.path == "-") {
+        run.stdinFile = tempDir() + "/stdin";
+        if (!writeFile(run.stdinFile, stdinText_)) return fail("cannot pass standard input on");
       }
+      return wuc::runBackEnd(cmd, run);
+    }
+    if (!writeLowered(s, n)) return 1;
+    Strings cmd = loweredCommand(s, a_.options());
+    wuc::RunOptions run;
+    run.verbose = a_.verbose;
+    std::string captured;
+    bool toStdout =
+        a_.action == DriverArgs::Action::Preprocess && (a_.output.empty() || a_.output == "-");
+    if (toStdout) run.captured = &captured;
+    int rc = wuc::runBackEnd(cmd, run);
+    if (toStdout) std::cout << rewriteNames(captured, s) << std::flush;
+    for (const std::string &path : textOutputs(s)) {
+      std::string text, err;
+      if (readFile(path, text, err)) writeFile(path, rewriteNames(text, s));
+    }
+    return rc;
+  }
+
+  int buildDialect() {
+    bool multipleWithOutput = !a_.output.empty() && a_.inputs.size() > 1;
+    if (a_.action != DriverArgs::Action::Link) {
+      // The back end refuses -o with several files: let it say so.
+      if (multipleWithOutput) return passThroughOriginal();
+      int status = 0;
+      for (size_t i = 0; i < sources_.size(); i++)
+        if (compileOne(sources_[i], i) != 0) status = 1;
       return status;
     }
-    std::vector<std::string> cmd{a_.cc};
-    cmd.insert(cmd.end(), a_.compileFlags.begin(), a_.compileFlags.end());
-    cmd.insert(cmd.end(), objects.begin(), objects.end());
-    cmd.insert(cmd.end(), a_.passInputs.begin(), a_.passInputs.end());
-    cmd.push_back(layout_.library);
-    cmd.insert(cmd.end(), a_.linkFlags.begin(), a_.linkFlags.end());
-    // -rdynamic: deadlock reports name thread functions through dladdr.
-    for (const char *f : {"-lpthread", "-ldl", "-rdynamic"}) cmd.push_back(f);
-    cmd.push_back("-o");
-    cmd.push_back(a_.output.empty() ? "a.out" : a_.output);
-    return run(cmd, a_.verbose) == 0 ? 0 : 1;
+    // A link: each dialect source becomes an object first.
+    Strings replacements(a_.args.size());
+    std::vector<bool> replaced(a_.args.size(), false);
+    int status = 0;
+    for (size_t i = 0; i < sources_.size(); i++) {
+      Source &s = sources_[i];
+      if (!s.usesDialect) continue;
+      if (!writeLowered(s, i)) return 1;
+      std::string object = withoutSuffix(s.loweredPath) + ".o";
+      Strings options = a_.compileOptions();
+      options.insert(options.end(), {"-c", "-o", object});
+      wuc::RunOptions run;
+      run.verbose = a_.verbose;
+      if (wuc::runBackEnd(loweredCommand(s, options), run) != 0) {
+        status = 1;
+        continue;
+      }
+      replacements[s.arg] = object;
+      replaced[s.arg] = true;
+    }
+    if (status != 0) return status;
+    Strings cmd = backEnd_;
+    addStackClashProtection(cmd);
+    for (size_t i = 0; i < a_.args.size(); i++) {
+      const Source *s = sourceAt(i);
+      if (s && replaced[i]) {
+        // An object, whatever -x is in force around it.
+        cmd.insert(cmd.end(), {"-x", "none", replacements[i]});
+        if (!s->language.empty()) cmd.insert(cmd.end(), {"-x", s->language});
+      } else if (s) {
+        Strings words = inputWords(*s, a_.args[i]);
+        cmd.insert(cmd.end(), words.begin(), words.end());
+      } else {
+        cmd.push_back(a_.args[i]);
+      }
+    }
+    addWucPaths(cmd, true);
+    wuc::RunOptions run;
+    run.verbose = a_.verbose;
+    if (haveStdin_) {
+      run.stdinFile = tempDir() + "/stdin";
+      if (!writeFile(run.stdinFile, stdinText_)) return fail("cannot pass standard input on");
+    }
+    return wuc::runBackEnd(cmd, run) == 0 ? 0 : 1;
+  }
+
+  int passThroughOriginal() {
+    Strings cmd = backEnd_;
+    cmd.insert(cmd.end(), a_.args.begin(), a_.args.end());
+    wuc::RunOptions run;
+    return wuc::runBackEnd(cmd, run);
   }
 
   DriverArgs a_;
   Layout layout_;
+  Strings backEnd_;
+  std::vector<Source> sources_;
+  std::string stdinText_;
+  bool haveStdin_ = false;
   TempDir tmp_;
 };
+
+int printVersion(const Strings &backEnd) {
+  std::cout << "wucc " << WUC_VERSION << " (waituntil for C); back end:" << std::flush;
+  Strings cmd = backEnd;
+  cmd.push_back("--version");
+  for (const std::string &w : backEnd) std::cout << ' ' << w;
+  std::cout << '\n' << std::flush;
+  wuc::RunOptions run;
+  return wuc::runBackEnd(cmd, run);
+}
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  return Driver(wuc::parseDriverArgs(args, std::getenv("CC"))).main();
+  wuc::installSignalForwarding();
+  DriverArgs args = wuc::parseDriverArgs(Strings(argv + 1, argv + argc));
+  if (args.help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::string error;
+  Strings backEnd = wuc::chooseBackEnd(args.cc, error);
+  if (backEnd.empty()) {
+    std::cerr << "wucc: error: " << error << '\n';
+    return 1;
+  }
+  if (args.version) return printVersion(backEnd);
+  if (!args.error.empty()) {
+    // The back end reports its own command-line errors.
+    Strings cmd = backEnd;
+    cmd.insert(cmd.end(), args.args.begin(), args.args.end());
+    return wuc::execBackEnd(cmd);
+  }
+  int rc;
+  {
+    Driver driver(std::move(args), findLayout(), backEnd);
+    rc = driver.run();
+  }
+  if (int sig = wuc::receivedSignal()) wuc::dieBySignal(sig);
+  return rc;
 }

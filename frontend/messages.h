@@ -112,8 +112,10 @@ inline constexpr const char *ElementTypeInvalid =
 inline constexpr const char *ProbeFailed = "cannot analyse the waituntil statements: %s";
 
 // ---- driver ------------------------------------------------------------
-inline constexpr const char *NoInput = "no input files";
 inline constexpr const char *CannotRead = "cannot read '%s': %s";
+inline constexpr const char *DialectNeedsC99 =
+    "the waituntil dialect needs C99 or later, and the standard is '%s' (use -std=c99, gnu99 or "
+    "later for this file)";
 
 } // namespace wuc::msg
 

@@ -857,7 +857,9 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
   std::string resources =
       opts.resourceDir.empty() ? WUC_SEMA_DEFAULT_RESOURCE_DIR : opts.resourceDir;
   auto command = [&](bool core) {
-    std::vector<std::string> cmd = {"wucc-sema", "-x", "c", "-std=gnu11"};
+    // No -std of its own: the back end's default (gnu17 for gcc 12 and
+    // Clang 14) unless the user gives one.
+    std::vector<std::string> cmd = {"wucc-sema", "-x", "c"};
     userArgs(opts.compilerArgs, core, cmd);
     if (!include.empty()) cmd.insert(cmd.end(), {"-I", include});
     if (!resources.empty()) cmd.insert(cmd.end(), {"-resource-dir", resources});
