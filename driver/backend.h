@@ -20,8 +20,8 @@ std::vector<std::string> chooseBackEnd(const std::vector<std::string> &ccOption,
 bool isThisProgram(const std::string &program);
 
 struct RunOptions {
-  bool verbose = false;           // print the command to stderr first
-  std::string stdinFile;          // the child's standard input, if set
+  bool verbose = false;            // print the command to stderr first
+  std::string stdinFile;           // the child's standard input, if set
   std::string *captured = nullptr; // if set, receives the child's standard output
 };
 

@@ -256,6 +256,7 @@ DriverArgs parseDriverArgs(const std::vector<std::string> &argv) {
     if (a == "-ansi") d.standard = "c89";
   }
   d.dependencies = depsOnly || depsWithOutput;
+  d.languageAtEnd = language;
   // gcc's order: -E (and -M / -MM, which imply it) over -fsyntax-only over
   // -S over -c.
   if (d.inputs.empty())

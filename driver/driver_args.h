@@ -39,6 +39,7 @@ struct DriverArgs {
   bool relocatable = false;  // -r: a partial link
   bool dependencies = false; // -M, -MM, -MD or -MMD
   std::string depFile;       // -MF's value
+  std::string languageAtEnd; // the -x in force after the last argument
 
   // wucc's own options.
   std::vector<std::string> cc; // --cc=COMMAND, split into words; empty: $CC or cc

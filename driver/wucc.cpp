@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -152,6 +153,15 @@ bool includesWucHeader(const std::string &text) {
   return false;
 }
 
+// Where the file first uses the dialect (a statement or a rewritten token;
+// the type definitions wucc inserts are not the user's).
+unsigned firstConstruct(const wuc::FrontendResult &fe) {
+  unsigned first = fe.statements.empty() ? ~0u : fe.statements.front().range.begin;
+  for (const wuc::Edit &e : fe.edits)
+    if (e.kind != wuc::Edit::TypeDefinition) first = std::min(first, e.range.begin);
+  return first == ~0u ? 0 : first;
+}
+
 class TempDir {
 public:
   TempDir() {
@@ -250,7 +260,7 @@ private:
     }
     s.includesWuc = includesWucHeader(text);
     if (!a_.emitC && !wuc::mayUseDialect(text)) return true;
-    wuc::SourceFile file(s.path, std::move(text));
+    wuc::SourceFile file(s.path == "-" ? "<stdin>" : s.path, std::move(text));
     wuc::DiagEngine diags(file);
     wuc::FrontendResult fe;
     bool ok = wuc::parseSource(file, diags, fe);
@@ -262,10 +272,7 @@ private:
       return true; // plain C after all
     }
     if (ok && wuc::isPreC99Standard(a_.standard)) {
-      unsigned first = fe.statements.empty() ? fe.edits.empty() ? 0 : fe.edits.front().range.begin
-                                             : fe.statements.front().range.begin;
-      if (!fe.edits.empty()) first = std::min(first, fe.edits.front().range.begin);
-      diags.error(first, wuc::format(wuc::msg::DialectNeedsC99, a_.standard));
+      diags.error(firstConstruct(fe), wuc::format(wuc::msg::DialectNeedsC99, a_.standard));
       ok = false;
     }
     wuc::SemaFacts facts;
@@ -321,7 +328,9 @@ private:
   // program takes from it only what it uses).
   void addWucPaths(Strings &cmd, bool link) const {
     cmd.push_back("-I" + layout_.includeDir);
-    if (link) cmd.push_back(layout_.library);
+    if (!link) return;
+    if (!a_.languageAtEnd.empty()) cmd.insert(cmd.end(), {"-x", "none"}); // an archive, not C
+    cmd.push_back(layout_.library);
   }
 
   bool links() const { return a_.action == DriverArgs::Action::Link && !a_.relocatable; }

@@ -39,7 +39,8 @@ config.test_exec_root = config.wuc_lit_binary_dir
 # A fixed worker count: results must not depend on the machine.
 config.environment['WUC_PROCESSORS'] = '2'
 # Nothing from the caller's environment picks the back-end compiler.
-for var in ('CC', 'CFLAGS', 'CPATH', 'C_INCLUDE_PATH', 'WUC_STACK_SIZE', 'WUC_ABORT'):
+for var in ('CC', 'CFLAGS', 'CPATH', 'C_INCLUDE_PATH', 'WUC_STACK_SIZE', 'WUC_ABORT',
+            'WUCC_BACK_END'):
     config.environment.pop(var, None)
 
 utils = os.path.join(config.test_source_root, 'utils')
@@ -48,6 +49,8 @@ utils = os.path.join(config.test_source_root, 'utils')
 sanitize_flags = (' ' + config.wuc_sanitize_flags) if config.wuc_sanitize_flags else ''
 if config.wuc_sanitize:
     config.available_features.add({'address': 'asan', 'thread': 'tsan'}[config.wuc_sanitize])
+# %wucc_bin: the executable alone (for CC=...), longest name first.
+config.substitutions.append(('%wucc_bin', config.wuc_wucc))
 config.substitutions.append(('%wucc', 'timeout 120 ' + config.wuc_wucc + sanitize_flags))
 config.substitutions.append(('%FileCheck', config.wuc_filecheck))
 config.substitutions.append(('%not', config.wuc_not))

@@ -60,6 +60,7 @@ TEST(DriverArgs, LanguageInForce) {
   EXPECT_EQ(d.inputs[1].language, "c");
   EXPECT_EQ(d.inputs[2].language, "");
   EXPECT_EQ(d.args[d.inputs[3].index], "-");
+  EXPECT_EQ(d.languageAtEnd, "c");
 }
 
 TEST(DriverArgs, WuccsOwnOptionsAreRemoved) {
