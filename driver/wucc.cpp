@@ -489,12 +489,15 @@ private:
       std::string object = withoutSuffix(s.loweredPath) + ".o";
       Strings options = a_.compileOptions();
       options.insert(options.end(), {"-c", "-o", object});
+      std::string depFile = linkDepFile(s, options);
       wuc::RunOptions run;
       run.verbose = a_.verbose;
       if (wuc::runBackEnd(loweredCommand(s, options), run) != 0) {
         status = 1;
         continue;
       }
+      std::string text, err;
+      if (!depFile.empty() && readFile(depFile, text, err)) writeFile(depFile, rewriteNames(text, s));
       replacements[s.arg] = object;
       replaced[s.arg] = true;
     }
@@ -522,6 +525,26 @@ private:
       if (!writeFile(run.stdinFile, stdinText_)) return fail("cannot pass standard input on");
     }
     return wuc::runBackEnd(cmd, run) == 0 ? 0 : 1;
+  }
+
+  // -MD / -MMD in a compile-and-link: the depfile where gcc writes it
+  // (prog.d for one input and -o prog, prog-x.d for several, a-x.d without
+  // -o), not beside the temporary object; "" if there is none to write.
+  std::string linkDepFile(const Source &s, Strings &options) const {
+    if (!a_.dependencies || !a_.depFile.empty()) return "";
+    std::string base = withoutSuffix(fileName(s.path));
+    bool one = a_.inputs.size() == 1;
+    std::string file = a_.output.empty() ? "a-" + base
+                       : one             ? withoutSuffix(a_.output)
+                                         : withoutSuffix(a_.output) + "-" + base;
+    file += ".d";
+    options.insert(options.end(), {"-MF", file});
+    bool targetGiven = false;
+    for (const std::string &o : a_.options())
+      targetGiven |= o.compare(0, 3, "-MT") == 0 || o.compare(0, 3, "-MQ") == 0;
+    if (!targetGiven)
+      options.insert(options.end(), {"-MT", one && !a_.output.empty() ? a_.output : base + ".o"});
+    return file;
   }
 
   int passThroughOriginal() {
