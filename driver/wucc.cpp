@@ -162,17 +162,23 @@ unsigned firstConstruct(const wuc::FrontendResult &fe) {
   return first == ~0u ? 0 : first;
 }
 
+// Made on first use: a plain-C build, which ends in exec, makes none.
 class TempDir {
 public:
-  TempDir() {
-    const char *t = std::getenv("TMPDIR");
-    std::string tmpl = std::string(t && *t ? t : "/tmp") + "/wucc-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back(0);
-    if (mkdtemp(buf.data())) path_ = buf.data();
-  }
   ~TempDir() { remove(); }
+  // The directory's path, or "" (errno set) if it cannot be made.
+  const std::string &path() {
+    if (path_.empty() && !removed_) {
+      const char *t = std::getenv("TMPDIR");
+      std::string tmpl = std::string(t && *t ? t : "/tmp") + "/wucc-XXXXXX";
+      std::vector<char> buf(tmpl.begin(), tmpl.end());
+      buf.push_back(0);
+      if (mkdtemp(buf.data())) path_ = buf.data();
+    }
+    return path_;
+  }
   void remove() {
+    removed_ = true;
     if (path_.empty() || keep_) return;
     nftw(
         path_.c_str(),
@@ -180,12 +186,11 @@ public:
         FTW_DEPTH | FTW_PHYS);
     path_.clear();
   }
-  const std::string &path() const { return path_; }
   void keep() { keep_ = true; }
 
 private:
   std::string path_;
-  bool keep_ = false;
+  bool keep_ = false, removed_ = false;
 };
 
 // One input file of the command line, and what wucc made of it.
@@ -238,12 +243,13 @@ private:
   }
 
   const std::string &tempDir() {
-    if (tmp_.path().empty()) {
+    const std::string &path = tmp_.path();
+    if (path.empty()) {
       std::cerr << "wucc: error: cannot create a temporary directory: " << std::strerror(errno)
                 << '\n';
       std::exit(1);
     }
-    return tmp_.path();
+    return path;
   }
 
   // Reads a C input and, if it uses the dialect, translates it; false
@@ -323,11 +329,14 @@ private:
     return {"-x", "c", path, "-x", "none"};
   }
 
-  // What wucc adds to every back-end command: where <wuc.h> is (last, so the
-  // user's own -I come first), and for a link, libwuc (an archive: a
-  // program takes from it only what it uses).
+  // What wucc adds to a back-end command: where <wuc.h> is, if a file
+  // includes it or uses the dialect (last, so the user's own -I come
+  // first), and for a link, libwuc (an archive: a program takes from it only
+  // what it uses).
   void addWucPaths(Strings &cmd, bool link) const {
-    cmd.push_back("-I" + layout_.includeDir);
+    bool needed = false;
+    for (const Source &s : sources_) needed |= s.usesDialect || s.includesWuc;
+    if (needed) cmd.push_back("-I" + layout_.includeDir);
     if (!link) return;
     if (!a_.languageAtEnd.empty()) cmd.insert(cmd.end(), {"-x", "none"}); // an archive, not C
     cmd.push_back(layout_.library);
@@ -497,7 +506,8 @@ private:
         continue;
       }
       std::string text, err;
-      if (!depFile.empty() && readFile(depFile, text, err)) writeFile(depFile, rewriteNames(text, s));
+      if (!depFile.empty() && readFile(depFile, text, err))
+        writeFile(depFile, rewriteNames(text, s));
       replacements[s.arg] = object;
       replaced[s.arg] = true;
     }
