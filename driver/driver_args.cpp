@@ -186,7 +186,7 @@ DriverArgs parseDriverArgs(const std::vector<std::string> &argv) {
   expand(argv, all, 0);
 
   bool compile = false, assemble = false, preprocess = false, syntaxOnly = false;
-  bool depsOnly = false, depsWithOutput = false;
+  bool depsOnly = false, depsWithOutput = false, linksLibrary = false;
   std::string language;
   for (size_t i = 0; i < all.size(); i++) {
     const std::string &a = all[i];
@@ -243,6 +243,7 @@ DriverArgs parseDriverArgs(const std::vector<std::string> &argv) {
     if (a == "-fsyntax-only") syntaxOnly = true;
     if (a == "-v") d.verbose = true;
     if (a == "-r") d.relocatable = true;
+    if (startsWith(a, "-l")) linksLibrary = true; // a linker input, for gcc
     if (a == "-M" || a == "-MM") depsOnly = true;
     if (a == "-MD" || a == "-MMD") depsWithOutput = true;
     if (a == "-MF" && hasValue) d.depFile = value;
@@ -259,7 +260,7 @@ DriverArgs parseDriverArgs(const std::vector<std::string> &argv) {
   d.languageAtEnd = language;
   // gcc's order: -E (and -M / -MM, which imply it) over -fsyntax-only over
   // -S over -c.
-  if (d.inputs.empty())
+  if (d.inputs.empty() && !linksLibrary)
     d.action = DriverArgs::Action::Info;
   else if (preprocess || (depsOnly && !depsWithOutput))
     d.action = DriverArgs::Action::Preprocess;

@@ -37,6 +37,7 @@
 #include "frontend.h"
 #include "lower.h"
 #include "messages.h"
+#include "runtime_use.h"
 #include "sema_loader.h"
 
 namespace {
@@ -261,6 +262,8 @@ private:
       stdinText_ = text;
       haveStdin_ = true;
     } else if (!readFile(s.path, text, err)) {
+      // The back end reports it in its own words, as without wucc.
+      if (!a_.emitC) return true;
       std::cerr << "wucc: error: " << wuc::format(wuc::msg::CannotRead, s.path, err) << '\n';
       return false;
     }
@@ -331,13 +334,12 @@ private:
 
   // What wucc adds to a back-end command: where <wuc.h> is, if a file
   // includes it or uses the dialect (last, so the user's own -I come
-  // first), and for a link, libwuc (an archive: a program takes from it only
-  // what it uses).
+  // first), and for a link that may refer to it, libwuc (runtime_use.h).
   void addWucPaths(Strings &cmd, bool link) const {
-    bool needed = false;
-    for (const Source &s : sources_) needed |= s.usesDialect || s.includesWuc;
-    if (needed) cmd.push_back("-I" + layout_.includeDir);
-    if (!link) return;
+    bool sourcesUseWuc = false;
+    for (const Source &s : sources_) sourcesUseWuc |= s.usesDialect || s.includesWuc;
+    if (sourcesUseWuc) cmd.push_back("-I" + layout_.includeDir);
+    if (!link || (!sourcesUseWuc && !wuc::linkedFilesUseWuc(a_))) return;
     if (!a_.languageAtEnd.empty()) cmd.insert(cmd.end(), {"-x", "none"}); // an archive, not C
     cmd.push_back(layout_.library);
   }
@@ -365,7 +367,7 @@ private:
         cmd.push_back(a_.args[i]);
       }
     }
-    addWucPaths(cmd, links() && !a_.inputs.empty());
+    addWucPaths(cmd, links());
     if (haveStdin_) {
       // wucc read standard input to look at it: the back end reads the same
       // bytes from a file that is gone once it is open.

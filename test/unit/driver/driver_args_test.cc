@@ -40,6 +40,8 @@ TEST(DriverArgs, ActionsInGccsOrder) {
   EXPECT_EQ(parseDriverArgs({"-dumpversion"}).action, Action::Info);
   EXPECT_EQ(parseDriverArgs({"-print-file-name=libc.so"}).action, Action::Info);
   EXPECT_EQ(parseDriverArgs({"-v"}).action, Action::Info);
+  // A library is a linker input.
+  EXPECT_EQ(parseDriverArgs({"-L.", "-lfoo", "-o", "prog"}).action, Action::Link);
 }
 
 TEST(DriverArgs, SeparateValuesAreNotInputs) {
