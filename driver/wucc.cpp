@@ -154,6 +154,14 @@ bool includesWucHeader(const std::string &text) {
   return false;
 }
 
+// After a failed build no partial output stays behind; but only a regular
+// file is ours to remove (as gcc: -o /dev/null must survive, even as root).
+void removeFailedOutput(const std::string &path) {
+  struct stat st;
+  if (!path.empty() && path != "-" && lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+    std::remove(path.c_str());
+}
+
 // Where the file first uses the dialect (a statement or a rewritten token;
 // the type definitions wucc inserts are not the user's).
 unsigned firstConstruct(const wuc::FrontendResult &fe) {
@@ -231,7 +239,7 @@ public:
     for (const Source &s : sources_) anyDialect |= s.usesDialect;
     if (!anyDialect) return passThrough();
     int rc = buildDialect();
-    if (rc != 0 && !a_.output.empty() && a_.output != "-") std::remove(a_.output.c_str());
+    if (rc != 0) removeFailedOutput(a_.output);
     return rc;
   }
 
