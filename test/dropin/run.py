@@ -286,9 +286,30 @@ CASES = [
                                       "CC=%cc timeout 20 %cc t.c -o rec && ./rec"],
          note="wucc-only: CC names the compiler itself"),
     Case("cc_env.with_args", "misc", ["CC='gcc -m64' timeout 20 %cc -c t.c -o m64.o",
-                                      "CC='gcc -m64 -DGREETING=\"\\\"args\\\"\"' timeout 20 %cc t.c -o m64 && ./m64"],
+                                      "CC='gcc -m64' timeout 20 %cc t.c -o m64 && ./m64"],
          note="wucc-only: a CC with arguments"),
 ] + std_cases()
+
+
+# The self-test: a compiler that is gcc with one deliberate difference must fail these cases.
+SABOTAGE = {
+    # kind: (what the wrapper does before exec'ing the back end, cases that must catch it)
+    "object": ('set -- "$@" -fno-ident', r"^(compile\.c|link\.archive|link\.shared)$"),
+    "define": ('set -- -DGREETING=\\\"sabotage\\\" "$@"', r"^(compile\.E|flags\.stdin|link\.static)$"),
+    "stderr": ('trap \'echo "note: one more line" >&2\' EXIT; "$CC" "$@"; exit $?',
+               r"^(warn\.wall_wextra|info\.versions)$"),
+    "status": ('"$CC" "$@"; exit 0', r"^(compile\.error|link\.undefined)$"),
+    "tmpdir": ('mktemp -d "${TMPDIR:-/tmp}/wucc-XXXXXX" >/dev/null', r"^(compile\.c|info\.v)$"),
+}
+
+
+def write_sabotaged(kind, backend, where):
+    """A wrapper named wucc: the back end with one difference (SABOTAGE[kind])."""
+    path = Path(where) / "wucc"
+    path.write_text(f"#!/bin/bash\nCC={shlex.quote(backend)}\n{SABOTAGE[kind][0]}\n"
+                    'exec $CC "$@"\n')
+    path.chmod(0o755)
+    return str(path)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,8 +434,7 @@ def compare(case, ref, cand, ref_dir, cand_dir):
     for i, (cmd, r, c) in enumerate(zip(case.cmds, ref.steps, cand.steps)):
         where = f"step {i + 1} `{cmd}`"
         if r[0] != c[0]:
-            problems.append((f"{where}: exit status {r[0]} (gcc) vs {c[0]} (wucc)",
-                             text_diff(r[2], c[2], "stderr")[:12]))
+            problems.append((f"{where}: exit status {r[0]} (gcc) vs {c[0]} (wucc)", []))
         for label, a, b in (("stdout", r[1], c[1]), ("stderr", r[2], c[2])):
             if a != b:
                 problems.append((f"{where}: {label} differs", text_diff(a, b, label)))
@@ -465,9 +485,17 @@ def main():
     ap.add_argument("--workdir", help="where the temporary directories go (default: $TMPDIR)")
     ap.add_argument("--timeout", type=int, default=COMMAND_TIMEOUT, help="seconds per command")
     ap.add_argument("-j", "--jobs", type=int, default=1)
+    ap.add_argument("--sabotage", choices=sorted(SABOTAGE),
+                    help="self-test: compile with gcc plus one deliberate difference; the cases "
+                         "that must notice it must fail (exit 0 if all of them do)")
     args = ap.parse_args()
 
-    cases = [c for c in CASES if not args.only or re.search(args.only, c.name)]
+    only = args.only
+    if args.sabotage:
+        wrapper_dir = tempfile.mkdtemp(prefix="dropin-sabotage-")
+        args.wucc = write_sabotaged(args.sabotage, args.backend, wrapper_dir)
+        only = SABOTAGE[args.sabotage][1]
+    cases = [c for c in CASES if not only or re.search(only, c.name)]
     if args.list:
         for c in cases:
             print(f"{c.name:28} {c.src:10} {c.note}")
@@ -500,6 +528,12 @@ def main():
             if args.keep:
                 print(f"  kept: {base}")
     print(f"{passed} passed, {failed} failed")
+    if args.sabotage:
+        shutil.rmtree(wrapper_dir, ignore_errors=True)
+        ok = passed == 0 and failed == len(cases) > 0
+        print(f"sabotage {args.sabotage}: " + ("every case caught it" if ok else
+                                               f"{passed} case(s) missed it"))
+        return 0 if ok else 1
     return 1 if failed else 0
 
 
