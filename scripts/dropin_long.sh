@@ -49,6 +49,16 @@ work=$(cd "$work" && pwd)
 log="$work/logs"
 mkdir -p "$log"
 
+# cargo, make and CMake put CC=wucc in wucc's environment: a wucc that starts $CC without
+# checking that it is itself would start itself without end (issue 14).  Refuse to go on.
+printf 'int main(void) { return 0; }\n' > "$work/probe.c"
+if ! CC="$wucc" timeout --kill-after=5 20 "$wucc" -c "$work/probe.c" -o "$work/probe.o" \
+     > "$log/probe.log" 2>&1; then
+  echo "dropin_long.sh: CC=$wucc $wucc -c probe.c failed or did not finish in 20 s" \
+       "(CC recursion?): $log/probe.log" >&2
+  exit 1
+fi
+
 wanted() {
   [ ${#only[@]} -eq 0 ] && return 0
   local o
@@ -240,6 +250,9 @@ build_cargo() {  # side cc
   rm -rf "$dir"; cargo_project "$dir"; : > "$logf"
   (cd "$dir" && run_step "$logf" env CC="$cc" CARGO_TARGET_DIR="$dir/target" cargo build) || return 1
   echo "+ target/debug/wuc-dropin-long > $work/out-cargo-$side.txt" >> "$logf"
+  # The cc crate records the compiler it used in each build script's output.
+  echo "build scripts that compiled C with CC=$cc: $(grep -lF "CC = Some($cc)" \
+    "$dir"/target/debug/build/*/output | wc -l)" >> "$logf"
   timeout "$timeout_s" "$dir/target/debug/wuc-dropin-long" > "$work/out-cargo-$side.txt" 2>> "$logf"
 }
 

@@ -278,6 +278,14 @@ CASES = [
                                          "%cc -Wall -Werror -c warn.c -o w4.o",
                                          "%cc -Wall -Werror=format -c warn.c -o w5.o"]),
     Case("warn.run", "warn", ["%cc -w warn.c -o warn && ./warn 3 17 -4 12 9"]),
+    # --- CMake: compiler identification, implicit directories, try_compile checks -------------
+    Case("cmake.project", "cmakeproj", [
+        "cmake -S . -B b -DCMAKE_C_COMPILER=%cc -DCMAKE_BUILD_TYPE=Release > /dev/null",
+        "grep -hE 'COMPILER_ID |VERSION|STANDARD_COMPUTED|IMPLICIT|COMPILER_ABI|SIZEOF' "
+        "b/CMakeFiles/*/CMakeCCompiler.cmake",
+        "cmake --build b > /dev/null && ./b/sizes",
+        "cp b/sizes b/config.h . && rm -rf b",
+    ], note="what CMake finds out about the compiler (the build tree names it: not compared)"),
     # --- make and the CC variable (wucc-only) ------------------------------------------------
     Case("make.cc", "confparse", ["timeout 20 make CC=%cc", "timeout 20 make CC=%cc check",
                                   "timeout 20 make CC=%cc clean"],
