@@ -32,6 +32,7 @@ import re
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -40,7 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
 
-COMMAND_TIMEOUT = 120  # seconds per command; the hang guard, not a timing check
+COMMAND_TIMEOUT = 60  # seconds per command; the hang guard, not a timing check
 
 
 class Case:
@@ -249,7 +250,9 @@ CASES = [
     ]),
     Case("flags.Wp_Wa", "misc", ["%cc -Wp,-DGREETING=\\\"wp\\\" -Wa,--noexecstack t.c -o twp && ./twp"]),
     # --- information queries -----------------------------------------------------------------
-    Case("info.v", "misc", ["%cc -v", "%cc -v -E -x c /dev/null -o /dev/null", "%cc -v -c t.c",
+    # Never `-o /dev/null`: a compiler that removes its output after an error would remove
+    # /dev/null itself (we run as root in CI); dev_null_intact() watches for it anyway.
+    Case("info.v", "misc", ["%cc -v", "%cc -v -E -x c /dev/null -o null.i", "%cc -v -c t.c",
                             "%cc -v t.o -o tv"]),
     Case("info.versions", "misc", ["%cc -dumpversion", "%cc -dumpfullversion", "%cc -dumpmachine"]),
     Case("info.print_file_name", "misc", ["%cc -print-file-name=libc.so",
@@ -332,6 +335,17 @@ class Side:
         self.leftover_tmp = []
 
 
+def dev_null_intact():
+    try:
+        return stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    except OSError:
+        return False
+
+
+class DevNullGone(Exception):
+    pass
+
+
 def run_command(cmd, cwd, env, timeout):
     p = subprocess.Popen(["bash", "-c", "ulimit -c 0; " + cmd], cwd=cwd, env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -401,6 +415,9 @@ def run_side(case, base, compiler, backend, norm, timeout):
     for cmd in case.cmds:
         rc, out, err = run_command(cmd.replace("%cc", shlex.quote(compiler)), work, env, timeout)
         side.steps.append((rc, norm(out), norm(err)))
+        if not dev_null_intact():
+            raise DevNullGone(f"/dev/null is no longer a character device after `{cmd}` "
+                              f"run with {compiler}")
     side.files = collect_files(work)
     side.leftover_tmp = sorted(os.listdir(tmp))
     return side
@@ -475,6 +492,8 @@ def run_case(case, args):
         (base / "w").rename(base / "wucc")
         shutil.rmtree(base / "tmp")
         problems = compare(case, ref, cand, base / "gcc", base / "wucc")
+    except DevNullGone:
+        raise
     except Exception as e:  # a broken case must show, not stop the others
         problems = [(f"harness error: {type(e).__name__}: {e}", [])]
     if not args.keep:
@@ -517,24 +536,34 @@ def main():
             return 2
     if args.workdir:
         os.makedirs(args.workdir, exist_ok=True)
+    if not dev_null_intact():
+        print("run.py: /dev/null is not a character device: restore it first "
+              "(as root: rm -f /dev/null && mknod -m 666 /dev/null c 1 3)", file=sys.stderr)
+        return 2
 
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for case, problems, base in pool.map(lambda c: run_case(c, args), cases):
-            if not problems:
-                passed += 1
-                print(f"PASS {case.name}", flush=True)
-                continue
-            failed += 1
-            more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
-            print(f"FAIL {case.name}: {problems[0][0]}{more}", flush=True)
-            for summary, detail in (problems if args.verbose else problems[:1]):
-                if args.verbose:
-                    print(f"  - {summary}")
-                for line in detail:
-                    print(line)
-            if args.keep:
-                print(f"  kept: {base}")
+        try:
+            for case, problems, base in pool.map(lambda c: run_case(c, args), cases):
+                if not problems:
+                    passed += 1
+                    print(f"PASS {case.name}", flush=True)
+                    continue
+                failed += 1
+                more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
+                print(f"FAIL {case.name}: {problems[0][0]}{more}", flush=True)
+                for summary, detail in (problems if args.verbose else problems[:1]):
+                    if args.verbose:
+                        print(f"  - {summary}")
+                    for line in detail:
+                        print(line)
+                if args.keep:
+                    print(f"  kept: {base}")
+        except DevNullGone as e:
+            print(f"run.py: stopped: {e}; restore it (as root: rm -f /dev/null && "
+                  "mknod -m 666 /dev/null c 1 3)", file=sys.stderr)
+            pool.shutdown(cancel_futures=True)
+            return 2
     print(f"{passed} passed, {failed} failed")
     if args.sabotage:
         shutil.rmtree(wrapper_dir, ignore_errors=True)
