@@ -22,7 +22,8 @@ ignores it), LC_ALL=C.UTF-8, TZ=UTC and TMPDIR pointing to an empty directory ne
 case.  Cases marked "wucc-only" only mean something for wucc (CC recursion, a CC with
 arguments); they run on both sides all the same.
 
-Prints one line per case and `N passed, N failed`; exits 1 if any case failed.
+Prints one line per case (a failing case's first difference; --verbose adds all of them with
+diffs) and `N passed, N failed`; exits 1 if any case failed.
 """
 import argparse
 import concurrent.futures
@@ -482,7 +483,7 @@ def compare(case, ref, cand, ref_dir, cand_dir):
 
 
 def run_case(case, args):
-    base = Path(tempfile.mkdtemp(prefix=f"dropin-{case.name}-", dir=args.workdir))
+    base = Path(tempfile.mkdtemp(prefix=f"dropin-{case.name}-", dir=args.workdir)).resolve()
     try:
         norm = Normaliser(base, args.wucc, args.backend)
         ref = run_side(case, base, args.backend, args.backend, norm, args.timeout)
@@ -507,7 +508,8 @@ def main():
     ap.add_argument("--backend", default="gcc", help="the reference back end (default gcc)")
     ap.add_argument("--only", help="run the cases whose name matches this regular expression")
     ap.add_argument("--keep", action="store_true", help="keep every case's directories")
-    ap.add_argument("--verbose", "-v", action="store_true", help="print every difference")
+    ap.add_argument("--verbose", "-v", action="store_true",
+                    help="print every difference of a failing case, with diffs")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--workdir", help="where the temporary directories go (default: $TMPDIR)")
     ap.add_argument("--timeout", type=int, default=COMMAND_TIMEOUT, help="seconds per command")
@@ -552,9 +554,8 @@ def main():
                 failed += 1
                 more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""
                 print(f"FAIL {case.name}: {problems[0][0]}{more}", flush=True)
-                for summary, detail in (problems if args.verbose else problems[:1]):
-                    if args.verbose:
-                        print(f"  - {summary}")
+                for summary, detail in (problems if args.verbose else []):
+                    print(f"  - {summary}")
                     for line in detail:
                         print(line)
                 if args.keep:
