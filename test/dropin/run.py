@@ -146,7 +146,18 @@ CASES = [
     Case("compile.wpadded", "misc", ["%cc -Wpadded -Werror -c t.c",
                                      "%cc -std=c99 -pedantic-errors -Wpadded -Werror -c rsp.c -DRSP_MODE=0"]),
     Case("compile.errors_flags", "misc", ["%cc -fno-such-flag -c t.c", "%cc", "%cc -c nothere.c",
-                                          "%cc -c t.c -o"]),
+                                          "%cc -c t.c -o", "%cc -c t.c rsp.c -o x.o"]),
+    Case("compile.assembler", "misc", [
+        "%cc -S t.c -o t.s && %cc -c t.s -o t_s.o",
+        "%cc -c add3.S && %cc -E add3.S -o add3.i",
+        "%cc add3.o useadd3.c -o useadd3 && ./useadd3",
+        "%cc -x assembler-with-cpp -c add3.S -o add3b.o && cmp add3.o add3b.o",
+    ], note=".s and .S inputs (assembled, preprocessed), -x assembler-with-cpp"),
+    Case("compile.lto", "misc", [
+        "%cc -O2 -flto t.c -o tlto && ./tlto",
+        "%cc -O2 -flto -c t.c -o tl.o && %cc -O2 -flto tl.o -o tl2 && ./tl2 && rm tl.o",
+    ], note="LTO objects are not reproducible with gcc itself: only the programs are kept"),
+    Case("link.asan", "misc", ["%cc -fsanitize=address,undefined -g t.c -o tasan && ./tasan"]),
     # --- names and features of ordinary programs ---------------------------------------------
     Case("names.sim", "names", ["%cc -Wall -Wextra -Werror sim.c simmain.c -o sim && ./sim"],
          note="semaphore, latch, seconds, chan_send, channel(), future, uthread_spawn, bool"),
