@@ -423,9 +423,12 @@ def run_side(case, base, compiler, backend, norm, timeout):
                         "C_INCLUDE_PATH", "DEPENDENCIES_OUTPUT", "SUNPRO_DEPENDENCIES")
            and not k.startswith("WUC")}
     env.update(CC=backend, LC_ALL="C.UTF-8", TZ="UTC", TMPDIR=str(tmp))
+    # A path is one word; a back end given with arguments ("gcc -m64") is several.
+    words = [compiler] if os.path.exists(compiler) else shlex.split(compiler)
+    subst = " ".join(shlex.quote(w) for w in words)
     side = Side()
     for cmd in case.cmds:
-        rc, out, err = run_command(cmd.replace("%cc", shlex.quote(compiler)), work, env, timeout)
+        rc, out, err = run_command(cmd.replace("%cc", subst), work, env, timeout)
         side.steps.append((rc, norm(out), norm(err)))
         if not dev_null_intact():
             raise DevNullGone(f"/dev/null is no longer a character device after `{cmd}` "
