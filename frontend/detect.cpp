@@ -229,6 +229,8 @@ struct Skim {
         }
         if (at(k, '/')) return lineComment(k + 1);
         j++;
+      } else if (c == '\'' && separator(j)) {
+        j++;
       } else if (c == '"' || c == '\'') {
         j = literal(j + 1, c);
       } else if (c == '\\') {

@@ -105,7 +105,58 @@ struct View {
   unsigned begin(int i) const { return raw(i).begin; }
   unsigned end(int i) const { return raw(i).end; }
   int match(int i) const { return toks[unsigned(i)].match; }
+  // The innermost bracket around token i (-1: none), once setParents ran.
+  int parent(int i) const { return parents[unsigned(i)]; }
+  std::vector<int> parents;
+  void setParents() {
+    parents.assign(toks.size(), -1);
+    std::vector<int> open;
+    for (int i = 0; i < size(); i++) {
+      const int m = match(i);
+      if (m >= 0 && m < i) {
+        while (!open.empty() && open.back() != m) open.pop_back();
+        if (!open.empty()) open.pop_back();
+      }
+      parents[unsigned(i)] = open.empty() ? -1 : open.back();
+      if (m > i) open.push_back(i);
+    }
+  }
 };
+
+// Whether s is one of the space-separated words of `words`.
+bool isOneOf(std::string_view s, std::string_view words) {
+  for (size_t at = words.find(s); at != std::string_view::npos; at = words.find(s, at + 1))
+    if ((at == 0 || words[at - 1] == ' ') &&
+        (at + s.size() == words.size() || words[at + s.size()] == ' '))
+      return !s.empty();
+  return false;
+}
+
+// docs/language.md, 'Types': the words of a type name's start, those that
+// may come before a type in a declaration, and the qualifiers.
+bool isQualifier(std::string_view s) {
+  return isOneOf(
+      s, "const volatile restrict __restrict __restrict__ __const __volatile __volatile__ _Atomic");
+}
+bool beginsTypeName(std::string_view s) {
+  return isQualifier(s) ||
+         isOneOf(s, "void char short int long float double signed __signed__ unsigned _Bool bool "
+                    "_Complex __complex__ _Imaginary struct union enum typeof __typeof__ __typeof "
+                    "typeof_unqual __typeof_unqual__ __int128 _BitInt _Float16 _Float32 _Float64 "
+                    "_Float128 _Float32x _Float64x __float128 _Decimal32 _Decimal64 _Decimal128 "
+                    "__extension__ __attribute__ __attribute");
+}
+bool precedesType(std::string_view s) {
+  return isQualifier(s) ||
+         isOneOf(s, "typedef extern static auto register _Thread_local thread_local __thread "
+                    "inline __inline __inline__ _Noreturn noreturn __extension__ constexpr");
+}
+// Words whose parenthesised arguments are (or may be) type names.
+bool takesTypeName(std::string_view s) {
+  return isOneOf(s, "sizeof _Alignof alignof __alignof__ __alignof typeof __typeof__ __typeof "
+                    "typeof_unqual __typeof_unqual__ _Atomic _Generic offsetof __builtin_offsetof "
+                    "va_arg __builtin_va_arg __builtin_types_compatible_p channel future");
+}
 
 struct Collector {
   ParseContext &ctx;
@@ -129,12 +180,86 @@ struct Collector {
 
   explicit Collector(ParseContext &c) : ctx(c) {}
 
+  // docs/language.md, 'Types', "Where channel(T) is a type": `channel` or
+  // `future` followed by a parenthesised group is the type form only where
+  // a type can stand (judged by the token before it) and when the group
+  // holds a type name; a single identifier (or nothing), which may name a
+  // type or a variable, is a type only where a declaration or a type-name
+  // argument is sure.
   bool isTypeWord(int i) const {
     if (v->raw(i).kind != RawKind::Ident) return false;
     std::string_view s = v->spelling(i);
     if (s != "channel" && s != "future") return false;
-    return i + 1 < v->size() && punctIs(v->raw(i + 1), "(") && v->match(i + 1) > i + 1;
+    if (i + 1 >= v->size() || !punctIs(v->raw(i + 1), "(") || v->match(i + 1) <= i + 1)
+      return false;
+    const int open = i + 1, close = v->match(open);
+    const int n = v->size();
+    auto ident = [&](int k) { return k >= 0 && k < n && v->raw(k).kind == RawKind::Ident; };
+    auto punct = [&](int k, const char *p) { return k >= 0 && k < n && punctIs(v->raw(k), p); };
+
+    // Where it stands.
+    const int prev = i - 1;
+    bool declarationStart = false; // after a storage class, qualifier or attribute
+    if (prev < 0) {
+      // the start of the file or of a #define's replacement list
+    } else if (ident(prev)) {
+      if (!precedesType(v->spelling(prev))) return false; // `int channel(`, `return future(`
+      declarationStart = true;
+    } else if (punct(prev, ")")) {
+      // After __attribute__((...)) or _Alignas(...), or at file scope
+      // after a macro call (`DECLARE(x) channel(int) c;`); not after
+      // `if (x)` or a cast, where only an expression can follow.
+      const int m = v->match(prev);
+      const bool attribute =
+          m > 0 && ident(m - 1) &&
+          isOneOf(v->spelling(m - 1), "__attribute__ __attribute _Alignas alignas __declspec");
+      if (!attribute && (m < 0 || v->parent(prev) >= 0)) return false;
+      declarationStart = attribute;
+    } else if (punct(prev, "}")) {
+      // Not after a struct, union or enum body (`struct s {...} channel(`).
+      const int m = v->match(prev);
+      if (m > 0 && ((ident(m - 1) && isTagWord(v->spelling(m - 1))) ||
+                    (m > 1 && ident(m - 1) && ident(m - 2) && isTagWord(v->spelling(m - 2)))))
+        return false;
+    } else if (!(punct(prev, ";") || punct(prev, "{") || punct(prev, "(") || punct(prev, ",") ||
+                 punct(prev, ":"))) {
+      return false; // after an operator, a literal: an operand
+    }
+
+    // What the parentheses hold.
+    enum { Type, Ambiguous, Expression } holds;
+    if (close == open + 1) {
+      holds = Ambiguous;
+    } else if (isTypeWord(open + 1) || (ident(open + 1) && beginsTypeName(v->spelling(open + 1)))) {
+      holds = Type;
+    } else if (ident(open + 1)) {
+      // T alone; or followed by `*`s and qualifiers only (`job_t *`).
+      holds = close == open + 2 ? Ambiguous : Type;
+      for (int k = open + 2; k < close && holds == Type; k++)
+        if (!punct(k, "*") && !(ident(k) && isQualifier(v->spelling(k)))) holds = Expression;
+    } else {
+      holds = Expression; // `channel(3)`, `future(*p)`, `channel("x")`
+    }
+    if (holds != Ambiguous) return holds == Type;
+
+    // `channel(T)` or `channel()`: a declaration's type when declarators
+    // follow, or after a storage class; a type-name argument of sizeof,
+    // _Alignof, typeof, offsetof, va_arg, _Generic, channel...
+    if (declarationStart) return true;
+    const int after = close + 1;
+    if (ident(after)) return !isOneOf(v->spelling(after), "or and bitor bitand xor");
+    if (punct(after, "*"))
+      return ident(after + 1) || punct(after + 1, "*") || punct(after + 1, ")") ||
+             punct(after + 1, ",") || punct(after + 1, "(");
+    if (after >= n || punct(after, ")") || punct(after, ",") || punct(after, ":")) {
+      const int outer = v->parent(i);
+      return outer > 0 && punct(outer, "(") && ident(outer - 1) &&
+             takesTypeName(v->spelling(outer - 1));
+    }
+    return false;
   }
+
+  static bool isTagWord(std::string_view w) { return w == "struct" || w == "union" || w == "enum"; }
 
   // `10`ms` starting at token i: its replacement, or an error.
   bool duration(int i, std::string &text) {
@@ -359,7 +484,8 @@ struct Collector {
     } else {
       fixedInsertion = ctx.splice.orig(d.cbegin); // nothing after it: before it
     }
-    View dv{ctx.splice, lex, toks};
+    View dv{ctx.splice, lex, toks, {}};
+    dv.setParents();
     const View *saved = v;
     v = &dv;
     inDirective = true;
@@ -510,7 +636,8 @@ struct Collector {
   }
 
   void run() {
-    View main{ctx.splice, ctx.lex, ctx.toks};
+    View main{ctx.splice, ctx.lex, ctx.toks, {}};
+    main.setParents();
     v = &main;
     findLocalTypes();
     // In source order, so that a type's definition goes with its first use.

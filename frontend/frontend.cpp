@@ -515,6 +515,39 @@ Limits findLimits(const ParseContext &ctx) {
   return out;
 }
 
+namespace {
+
+// The message for an unterminated literal (its spelling, prefix included).
+const char *unterminatedMessage(std::string_view spelling) {
+  return spelling.find('"') < spelling.find('\'') ? msg::UnterminatedString : msg::UnterminatedChar;
+}
+
+// Unterminated literals inside a waituntil statement are errors (at their
+// opening quote); elsewhere they are the back end's business, as with GCC,
+// which reads one as a token to the end of its line and accepts it in a
+// skipped group (docs/language.md, 'Lexical structure').
+void reportUnterminated(ParseContext &ctx) {
+  // The union of the statements' ranges (sorted by begin; nested ones
+  // lie inside their outer one).
+  std::vector<Range> covered;
+  for (const WaitUntil &w : ctx.out.statements) {
+    if (!covered.empty() && w.range.begin < covered.back().end)
+      covered.back().end = std::max(covered.back().end, w.range.end);
+    else
+      covered.push_back(w.range);
+  }
+  if (covered.empty()) return;
+  for (const RawTok &t : ctx.lex.toks) {
+    if (t.kind != RawKind::Unterminated) continue;
+    auto c = std::upper_bound(covered.begin(), covered.end(), t.begin,
+                              [](unsigned off, const Range &r) { return off < r.begin; });
+    if (c != covered.begin() && t.begin < (c - 1)->end)
+      ctx.error(t.begin, unterminatedMessage(spellingOf(ctx.splice, t)));
+  }
+}
+
+} // namespace
+
 } // namespace fe
 
 bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out) {
@@ -571,6 +604,19 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
       continue;
     }
     failed = true;
+    // An unterminated literal from the first waituntil (or `when (`) on is
+    // what broke the statement: said instead of the syntax error.
+    size_t firstOurs = first;
+    while (ctx.toks[firstOurs].kind != fe::Parser::token::WAITUNTIL &&
+           ctx.toks[firstOurs].kind != fe::Parser::token::WHEN)
+      firstOurs++;
+    size_t bad = firstOurs;
+    while (bad < last && ctx.raw(int(bad)).kind != fe::RawKind::Unterminated) bad++;
+    if (bad < last) {
+      ctx.diags.resize(diagsBefore);
+      ctx.error(ctx.begin(int(bad)), fe::unterminatedMessage(ctx.spelling(int(bad))));
+      continue;
+    }
     // What the skeleton cannot see through (a conditional whose branches
     // balance only together, a macro that opens a bracket) is said as such.
     // (A branch after the error cannot have caused it.)
@@ -600,6 +646,7 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
       out.statements.begin(), out.statements.end(),
       [](const WaitUntil &a, const WaitUntil &b) { return a.range.begin < b.range.begin; });
   for (size_t i = 0; i < out.statements.size(); i++) out.statements[i].id = unsigned(i);
+  fe::reportUnterminated(ctx);
   fe::checkDirectives(ctx);
   fe::checkNestedFunctions(ctx);
   if (!failed) fe::collectEdits(ctx);
