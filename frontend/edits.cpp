@@ -10,6 +10,8 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "frontend_internal.h"
 #include "messages.h"
@@ -50,6 +52,10 @@ std::string punctName(const char *p) {
 }
 
 constexpr size_t kMaxMangled = 120;
+
+// channel and future types nest at most this deep (docs/language.md §7,
+// TypesNestedTooDeeply): their definitions are made recursively.
+constexpr unsigned kMaxTypeNesting = 4096;
 
 // Whether the constant `num` times `factor` nanoseconds is more than a
 // duration_t (int64_t) holds.  A constant that is not well formed is left
@@ -180,6 +186,14 @@ struct Collector {
 
   explicit Collector(ParseContext &c) : ctx(c) {}
 
+  // `channel` or `future` and a parenthesised group at token k.
+  bool isWordParen(int k) const {
+    if (k < 0 || k + 1 >= v->size() || v->raw(k).kind != RawKind::Ident) return false;
+    std::string_view s = v->spelling(k);
+    return (s == "channel" || s == "future") && punctIs(v->raw(k + 1), "(") &&
+           v->match(k + 1) > k + 1;
+  }
+
   // docs/language.md, 'Types', "Where channel(T) is a type": `channel` or
   // `future` followed by a parenthesised group is the type form only where
   // a type can stand (judged by the token before it) and when the group
@@ -187,25 +201,36 @@ struct Collector {
   // type or a variable, is a type only where a declaration or a type-name
   // argument is sure.
   bool isTypeWord(int i) const {
-    if (v->raw(i).kind != RawKind::Ident) return false;
-    std::string_view s = v->spelling(i);
-    if (s != "channel" && s != "future") return false;
-    if (i + 1 >= v->size() || !punctIs(v->raw(i + 1), "(") || v->match(i + 1) <= i + 1)
-      return false;
-    const int open = i + 1, close = v->match(open);
-    const int n = v->size();
-    auto ident = [&](int k) { return k >= 0 && k < n && v->raw(k).kind == RawKind::Ident; };
-    auto punct = [&](int k, const char *p) { return k >= 0 && k < n && punctIs(v->raw(k), p); };
+    if (!isWordParen(i)) return false;
+    bool declarationStart = false;
+    if (!standsForType(i, declarationStart)) return false;
+    // In `channel(future(channel(...` each is the type form exactly when the
+    // innermost is (which stands after a `(`): found without recursion.
+    int last = i;
+    for (unsigned levels = 1; isWordParen(last + 2); last += 2)
+      if (++levels > kMaxTypeNesting) return true; // refused by scan()
+    if (last != i) declarationStart = false;
+    const Holds h = holds(last);
+    if (h != Ambiguous) return h == Type;
+    return ambiguousIsType(last, declarationStart);
+  }
 
-    // Where it stands.
+  bool ident(int k) const { return k >= 0 && k < v->size() && v->raw(k).kind == RawKind::Ident; }
+  bool punct(int k, const char *p) const {
+    return k >= 0 && k < v->size() && punctIs(v->raw(k), p);
+  }
+
+  // Where type word i stands: after a token a type can follow.
+  // `declarationStart`: after a storage class, qualifier or attribute.
+  bool standsForType(int i, bool &declarationStart) const {
     const int prev = i - 1;
-    bool declarationStart = false; // after a storage class, qualifier or attribute
-    if (prev < 0) {
-      // the start of the file or of a #define's replacement list
-    } else if (ident(prev)) {
+    if (prev < 0) return true; // the start of the file or of a #define's replacement list
+    if (ident(prev)) {
       if (!precedesType(v->spelling(prev))) return false; // `int channel(`, `return future(`
       declarationStart = true;
-    } else if (punct(prev, ")")) {
+      return true;
+    }
+    if (punct(prev, ")")) {
       // After __attribute__((...)) or _Alignas(...), or at file scope
       // after a macro call (`DECLARE(x) channel(int) c;`); not after
       // `if (x)` or a cast, where only an expression can follow.
@@ -213,50 +238,65 @@ struct Collector {
       const bool attribute =
           m > 0 && ident(m - 1) &&
           isOneOf(v->spelling(m - 1), "__attribute__ __attribute _Alignas alignas __declspec");
-      if (!attribute && (m < 0 || v->parent(prev) >= 0)) return false;
       declarationStart = attribute;
-    } else if (punct(prev, "}")) {
+      return attribute || (m >= 0 && v->parent(prev) < 0);
+    }
+    if (punct(prev, "}")) {
       // Not after a struct, union or enum body (`struct s {...} channel(`).
       const int m = v->match(prev);
-      if (m > 0 && ((ident(m - 1) && isTagWord(v->spelling(m - 1))) ||
-                    (m > 1 && ident(m - 1) && ident(m - 2) && isTagWord(v->spelling(m - 2)))))
-        return false;
-    } else if (!(punct(prev, ";") || punct(prev, "{") || punct(prev, "(") || punct(prev, ",") ||
-                 punct(prev, ":"))) {
-      return false; // after an operator, a literal: an operand
+      return !(m > 0 && ((ident(m - 1) && isTagWord(v->spelling(m - 1))) ||
+                         (m > 1 && ident(m - 1) && ident(m - 2) && isTagWord(v->spelling(m - 2)))));
     }
+    // After an operator or a literal only an operand can follow.
+    return punct(prev, ";") || punct(prev, "{") || punct(prev, "(") || punct(prev, ",") ||
+           punct(prev, ":");
+  }
 
-    // What the parentheses hold.
-    enum { Type, Ambiguous, Expression } holds;
-    if (close == open + 1) {
-      holds = Ambiguous;
-    } else if (isTypeWord(open + 1) || (ident(open + 1) && beginsTypeName(v->spelling(open + 1)))) {
-      holds = Type;
-    } else if (ident(open + 1)) {
-      // T alone; or followed by `*`s and qualifiers only (`job_t *`).
-      holds = close == open + 2 ? Ambiguous : Type;
-      for (int k = open + 2; k < close && holds == Type; k++)
-        if (!punct(k, "*") && !(ident(k) && isQualifier(v->spelling(k)))) holds = Expression;
-    } else {
-      holds = Expression; // `channel(3)`, `future(*p)`, `channel("x")`
-    }
-    if (holds != Ambiguous) return holds == Type;
+  // What the parentheses of type word k hold (their first token is not
+  // itself a type word and its group).
+  enum Holds { Type, Ambiguous, Expression };
+  Holds holds(int k) const {
+    const int open = k + 1, close = v->match(open);
+    if (close == open + 1) return Ambiguous;
+    if (!ident(open + 1)) return Expression; // `channel(3)`, `future(*p)`, `channel("x")`
+    if (beginsTypeName(v->spelling(open + 1))) return Type;
+    if (close == open + 2) return Ambiguous; // an identifier alone
+    // T followed by `*`s and qualifiers only (`job_t *`).
+    for (int j = open + 2; j < close; j++)
+      if (!punct(j, "*") && !(ident(j) && isQualifier(v->spelling(j)))) return Expression;
+    return Type;
+  }
 
-    // `channel(T)` or `channel()`: a declaration's type when declarators
-    // follow, or after a storage class; a type-name argument of sizeof,
-    // _Alignof, typeof, offsetof, va_arg, _Generic, channel...
+  // `channel(T)` or `channel()`: a declaration's type when declarators
+  // follow, or after a storage class; a type-name argument of sizeof,
+  // _Alignof, typeof, offsetof, va_arg, _Generic, channel...
+  bool ambiguousIsType(int k, bool declarationStart) const {
     if (declarationStart) return true;
-    const int after = close + 1;
+    const int after = v->match(k + 1) + 1;
     if (ident(after)) return !isOneOf(v->spelling(after), "or and bitor bitand xor");
     if (punct(after, "*"))
       return ident(after + 1) || punct(after + 1, "*") || punct(after + 1, ")") ||
              punct(after + 1, ",") || punct(after + 1, "(");
-    if (after >= n || punct(after, ")") || punct(after, ",") || punct(after, ":")) {
-      const int outer = v->parent(i);
+    if (after >= v->size() || punct(after, ")") || punct(after, ",") || punct(after, ":")) {
+      const int outer = v->parent(k);
       return outer > 0 && punct(outer, "(") && ident(outer - 1) &&
              takesTypeName(v->spelling(outer - 1));
     }
     return false;
+  }
+
+  // How deeply type words nest in the type at i (itself counted).
+  unsigned typeDepth(int i) const {
+    std::vector<int> ends{v->match(i + 1)};
+    unsigned deepest = 1;
+    for (int k = i + 2; k < ends.front(); k++) {
+      while (ends.back() < k) ends.pop_back();
+      if (isWordParen(k)) {
+        ends.push_back(v->match(k + 1));
+        deepest = std::max(deepest, unsigned(ends.size()));
+      }
+    }
+    return deepest;
   }
 
   static bool isTagWord(std::string_view w) { return w == "struct" || w == "union" || w == "enum"; }
@@ -411,6 +451,12 @@ struct Collector {
       if (isTypeWord(i)) {
         const bool chan = v->spelling(i) == "channel";
         int close = v->match(i + 1);
+        if (typeDepth(i) > kMaxTypeNesting) { // typeName recurses once per level
+          ctx.error(v->begin(i),
+                    format(msg::TypesNestedTooDeeply, std::to_string(kMaxTypeNesting)));
+          i = close;
+          continue;
+        }
         if (inDirective && mentionsParameter(i + 2, close)) {
           i = close; // T is known only once the macro is expanded
           continue;

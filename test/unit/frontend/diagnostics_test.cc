@@ -232,10 +232,27 @@ TEST(DiagnosticsFormat, LongLineShowsAWindowAroundTheCaret) {
 }
 
 TEST(DiagnosticsFormat, NestingLimit) {
-  std::string deep(5000, '(');
+  std::string deep(140000, '(');
   Parsed p = parse("int x = " + deep + ";\n");
   EXPECT_FALSE(p.ok);
-  EXPECT_EQ(p.errors, "1:4105: brackets nested too deeply (more than 4096 levels)\n");
+  EXPECT_EQ(p.errors, "1:131081: brackets nested too deeply (more than 131072 levels)\n");
+}
+
+TEST(DiagnosticsFormat, GroupAndTypeNestingLimits) {
+  std::string g;
+  for (int i = 0; i < 4097; i++) g += "(waituntil (a) ; or ";
+  g += "waituntil (z) ;" + std::string(4097, ')');
+  Parsed p = parseBody(g);
+  EXPECT_FALSE(p.ok);
+  EXPECT_EQ(p.errors, "2:1: waituntil groups nested too deeply (more than 4096 levels of "
+                      "parentheses around clauses)\n");
+  std::string t = "int";
+  for (int i = 0; i < 4097; i++) t = "channel(" + t + ")";
+  Parsed q = parse("static " + t + " c;\n");
+  EXPECT_FALSE(q.ok);
+  EXPECT_EQ(q.errors, "1:8: channel and future types nested too deeply (more than 4096 levels)\n");
+  // Not a type (a call): no limit of the dialect's.
+  EXPECT_TRUE(parse("int x = " + t + ";\n").ok);
 }
 
 } // namespace
