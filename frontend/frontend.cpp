@@ -607,13 +607,9 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
       continue;
     }
     failed = true;
-    // An unterminated literal from the first waituntil (or `when (`) on is
-    // what broke the statement: said instead of the syntax error.
-    size_t firstOurs = first;
-    while (ctx.toks[firstOurs].kind != fe::Parser::token::WAITUNTIL &&
-           ctx.toks[firstOurs].kind != fe::Parser::token::WHEN)
-      firstOurs++;
-    size_t bad = firstOurs;
+    // An unterminated literal in it (it ran to the end of its line) is
+    // the likely cause: said instead of the syntax error.
+    size_t bad = first;
     while (bad < last && ctx.raw(int(bad)).kind != fe::RawKind::Unterminated) bad++;
     if (bad < last) {
       ctx.diags.resize(diagsBefore);
