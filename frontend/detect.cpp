@@ -344,12 +344,21 @@ bool mayUseDialect(std::string_view text) {
         i = h ? h : i + 1;
         break;
       }
-      // A directive: its text is read as tokens, but the group of an
-      // `#if 0` / `#elif 0` is skipped up to the `#` of the directive
-      // that ends it.
+      // A directive.  The group of an `#if 0` / `#elif 0` is skipped up to
+      // the `#` of the directive that ends it; a `#define` is read on as
+      // tokens (the frontend edits its replacement list); any other
+      // directive (`#include <wuc/waituntil.h>`, `#pragma`, `#error`) is
+      // skipped to its end.
       size_t after, groupBegin;
       const size_t end = s.falseGroup(h, &after, &groupBegin);
-      i = end ? end : after;
+      if (end) {
+        i = end;
+        break;
+      }
+      char name[8];
+      size_t len;
+      s.directiveName(h, name, 7, len);
+      i = is(name, len, "define") ? after : s.lineEnd(after);
       break;
     }
     case '`':

@@ -22,6 +22,11 @@ TEST(Detect, PlainC) {
   EXPECT_FALSE(may("int waituntil_count, xwaituntil, channels(int), futures (int);\n"));
   EXPECT_FALSE(may("int channel; int future = channel + 1; s.channel[2] = 0;\n"));
   EXPECT_FALSE(may("#include <stdio.h>\n#define X 1\nint y = X;\n"));
+  // Directives other than #define: header names, pragmas, messages.
+  EXPECT_FALSE(may("#include <wuc/waituntil.h>\n#include \"channel(x).h\"\n"));
+  EXPECT_FALSE(may("#pragma waituntil\n# error don't use channel(x) here /* a\n b */\n"));
+  EXPECT_FALSE(may("#line 3 \"`\"\n#ifdef waituntil\n#endif\n#if future(x)\n#endif\n"));
+  EXPECT_TRUE(may("#pragma once\nwaituntil"));
 }
 
 TEST(Detect, DialectConstructs) {
