@@ -19,8 +19,8 @@ namespace wuc {
 // the identifier `waituntil`, a backtick (a duration literal), or the
 // identifier `channel` or `future` followed (after white space, line
 // continuations and comments) by `(`.  Of the directives, only a
-// `#define` counts (`#define TICK 10`ms`; not `#include <wuc/waituntil.h>`).  One pass over the bytes, no allocation; any
-// bytes are accepted (NULs, unterminated comments and literals: a literal
+// `#define` counts (`#define TICK 10`ms`; not `#include <wuc/waituntil.h>`).  One pass over the
+// bytes, no allocation; any bytes are accepted (NULs, unterminated comments and literals: a literal
 // ends at its line's end, as the preprocessor reads it).
 bool mayUseDialect(std::string_view text);
 

@@ -196,8 +196,18 @@ TEST(Leniency, UnterminatedLiteralsOutsideStatements) {
   ASSERT_TRUE(p.ok) << p.diags;
   EXPECT_EQ(p.fe.statements.size(), 1u);
   EXPECT_EQ(p.render(), src);
-  // Inside a statement: an error at the quote, even when the statement
-  // still parses.
+  // A branch holding an unterminated literal must be skipped by the
+  // preprocessor for the file to compile: the frontend skips it too, also
+  // inside a function with a statement, and inside a body.
+  const std::string inFunction = "void f(void) {\n#ifdef NEVER\n  It doesn't { work.\n#else\n"
+                                 "  x();\n#endif\n#ifdef NEVER\n  Nor does this'\n#endif\n"
+                                 "  waituntil (a) {\n#if X\n  puts(\"x);\n#endif\n  }\n}\n";
+  Parsed r = parse(inFunction);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_EQ(r.fe.statements.size(), 1u);
+  EXPECT_EQ(r.render(), inFunction);
+  // Inside a statement, outside any branch: an error at the quote, even
+  // when the statement still parses.
   Parsed q = parse("void f(void) {\n  waituntil (a) puts(\"x);\n  or waituntil (b) ;\n}\n");
   EXPECT_FALSE(q.ok);
   EXPECT_EQ(q.errors, "2:22: missing terminating '\"' character\n");
