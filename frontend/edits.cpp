@@ -223,23 +223,30 @@ struct Collector {
   // Where type word i stands: after a token a type can follow.
   // `declarationStart`: after a storage class, qualifier or attribute.
   bool standsForType(int i, bool &declarationStart) const {
-    const int prev = i - 1;
-    if (prev < 0) return true; // the start of the file or of a #define's replacement list
-    if (ident(prev)) {
-      if (!precedesType(v->spelling(prev))) return false; // `int channel(`, `return future(`
+    // Storage classes, qualifiers, function specifiers and attributes may
+    // come first; what stands before them decides (`int const channel(`
+    // declares a function).
+    int prev = i - 1;
+    declarationStart = false;
+    for (;;) {
+      if (ident(prev) && precedesType(v->spelling(prev))) {
+        prev--;
+      } else if (punct(prev, ")") && v->match(prev) > 0 && ident(v->match(prev) - 1) &&
+                 isOneOf(v->spelling(v->match(prev) - 1),
+                         "__attribute__ __attribute _Alignas alignas __declspec")) {
+        prev = v->match(prev) - 2; // __attribute__((...)), _Alignas(...)
+      } else {
+        break;
+      }
       declarationStart = true;
-      return true;
     }
+    if (prev < 0) return true;     // the start of the file or of a #define's replacement list
+    if (ident(prev)) return false; // `int channel(`, `return future(`, `T const channel(`
     if (punct(prev, ")")) {
-      // After __attribute__((...)) or _Alignas(...), or at file scope
-      // after a macro call (`DECLARE(x) channel(int) c;`); not after
-      // `if (x)` or a cast, where only an expression can follow.
-      const int m = v->match(prev);
-      const bool attribute =
-          m > 0 && ident(m - 1) &&
-          isOneOf(v->spelling(m - 1), "__attribute__ __attribute _Alignas alignas __declspec");
-      declarationStart = attribute;
-      return attribute || (m >= 0 && v->parent(prev) < 0);
+      // At file scope after a macro call (`DECLARE(x) channel(int) c;`) or
+      // K&R parameters; not after `if (x)` or a cast, where only an
+      // expression can follow.
+      return v->match(prev) >= 0 && v->parent(prev) < 0;
     }
     if (punct(prev, "}")) {
       // Not after a struct, union or enum body (`struct s {...} channel(`).

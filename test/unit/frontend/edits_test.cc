@@ -230,6 +230,11 @@ TEST(Edits, TypeFormsWhereATypeStands) {
   EXPECT_EQ(rewritten("const channel(const char *) names;"), Words{"channel(const char *)"});
   EXPECT_EQ(rewritten("__attribute__((unused)) static channel(int) a;"), Words{"channel(int)"});
   EXPECT_EQ(rewritten("_Alignas(64) channel(int) a;"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("static const __attribute__((unused)) channel(job_t) a;"),
+            Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("void *p; int n = sizeof((const channel(job_t) *)p);"),
+            Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("int f(c) channel(job_t) *c; { return 0; }"), Words{"channel(job_t)"});
   EXPECT_EQ(rewritten("DECLARE(x)\nchannel(int) a;"), Words{"channel(int)"});
   EXPECT_EQ(rewritten("struct s { channel(int) in; future(long) out; };"),
             (Words{"channel(int)", "future(long)"}));
@@ -268,6 +273,8 @@ TEST(Edits, CallsAndNamesAreLeftAlone) {
   EXPECT_EQ(rewritten("void f(void) { k = channel(n) * 2; r = c ? channel(a) : future(b); }"),
             Words{});
   EXPECT_EQ(rewritten("struct s { int a; } channel(int n);"), Words{});
+  EXPECT_EQ(rewritten("int const channel(int n);\nstatic my_t volatile future(void);"), Words{});
+  EXPECT_EQ(rewritten("unsigned long __attribute__((cold)) channel(int n);"), Words{});
   EXPECT_EQ(rewritten("#define GET channel(ctx)\n#define F(x) future(x)\n"), Words{});
   // A waituntil statement in the same file changes nothing.
   EXPECT_EQ(rewritten("static int channel(int n) { return n; }\n"
