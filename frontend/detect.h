@@ -2,7 +2,7 @@
 //
 // The driver compiles a file in which mayUseDialect is false exactly as
 // the back end would (plain C), and runs the frontend (and the rest of the
-// pipeline) only on the others (docs/language.md, 'Lexical structure',
+// pipeline) only on the others (docs/language.md, 'Lexical additions',
 // "Which files are dialect files").  Includes nothing but the standard
 // library.
 #pragma once

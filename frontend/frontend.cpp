@@ -528,7 +528,7 @@ const char *unterminatedMessage(std::string_view spelling) {
 // Unterminated literals inside a waituntil statement are errors (at their
 // opening quote); elsewhere they are the back end's business, as with GCC,
 // which reads one as a token to the end of its line and accepts it in a
-// skipped group (docs/language.md, 'Lexical structure').
+// skipped group (docs/language.md, 'Lexical additions').
 void reportUnterminated(ParseContext &ctx) {
   // The union of the statements' ranges (sorted by begin; nested ones
   // lie inside their outer one).

@@ -164,7 +164,7 @@ TEST(Robustness, StrayAndBinaryBytes) {
   EXPECT_TRUE(q.ok) << q.diags;
 }
 
-// docs/language.md, 'Lexical structure': `#if 0` groups are skipped as the
+// docs/language.md, 'Lexical additions': `#if 0` groups are skipped as the
 // preprocessor skips them; an unterminated literal outside every waituntil
 // statement is the back end's business.
 TEST(Leniency, IfZeroGroupsAreSkipped) {
