@@ -2,6 +2,8 @@
 // driver hands to the frontend, and the `#if 0` groups the frontend skips.
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -171,6 +173,40 @@ TEST(Detect, AgreesWithTheFrontend) {
     if (!p.ok) continue; // an unterminated comment, reported by the back end too
     EXPECT_TRUE(p.fe.statements.empty()) << src;
     EXPECT_TRUE(p.fe.edits.empty()) << src;
+  }
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The repository's own files: every example in the dialect is a dialect
+// file, the plain C ones are not (they use WUC_CHANNEL(T)); the runtime's C
+// (which includes <wuc/waituntil.h> and names waituntil in comments and
+// strings) is plain C.
+TEST(Detect, RepositoryFiles) {
+  const std::string root = WUC_SOURCE_DIR;
+  DIR *dir = opendir((root + "/examples").c_str());
+  ASSERT_NE(dir, nullptr);
+  int dialect = 0, plain = 0;
+  while (const dirent *e = readdir(dir)) {
+    const std::string name = e->d_name;
+    const bool wc = name.size() > 3 && name.compare(name.size() - 3, 3, ".wc") == 0;
+    const bool c = name.size() > 2 && name.compare(name.size() - 2, 2, ".c") == 0;
+    if (!wc && !c) continue;
+    EXPECT_EQ(mayUseDialect(readFile(root + "/examples/" + name)), wc) << name;
+    (wc ? dialect : plain)++;
+  }
+  closedir(dir);
+  EXPECT_GE(dialect, 5);
+  EXPECT_GE(plain, 1);
+  for (const char *f : {"waituntil.c", "select.c", "channel.c", "future.c", "scheduler.c"}) {
+    const std::string text = readFile(root + "/runtime/" + f);
+    ASSERT_FALSE(text.empty()) << f;
+    EXPECT_FALSE(mayUseDialect(text)) << f;
   }
 }
 
