@@ -10,6 +10,8 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "frontend_internal.h"
 #include "messages.h"
@@ -50,6 +52,10 @@ std::string punctName(const char *p) {
 }
 
 constexpr size_t kMaxMangled = 120;
+
+// channel and future types nest at most this deep (docs/language.md §7,
+// TypesNestedTooDeeply): their definitions are made recursively.
+constexpr unsigned kMaxTypeNesting = 4096;
 
 // Whether the constant `num` times `factor` nanoseconds is more than a
 // duration_t (int64_t) holds.  A constant that is not well formed is left
@@ -105,7 +111,58 @@ struct View {
   unsigned begin(int i) const { return raw(i).begin; }
   unsigned end(int i) const { return raw(i).end; }
   int match(int i) const { return toks[unsigned(i)].match; }
+  // The innermost bracket around token i (-1: none), once setParents ran.
+  int parent(int i) const { return parents[unsigned(i)]; }
+  std::vector<int> parents;
+  void setParents() {
+    parents.assign(toks.size(), -1);
+    std::vector<int> open;
+    for (int i = 0; i < size(); i++) {
+      const int m = match(i);
+      if (m >= 0 && m < i) {
+        while (!open.empty() && open.back() != m) open.pop_back();
+        if (!open.empty()) open.pop_back();
+      }
+      parents[unsigned(i)] = open.empty() ? -1 : open.back();
+      if (m > i) open.push_back(i);
+    }
+  }
 };
+
+// Whether s is one of the space-separated words of `words`.
+bool isOneOf(std::string_view s, std::string_view words) {
+  for (size_t at = words.find(s); at != std::string_view::npos; at = words.find(s, at + 1))
+    if ((at == 0 || words[at - 1] == ' ') &&
+        (at + s.size() == words.size() || words[at + s.size()] == ' '))
+      return !s.empty();
+  return false;
+}
+
+// docs/language.md, 'Types': the words of a type name's start, those that
+// may come before a type in a declaration, and the qualifiers.
+bool isQualifier(std::string_view s) {
+  return isOneOf(
+      s, "const volatile restrict __restrict __restrict__ __const __volatile __volatile__ _Atomic");
+}
+bool beginsTypeName(std::string_view s) {
+  return isQualifier(s) ||
+         isOneOf(s, "void char short int long float double signed __signed__ unsigned _Bool bool "
+                    "_Complex __complex__ _Imaginary struct union enum typeof __typeof__ __typeof "
+                    "typeof_unqual __typeof_unqual__ __int128 _BitInt _Float16 _Float32 _Float64 "
+                    "_Float128 _Float32x _Float64x __float128 _Decimal32 _Decimal64 _Decimal128 "
+                    "__extension__ __attribute__ __attribute");
+}
+bool precedesType(std::string_view s) {
+  return isQualifier(s) ||
+         isOneOf(s, "typedef extern static auto register _Thread_local thread_local __thread "
+                    "inline __inline __inline__ _Noreturn noreturn __extension__ constexpr");
+}
+// Words whose parenthesised arguments are (or may be) type names.
+bool takesTypeName(std::string_view s) {
+  return isOneOf(s, "sizeof _Alignof alignof __alignof__ __alignof typeof __typeof__ __typeof "
+                    "typeof_unqual __typeof_unqual__ _Atomic _Generic offsetof __builtin_offsetof "
+                    "va_arg __builtin_va_arg __builtin_types_compatible_p channel future");
+}
 
 struct Collector {
   ParseContext &ctx;
@@ -129,12 +186,127 @@ struct Collector {
 
   explicit Collector(ParseContext &c) : ctx(c) {}
 
-  bool isTypeWord(int i) const {
-    if (v->raw(i).kind != RawKind::Ident) return false;
-    std::string_view s = v->spelling(i);
-    if (s != "channel" && s != "future") return false;
-    return i + 1 < v->size() && punctIs(v->raw(i + 1), "(") && v->match(i + 1) > i + 1;
+  // `channel` or `future` and a parenthesised group at token k.
+  bool isWordParen(int k) const {
+    if (k < 0 || k + 1 >= v->size() || v->raw(k).kind != RawKind::Ident) return false;
+    std::string_view s = v->spelling(k);
+    return (s == "channel" || s == "future") && punctIs(v->raw(k + 1), "(") &&
+           v->match(k + 1) > k + 1;
   }
+
+  // docs/language.md, 'Types', "Where channel(T) is a type": `channel` or
+  // `future` followed by a parenthesised group is the type form only where
+  // a type can stand (judged by the token before it) and when the group
+  // holds a type name; a single identifier (or nothing), which may name a
+  // type or a variable, is a type only where a declaration or a type-name
+  // argument is sure.
+  bool isTypeWord(int i) const {
+    if (!isWordParen(i)) return false;
+    bool declarationStart = false;
+    if (!standsForType(i, declarationStart)) return false;
+    // In `channel(future(channel(...` each is the type form exactly when the
+    // innermost is (which stands after a `(`): found without recursion.
+    int last = i;
+    for (unsigned levels = 1; isWordParen(last + 2); last += 2)
+      if (++levels > kMaxTypeNesting) return true; // refused by scan()
+    if (last != i) declarationStart = false;
+    const Holds h = holds(last);
+    if (h != Ambiguous) return h == Type;
+    return ambiguousIsType(last, declarationStart);
+  }
+
+  bool ident(int k) const { return k >= 0 && k < v->size() && v->raw(k).kind == RawKind::Ident; }
+  bool punct(int k, const char *p) const {
+    return k >= 0 && k < v->size() && punctIs(v->raw(k), p);
+  }
+
+  // Where type word i stands: after a token a type can follow.
+  // `declarationStart`: after a storage class, qualifier or attribute.
+  bool standsForType(int i, bool &declarationStart) const {
+    // Storage classes, qualifiers, function specifiers and attributes may
+    // come first; what stands before them decides (`int const channel(`
+    // declares a function).
+    int prev = i - 1;
+    declarationStart = false;
+    for (;;) {
+      if (ident(prev) && precedesType(v->spelling(prev))) {
+        prev--;
+      } else if (punct(prev, ")") && v->match(prev) > 0 && ident(v->match(prev) - 1) &&
+                 isOneOf(v->spelling(v->match(prev) - 1),
+                         "__attribute__ __attribute _Alignas alignas __declspec")) {
+        prev = v->match(prev) - 2; // __attribute__((...)), _Alignas(...)
+      } else {
+        break;
+      }
+      declarationStart = true;
+    }
+    if (prev < 0) return true;     // the start of the file or of a #define's replacement list
+    if (ident(prev)) return false; // `int channel(`, `return future(`, `T const channel(`
+    if (punct(prev, ")")) {
+      // At file scope after a macro call (`DECLARE(x) channel(int) c;`) or
+      // K&R parameters; not after `if (x)` or a cast, where only an
+      // expression can follow.
+      return v->match(prev) >= 0 && v->parent(prev) < 0;
+    }
+    if (punct(prev, "}")) {
+      // Not after a struct, union or enum body (`struct s {...} channel(`).
+      const int m = v->match(prev);
+      return !(m > 0 && ((ident(m - 1) && isTagWord(v->spelling(m - 1))) ||
+                         (m > 1 && ident(m - 1) && ident(m - 2) && isTagWord(v->spelling(m - 2)))));
+    }
+    // After an operator or a literal only an operand can follow.
+    return punct(prev, ";") || punct(prev, "{") || punct(prev, "(") || punct(prev, ",") ||
+           punct(prev, ":");
+  }
+
+  // What the parentheses of type word k hold (their first token is not
+  // itself a type word and its group).
+  enum Holds { Type, Ambiguous, Expression };
+  Holds holds(int k) const {
+    const int open = k + 1, close = v->match(open);
+    if (close == open + 1) return Ambiguous;
+    if (!ident(open + 1)) return Expression; // `channel(3)`, `future(*p)`, `channel("x")`
+    if (beginsTypeName(v->spelling(open + 1))) return Type;
+    if (close == open + 2) return Ambiguous; // an identifier alone
+    // T followed by `*`s and qualifiers only (`job_t *`).
+    for (int j = open + 2; j < close; j++)
+      if (!punct(j, "*") && !(ident(j) && isQualifier(v->spelling(j)))) return Expression;
+    return Type;
+  }
+
+  // `channel(T)` or `channel()`: a declaration's type when declarators
+  // follow, or after a storage class; a type-name argument of sizeof,
+  // _Alignof, typeof, offsetof, va_arg, _Generic, channel...
+  bool ambiguousIsType(int k, bool declarationStart) const {
+    if (declarationStart) return true;
+    const int after = v->match(k + 1) + 1;
+    if (ident(after)) return !isOneOf(v->spelling(after), "or and bitor bitand xor");
+    if (punct(after, "*"))
+      return ident(after + 1) || punct(after + 1, "*") || punct(after + 1, ")") ||
+             punct(after + 1, ",") || punct(after + 1, "(");
+    if (after >= v->size() || punct(after, ")") || punct(after, ",") || punct(after, ":")) {
+      const int outer = v->parent(k);
+      return outer > 0 && punct(outer, "(") && ident(outer - 1) &&
+             takesTypeName(v->spelling(outer - 1));
+    }
+    return false;
+  }
+
+  // How deeply type words nest in the type at i (itself counted).
+  unsigned typeDepth(int i) const {
+    std::vector<int> ends{v->match(i + 1)};
+    unsigned deepest = 1;
+    for (int k = i + 2; k < ends.front(); k++) {
+      while (ends.back() < k) ends.pop_back();
+      if (isWordParen(k)) {
+        ends.push_back(v->match(k + 1));
+        deepest = std::max(deepest, unsigned(ends.size()));
+      }
+    }
+    return deepest;
+  }
+
+  static bool isTagWord(std::string_view w) { return w == "struct" || w == "union" || w == "enum"; }
 
   // `10`ms` starting at token i: its replacement, or an error.
   bool duration(int i, std::string &text) {
@@ -286,6 +458,12 @@ struct Collector {
       if (isTypeWord(i)) {
         const bool chan = v->spelling(i) == "channel";
         int close = v->match(i + 1);
+        if (typeDepth(i) > kMaxTypeNesting) { // typeName recurses once per level
+          ctx.error(v->begin(i),
+                    format(msg::TypesNestedTooDeeply, std::to_string(kMaxTypeNesting)));
+          i = close;
+          continue;
+        }
         if (inDirective && mentionsParameter(i + 2, close)) {
           i = close; // T is known only once the macro is expanded
           continue;
@@ -359,7 +537,8 @@ struct Collector {
     } else {
       fixedInsertion = ctx.splice.orig(d.cbegin); // nothing after it: before it
     }
-    View dv{ctx.splice, lex, toks};
+    View dv{ctx.splice, lex, toks, {}};
+    dv.setParents();
     const View *saved = v;
     v = &dv;
     inDirective = true;
@@ -510,7 +689,8 @@ struct Collector {
   }
 
   void run() {
-    View main{ctx.splice, ctx.lex, ctx.toks};
+    View main{ctx.splice, ctx.lex, ctx.toks, {}};
+    main.setParents();
     v = &main;
     findLocalTypes();
     // In source order, so that a type's definition goes with its first use.

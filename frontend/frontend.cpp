@@ -18,10 +18,13 @@ namespace {
 
 using K = Parser::token;
 
-// Brackets nested deeper than this are refused: nothing realistic comes
-// close (clang's default limit is 256), and it bounds every recursion in
-// the frontend and in what consumes its AST.
-constexpr unsigned kMaxNesting = 4096;
+// Brackets nested deeper than this are refused (docs/language.md §7).  The
+// frontend itself does not recurse on brackets; the semantic pass's Clang
+// does, a few KB of stack per level (sema/sema.cpp: -fbracket-depth just
+// above this, and a stack for it).  GCC itself overflows its 8 MiB stack
+// at about 35,000 nested parentheses; 100,000 levels of any bracket are
+// accepted (issue 14).
+constexpr unsigned kMaxNesting = 1u << 17; // 131072
 
 bool punctIs(const RawTok &t, const char *p) {
   return t.kind == RawKind::Punct && std::strcmp(t.punct, p) == 0;
@@ -515,6 +518,39 @@ Limits findLimits(const ParseContext &ctx) {
   return out;
 }
 
+namespace {
+
+// The message for an unterminated literal (its spelling, prefix included).
+const char *unterminatedMessage(std::string_view spelling) {
+  return spelling.find('"') < spelling.find('\'') ? msg::UnterminatedString : msg::UnterminatedChar;
+}
+
+// Unterminated literals inside a waituntil statement are errors (at their
+// opening quote); elsewhere they are the back end's business, as with GCC,
+// which reads one as a token to the end of its line and accepts it in a
+// skipped group (docs/language.md, 'Lexical additions').
+void reportUnterminated(ParseContext &ctx) {
+  // The union of the statements' ranges (sorted by begin; nested ones
+  // lie inside their outer one).
+  std::vector<Range> covered;
+  for (const WaitUntil &w : ctx.out.statements) {
+    if (!covered.empty() && w.range.begin < covered.back().end)
+      covered.back().end = std::max(covered.back().end, w.range.end);
+    else
+      covered.push_back(w.range);
+  }
+  if (covered.empty()) return;
+  for (const RawTok &t : ctx.lex.toks) {
+    if (t.kind != RawKind::Unterminated) continue;
+    auto c = std::upper_bound(covered.begin(), covered.end(), t.begin,
+                              [](unsigned off, const Range &r) { return off < r.begin; });
+    if (c != covered.begin() && t.begin < (c - 1)->end)
+      ctx.error(t.begin, unterminatedMessage(spellingOf(ctx.splice, t)));
+  }
+}
+
+} // namespace
+
 } // namespace fe
 
 bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out) {
@@ -571,6 +607,15 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
       continue;
     }
     failed = true;
+    // An unterminated literal in it (it ran to the end of its line) is
+    // the likely cause: said instead of the syntax error.
+    size_t bad = first;
+    while (bad < last && ctx.raw(int(bad)).kind != fe::RawKind::Unterminated) bad++;
+    if (bad < last) {
+      ctx.diags.resize(diagsBefore);
+      ctx.error(ctx.begin(int(bad)), fe::unterminatedMessage(ctx.spelling(int(bad))));
+      continue;
+    }
     // What the skeleton cannot see through (a conditional whose branches
     // balance only together, a macro that opens a bracket) is said as such.
     // (A branch after the error cannot have caused it.)
@@ -600,6 +645,7 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
       out.statements.begin(), out.statements.end(),
       [](const WaitUntil &a, const WaitUntil &b) { return a.range.begin < b.range.begin; });
   for (size_t i = 0; i < out.statements.size(); i++) out.statements[i].id = unsigned(i);
+  fe::reportUnterminated(ctx);
   fe::checkDirectives(ctx);
   fe::checkNestedFunctions(ctx);
   if (!failed) fe::collectEdits(ctx);

@@ -38,6 +38,10 @@ enum class RawKind : std::uint8_t {
   Punct,    // punctuators (digraphs spelled canonically in `punct`)
   Backtick, // ` (duration literals)
   Stray,    // any other byte (@, \, NUL, bytes that are not UTF-8...)
+  // A string literal or character constant without its closing quote, to
+  // the end of its line (as GCC's preprocessor reads it): an error only
+  // inside a waituntil statement (parseSource), else the back end's call.
+  Unterminated,
 };
 
 struct RawTok {
@@ -63,8 +67,9 @@ struct LexOutput {
 // comment or literal (nothing is reported).
 bool scanRange(const Splice &splice, unsigned cbegin, unsigned cend, LexOutput &out);
 
-// Scans `file`; reports unterminated comments, strings and character
-// constants (and stops there).  Returns false on error.
+// Scans `file`, the groups of `#if 0` / `#elif 0` as blanks (detect.h);
+// reports an unterminated comment (and stops there).  Returns false on
+// error.
 bool scanFile(const SourceFile &file, const Splice &splice, DiagEngine &diags, LexOutput &out);
 
 // The canonical spelling of a punctuator (digraphs mapped), or nullptr.

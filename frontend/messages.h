@@ -70,6 +70,10 @@ inline constexpr const char *NestedFunction =
     "function, a GCC extension wucc does not support); define '%s' at file scope";
 inline constexpr const char *StatementsNestedTooDeeply =
     "waituntil statements nested too deeply (more than %s levels)";
+inline constexpr const char *GroupsNestedTooDeeply =
+    "waituntil groups nested too deeply (more than %s levels of parentheses around clauses)";
+inline constexpr const char *TypesNestedTooDeeply =
+    "channel and future types nested too deeply (more than %s levels)";
 inline constexpr const char *ComputedGotoInBody =
     "a computed goto cannot leave a waituntil clause body (its statement's clauses would stay "
     "registered); jump to a named label instead";

@@ -33,10 +33,16 @@ struct Tok {
   int match = -1;
 };
 
+// Parenthesised groups of clauses nest at most this deep in one statement
+// (docs/language.md §7, GroupsNestedTooDeeply): the clause tree, its
+// consumers and the size of the lowered C grow with it.
+inline constexpr unsigned kMaxGroups = 4096;
+
 // A waituntil item while its statement is being parsed.
 struct PNode {
   enum Kind { Clause, Else, And, Or } kind = Clause;
   bool parenthesised = false; // written in parentheses (a group)
+  unsigned groups = 0;        // groups nested in it, itself included
   int parenTok = -1;          // group: the opening parenthesis
   int first = -1, last = -1;  // extent, in tokens
   // Clause / Else:

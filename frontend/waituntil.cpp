@@ -1,7 +1,9 @@
 // waituntil.cpp — the grammar actions of the waituntil statement: parse
 // nodes, the checks of docs/language.md §3 that have their own messages, and the
 // ast.h WaitUntil they turn into.
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "frontend_internal.h"
 #include "messages.h"
@@ -62,13 +64,16 @@ int ParseContext::guard(int when, Sem parens, int item) {
 int ParseContext::join(PNode::Kind kind, int left, int right) {
   // A chain `A or B or C` is one node; a parenthesised operand is a kid.
   PNode &l = nodes[unsigned(left)];
+  const unsigned rightGroups = nodes[unsigned(right)].groups;
   if (l.kind == kind && !l.parenthesised) {
     l.kids.push_back(right);
     l.last = nodes[unsigned(right)].last;
+    l.groups = std::max(l.groups, rightGroups);
     return left;
   }
   PNode p;
   p.kind = kind;
+  p.groups = std::max(l.groups, rightGroups);
   p.kids = {left, right};
   p.first = l.first;
   p.last = nodes[unsigned(right)].last;
@@ -78,6 +83,11 @@ int ParseContext::join(PNode::Kind kind, int left, int right) {
 
 int ParseContext::group(int open, int inner, int close) {
   PNode &p = nodes[unsigned(inner)];
+  // Groups nest without bound in the grammar, but the clause tree and
+  // whatever walks it recurse once per level: refused past kMaxGroups (at
+  // the first parenthesis too many, once per statement).
+  if (++p.groups == kMaxGroups + 1)
+    error(begin(open), format(msg::GroupsNestedTooDeeply, std::to_string(kMaxGroups)));
   p.parenthesised = true;
   p.parenTok = open;
   p.first = open;
@@ -139,7 +149,7 @@ void ParseContext::finishStatement(Sem stmt) {
       }
     }
   }
-  if (diags.size() != errorsBefore) return;
+  if (diags.size() != errorsBefore || nodes[unsigned(root)].groups > kMaxGroups) return;
 
   WaitUntil w;
   w.range = span(stmt.first, stmt.last, begin(stmt.first));

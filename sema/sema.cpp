@@ -50,26 +50,34 @@ using namespace clang;
 // Clang's parser recurses a few frames per bracket level: at the depth the
 // frontend and -fbracket-depth allow, it needs far more than the main
 // thread's 8 MiB.  Pages of a thread's stack are committed only as used.
-constexpr size_t kClangStackSize = 256u << 20;
+// Measured with Clang 14 at 100,000 levels (issue 14): parentheses use
+// about 4 KB a level, casts `(int)(...)` about 10 KB (1.0 GB of stack);
+// at the frontend's 131072 levels that is 1.3 GB.  Under an address-space
+// limit (ulimit -v) too tight for that, a smaller stack still takes the
+// nesting of ordinary code (about 60,000 parentheses in 256 MiB).
+constexpr size_t kClangStackSizes[] = {size_t(2) << 30, size_t(256) << 20};
 
-// Runs fn on a thread with a kClangStackSize stack, or on this one when no
-// such thread can be made (a tight ulimit -v): ordinary files need little.
+// Runs fn on a thread with the first of kClangStackSizes that can be made,
+// or on this one when none can (ordinary files need little).
 void runOnBigStack(const std::function<void()> &fn) {
-  pthread_attr_t attr;
-  if (pthread_attr_init(&attr) != 0) return fn();
-  pthread_t thread;
   auto start = [](void *f) -> void * {
     (*static_cast<const std::function<void()> *>(f))();
     return nullptr;
   };
-  bool started =
-      pthread_attr_setstacksize(&attr, kClangStackSize) == 0 &&
-      pthread_create(&thread, &attr, start, const_cast<std::function<void()> *>(&fn)) == 0;
-  pthread_attr_destroy(&attr);
-  if (started)
-    pthread_join(thread, nullptr);
-  else
-    fn();
+  for (size_t size : kClangStackSizes) {
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) break;
+    pthread_t thread;
+    const bool started =
+        pthread_attr_setstacksize(&attr, size) == 0 &&
+        pthread_create(&thread, &attr, start, const_cast<std::function<void()> *>(&fn)) == 0;
+    pthread_attr_destroy(&attr);
+    if (started) {
+      pthread_join(thread, nullptr);
+      return;
+    }
+  }
+  fn();
 }
 
 // ---- Clang's own errors ----------------------------------------------------
@@ -865,10 +873,12 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
     if (!resources.empty()) cmd.insert(cmd.end(), {"-resource-dir", resources});
     // No caret display: it is also what prints "N errors generated".
     // The probe nests a block per nested statement: lift clang's default
-    // bracket limit (256) well above what the frontend allows (4096 levels,
-    // plus the probe's own), on a stack big enough for it (kClangStackSize).
+    // bracket limit (256) above what the frontend allows (131072 levels,
+    // frontend.cpp's kMaxNesting) plus the probe's own (at most 64 nested
+    // statements, a few levels each), on a stack big enough for it
+    // (kClangStackSizes).
     cmd.insert(cmd.end(), {"-ferror-limit=0", "-w", "-fno-caret-diagnostics",
-                           "-fbracket-depth=8192", "-fsyntax-only", path});
+                           "-fbracket-depth=132096", "-fsyntax-only", path});
     return cmd;
   };
 

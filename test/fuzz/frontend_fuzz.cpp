@@ -8,6 +8,7 @@
 #include <string>
 
 #include "clause_bodies.h"
+#include "detect.h"
 #include "frontend.h"
 #include "render.h"
 
@@ -33,6 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check(ok != diags.hasErrors());
   for (const wuc::Diagnostic &d : diags.all()) check(d.offset <= size);
   if (!ok) return 0;
+  // The driver gives the back end the files mayUseDialect says no to: the
+  // frontend must find nothing in them.
+  if (!wuc::mayUseDialect(file.text())) check(fe.statements.empty() && fe.edits.empty());
 
   const unsigned n = unsigned(size);
   for (size_t i = 0; i < fe.edits.size(); i++) {

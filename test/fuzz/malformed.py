@@ -36,7 +36,8 @@ MAX_STDERR = 64 * 1024
 # first error line must match) or 'output'.  Seeds not listed may give either.
 SEEDS = {
     '17_jumps_into_bodies.wc': ('error', r'target of a jump from outside the body'),
-    '14_unterminated_string.wc': ('error', r'unterminated'),
+    # Outside every waituntil statement: the back end's business (issue 14).
+    '14_unterminated_string.wc': ('output', None),
     '15_unterminated_comment.wc': ('error', r'unterminated'),
     '20_unterminated_char.wc': ('error', r'unterminated'),
     '21_unterminated_string_in_clause.wc': ('error', r'unterminated'),
@@ -115,7 +116,7 @@ def random_bytes(size, seed):
 
 def generated():
     """(name, bytes, expected, first-error regex) for the big inputs."""
-    deep = 4000  # under the frontend's bracket limit (4096)
+    deep = 4000  # under the limits of groups and nested types (4096)
     yield ('giant_10mb.wc', giant_file(10 << 20), 'output', None)
     yield ('giant_token_soup_10mb.wc', token_soup(10 << 20, 1), 'error', None)
     yield ('huge_line_1mb.wc',
@@ -143,10 +144,12 @@ def generated():
            ' waituntil (e) { x = ' + '(' * deep + 'x' + ')' * deep + '; } }\n', 'output', None)
     yield (f'brace_body_{deep}.wc', '#include <wuc.h>\nstatic latch e;\nvoid f(void) { waituntil (e) ' +
            '{' * deep + '}' * deep + ' }\n', 'output', None)
-    yield ('parens_10000.wc', 'void f(void) { waituntil ' + '(' * 10000 + 'e' + ')' * 10000 + ' ; }\n',
-           'error', r'brackets nested too deeply')
-    yield ('braces_100000.wc', 'void f(void) { waituntil (e) ' + '{' * 100000 + '}' * 100000 + ' }\n',
-           'error', r'brackets nested too deeply')
+    yield ('parens_140000.wc', 'void f(void) { waituntil ' + '(' * 140000 + 'e' + ')' * 140000 +
+           ' ; }\n', 'error', r'brackets nested too deeply \(more than 131072 levels\)')
+    yield ('braces_100000.wc', '#include <wuc.h>\nstatic latch e;\nvoid f(void) { waituntil (e) ' +
+           '{' * 100000 + '}' * 100000 + ' }\n', 'output', None)
+    yield ('parens_100000.wc', '#include <wuc.h>\nstatic latch e;\nint f(void) { waituntil (e) ; return ' +
+           '(' * 100000 + '1' + ')' * 100000 + '; }\n', 'output', None)
     yield ('nested_statements_64.wc', channels(1) + 'void f(void) { int v; ' +
            'waituntil (v << c0) ' * 64 + '; }\n', 'output', None)
     yield ('nested_statements_10000.wc', 'void f(void) { ' + 'waituntil (a) ' * 10000 + '; }\n',

@@ -16,23 +16,27 @@ int main(void) {
 }
 ''')
 
-gen('unterminated_string', "Lexical: a string literal without its closing quote (reported at the opening quote).",
+gen('unterminated_string', "Lexical: a string literal without its closing quote in a waituntil statement (reported at the opening quote; outside every statement it is the back end's business, as in #ifdef prose).",
     "missing terminating '\"' character",
     '''
 int main(void) {
-  const char *s = @@"abc;
-  return s != 0;
+  waituntil (c) {
+    const char *s = @@"abc;
+  }
+  return 0;
 }
-''')
+''', prologue=CH)
 
-gen('unterminated_char', "Lexical: a character constant without its closing quote (reported at the opening quote).",
+gen('unterminated_char', "Lexical: a character constant without its closing quote in a waituntil statement (reported at the opening quote; outside every statement it is the back end's business, as in #ifdef prose).",
     "missing terminating ' character",
     '''
 int main(void) {
-  char ch = @@'a;
-  return ch;
+  waituntil (c) {
+    char ch = @@'a;
+  }
+  return 0;
 }
-''')
+''', prologue=CH)
 
 gen('unknown_duration_unit', "Lexical: a duration literal with a unit other than ns, us, ms, s (reported at the literal).",
     "unknown duration unit 'min' (expected ns, us, ms or s)",

@@ -150,7 +150,11 @@ const DiagCase kCases[] = {
     {"UnterminatedComment", "waituntil (a) ; /* x\n\n", "2:17: unterminated /* comment\n"},
     {"UnterminatedString", "waituntil (a) puts(\"x);",
      "2:20: missing terminating '\"' character\n"},
-    {"UnterminatedChar", "char c = 'x;", "2:10: missing terminating ' character\n"},
+    {"UnterminatedChar", "waituntil (a) c = 'x;", "2:19: missing terminating ' character\n"},
+    {"UnterminatedCharInABody", "waituntil (a) { c = 'x; }\n",
+     "2:21: missing terminating ' character\n"},
+    {"UnterminatedStringBeforeTheStatement", "waituntil (a) ;\nwaituntil (b\"x) ;\n",
+     "3:13: missing terminating '\"' character\n"},
     {"UnknownDurationUnit", "d = 10`min;",
      "2:5: unknown duration unit 'min' (expected ns, us, ms or s)\n"},
     {"DurationUnitMissing", "d = 10`;",
@@ -228,10 +232,27 @@ TEST(DiagnosticsFormat, LongLineShowsAWindowAroundTheCaret) {
 }
 
 TEST(DiagnosticsFormat, NestingLimit) {
-  std::string deep(5000, '(');
+  std::string deep(140000, '(');
   Parsed p = parse("int x = " + deep + ";\n");
   EXPECT_FALSE(p.ok);
-  EXPECT_EQ(p.errors, "1:4105: brackets nested too deeply (more than 4096 levels)\n");
+  EXPECT_EQ(p.errors, "1:131081: brackets nested too deeply (more than 131072 levels)\n");
+}
+
+TEST(DiagnosticsFormat, GroupAndTypeNestingLimits) {
+  std::string g;
+  for (int i = 0; i < 4097; i++) g += "(waituntil (a) ; or ";
+  g += "waituntil (z) ;" + std::string(4097, ')');
+  Parsed p = parseBody(g);
+  EXPECT_FALSE(p.ok);
+  EXPECT_EQ(p.errors, "2:1: waituntil groups nested too deeply (more than 4096 levels of "
+                      "parentheses around clauses)\n");
+  std::string t = "int";
+  for (int i = 0; i < 4097; i++) t = "channel(" + t + ")";
+  Parsed q = parse("static " + t + " c;\n");
+  EXPECT_FALSE(q.ok);
+  EXPECT_EQ(q.errors, "1:8: channel and future types nested too deeply (more than 4096 levels)\n");
+  // Not a type (a call): no limit of the dialect's.
+  EXPECT_TRUE(parse("int x = " + t + ";\n").ok);
 }
 
 } // namespace

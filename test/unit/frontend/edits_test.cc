@@ -1,6 +1,8 @@
 // The lexical extensions: channel(T), future(T), duration literals.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "frontend_test_util.h"
 
 namespace wuc::test {
@@ -198,11 +200,86 @@ TEST(Edits, OneDefinitionPerType) {
 
 TEST(Edits, NotATypeUnlessFollowedByParen) {
   Parsed p =
-      parse("int channel, future;\nvoid f(void) { channel = future; channel /* c */ (1); }\n");
+      parse("int channel, future;\nvoid f(void) { channel = future; channel /* c */ (int) c; }\n");
   ASSERT_TRUE(p.ok) << p.diags;
-  ASSERT_EQ(p.fe.edits.size(), 2u); // the call is rewritten: `channel (` is the type
-  EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_1, 1);\n");
-  EXPECT_EQ(p.text(p.fe.edits[1].range), "channel /* c */ (1)");
+  ASSERT_EQ(p.fe.edits.size(), 2u);
+  EXPECT_EQ(p.fe.edits[0].text, "WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n");
+  EXPECT_EQ(p.text(p.fe.edits[1].range), "channel /* c */ (int)");
+}
+
+// docs/language.md, 'Types', "Where channel(T) is a type".
+std::vector<std::string> rewritten(const std::string &src) {
+  Parsed p = parse(src);
+  EXPECT_TRUE(p.ok) << p.diags;
+  std::vector<std::string> out;
+  for (const Edit &e : p.fe.edits)
+    if (e.kind == Edit::ChannelType || e.kind == Edit::FutureType) out.push_back(p.text(e.range));
+  return out;
+}
+using Words = std::vector<std::string>;
+
+TEST(Edits, TypeFormsWhereATypeStands) {
+  EXPECT_EQ(rewritten("channel(int) c;"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("struct m { int x; };\nstatic channel(struct m) *p;"),
+            Words{"channel(struct m)"});
+  EXPECT_EQ(rewritten("void f(channel(int) *c);"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("void *p; int x = sizeof((channel(int) *)p);"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("int x = sizeof(channel(int));"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("typedef future(int) fi;"), Words{"future(int)"});
+  EXPECT_EQ(rewritten("extern channel(int) inbox;"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("const channel(const char *) names;"), Words{"channel(const char *)"});
+  EXPECT_EQ(rewritten("__attribute__((unused)) static channel(int) a;"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("_Alignas(64) channel(int) a;"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("static const __attribute__((unused)) channel(job_t) a;"),
+            Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("void *p; int n = sizeof((const channel(job_t) *)p);"),
+            Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("int f(c) channel(job_t) *c; { return 0; }"), Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("DECLARE(x)\nchannel(int) a;"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("struct s { channel(int) in; future(long) out; };"),
+            (Words{"channel(int)", "future(long)"}));
+  EXPECT_EQ(rewritten("void f(void) { for (channel(int) *p = 0; p; ) ; }"), Words{"channel(int)"});
+  EXPECT_EQ(rewritten("void f(void) { x: ; channel(int) c; }"), Words{"channel(int)"});
+  // A typedef name alone: declarators follow, or a type-name argument.
+  EXPECT_EQ(rewritten("channel(job_t) jobs;"), Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("channel(job_t) *pick(void);"), Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("void w(channel(job_t) *, int);"), Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("static channel(job_t);"), Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("int n = sizeof(channel(job_t));"), Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("int n = _Alignof(future(job_t));"), Words{"future(job_t)"});
+  EXPECT_EQ(rewritten("int n = offsetof(channel(job_t), x);"), Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("channel(channel(job_t)) c;"), Words{"channel(channel(job_t))"});
+  EXPECT_EQ(rewritten("channel(job_t *) c;"), Words{"channel(job_t *)"});
+  EXPECT_EQ(rewritten("channel(job_t * const) c;"), Words{"channel(job_t * const)"});
+  EXPECT_EQ(rewritten("#define JOBS static channel(job_t)\n"), Words{"channel(job_t)"});
+  EXPECT_EQ(rewritten("#define INTS channel(int)\n"), Words{"channel(int)"});
+}
+
+TEST(Edits, CallsAndNamesAreLeftAlone) {
+  EXPECT_EQ(rewritten("static int channel(int n) { return n; }"), Words{});
+  EXPECT_EQ(rewritten("int future(void);"), Words{});
+  EXPECT_EQ(rewritten("my_t channel(my_t x);"), Words{});
+  EXPECT_EQ(rewritten("int *future(int);"), Words{});
+  EXPECT_EQ(rewritten("void f(void) { x = channel(3); }"), Words{});
+  EXPECT_EQ(rewritten("void f(void) { g(future(2)); }"), Words{});
+  EXPECT_EQ(rewritten("void f(void) { s.channel(1); p->future(n); }"), Words{});
+  EXPECT_EQ(rewritten("void f(void) { channel(n); future(); channel(n, 2); }"), Words{});
+  EXPECT_EQ(rewritten("void f(void) { if (channel(n)) return future(n + 1); }"), Words{});
+  EXPECT_EQ(rewritten("void f(void) { g(channel(n), future(arr[2]), channel(*p)); }"), Words{});
+  EXPECT_EQ(rewritten("void f(void) { x = y * channel(n) - (int)future(n) + !channel(n); }"),
+            Words{});
+  EXPECT_EQ(rewritten("void f(void) { channel(n) = 1; channel(n)->x = 2; channel(n)[0]++; }"),
+            Words{});
+  EXPECT_EQ(rewritten("void f(void) { k = channel(n) * 2; r = c ? channel(a) : future(b); }"),
+            Words{});
+  EXPECT_EQ(rewritten("struct s { int a; } channel(int n);"), Words{});
+  EXPECT_EQ(rewritten("int const channel(int n);\nstatic my_t volatile future(void);"), Words{});
+  EXPECT_EQ(rewritten("unsigned long __attribute__((cold)) channel(int n);"), Words{});
+  EXPECT_EQ(rewritten("#define GET channel(ctx)\n#define F(x) future(x)\n"), Words{});
+  // A waituntil statement in the same file changes nothing.
+  EXPECT_EQ(rewritten("static int channel(int n) { return n; }\n"
+                      "void f(void) { waituntil (a) x = channel(3); }\n"),
+            Words{});
 }
 
 TEST(Edits, PaddingKeepsTokensApart) {

@@ -330,6 +330,30 @@ TEST(Grammar, DeepNesting) {
   EXPECT_TRUE(parseBody(b).ok);
 }
 
+// Issue 14: 100,000 levels of any bracket, in a function with a statement
+// and in its bodies (GCC accepts them; the limit is 131072).
+TEST(Grammar, HundredThousandBrackets) {
+  const int n = 100000;
+  for (const char *pair : {"()", "[]", "{}"}) {
+    std::string e = std::string(n, pair[0]) + "1" + std::string(n, pair[1]);
+    Parsed p = parseBody("x = " + e + ";\nwaituntil (a) { y = " + e + "; }");
+    EXPECT_PARSES(p);
+    ASSERT_EQ(p.fe.statements.size(), 1u);
+    EXPECT_EQ(p.text(p.fe.statements[0].clauses[0].body).size(), e.size() + 9); // "{ y = ...; }"
+  }
+  std::string blocks;
+  for (int i = 0; i < n; i++) blocks += "{ ";
+  blocks += "waituntil (a) ;";
+  for (int i = 0; i < n; i++) blocks += " }";
+  Parsed q = parseBody(blocks);
+  EXPECT_PARSES(q);
+  EXPECT_EQ(q.fe.statements.size(), 1u);
+  // Around an operand: one clause, its operand the whole group.
+  Parsed r = parseBody("waituntil (" + std::string(n, '(') + "a" + std::string(n, ')') + ") ;");
+  EXPECT_PARSES(r);
+  EXPECT_EQ(r.text(r.clause(0, 0).operand).size(), size_t(2 * n + 1));
+}
+
 TEST(Grammar, StatementIdsInSourceOrder) {
   Parsed p = parseBody(
       "waituntil (a) { waituntil (b) ; } or waituntil (c) waituntil (d) ;\nwaituntil (e) ;");

@@ -164,6 +164,55 @@ TEST(Robustness, StrayAndBinaryBytes) {
   EXPECT_TRUE(q.ok) << q.diags;
 }
 
+// docs/language.md, 'Lexical additions': `#if 0` groups are skipped as the
+// preprocessor skips them; an unterminated literal outside every waituntil
+// statement is the back end's business.
+TEST(Leniency, IfZeroGroupsAreSkipped) {
+  const std::string src = "#if 0\nThis doesn't parse (at all.\nwaituntil ( )\n"
+                          "#if 1\n#endif\nchannel(int) x;\n#else\n"
+                          "void g(void) { waituntil (a) ; }\n#endif\n"
+                          "#if 0\nwaituntil\n#elif 0\n10`min\n#endif\n";
+  Parsed p = parse(src);
+  ASSERT_TRUE(p.ok) << p.diags;
+  ASSERT_EQ(p.fe.statements.size(), 1u); // in the #else group only
+  EXPECT_TRUE(p.fe.edits.empty());       // channel(int) is in the #if 0 group
+  EXPECT_EQ(p.render(), src);
+  // A directive in a skipped group is not one (#ifdef between clauses).
+  Parsed q = parse("void f(void) {\n waituntil (a) ;\n#if 0\n#ifdef X\n#endif\n#endif\n"
+                   " or waituntil (b) ;\n}\n");
+  EXPECT_FALSE(q.ok);
+  // At the #if 0 and its #endif, not at the #ifdef and #endif inside.
+  const std::string m =
+      ": a preprocessor directive can appear in a waituntil statement only inside a clause's "
+      "body\n";
+  EXPECT_EQ(q.errors, "3:1" + m + "6:1" + m);
+}
+
+TEST(Leniency, UnterminatedLiteralsOutsideStatements) {
+  const std::string src = "#ifdef NEVER\nThis doesn't work, \"yet.\n#endif\n"
+                          "void g(void) {\n#ifdef NEVER\n  it's\n#endif\n}\n"
+                          "void f(void) {\n  waituntil (a) ;\n}\n";
+  Parsed p = parse(src);
+  ASSERT_TRUE(p.ok) << p.diags;
+  EXPECT_EQ(p.fe.statements.size(), 1u);
+  EXPECT_EQ(p.render(), src);
+  // A branch holding an unterminated literal must be skipped by the
+  // preprocessor for the file to compile: the frontend skips it too, also
+  // inside a function with a statement, and inside a body.
+  const std::string inFunction = "void f(void) {\n#ifdef NEVER\n  It doesn't { work.\n#else\n"
+                                 "  x();\n#endif\n#ifdef NEVER\n  Nor does this'\n#endif\n"
+                                 "  waituntil (a) {\n#if X\n  puts(\"x);\n#endif\n  }\n}\n";
+  Parsed r = parse(inFunction);
+  ASSERT_TRUE(r.ok) << r.diags;
+  EXPECT_EQ(r.fe.statements.size(), 1u);
+  EXPECT_EQ(r.render(), inFunction);
+  // Inside a statement, outside any branch: an error at the quote, even
+  // when the statement still parses.
+  Parsed q = parse("void f(void) {\n  waituntil (a) puts(\"x);\n  or waituntil (b) ;\n}\n");
+  EXPECT_FALSE(q.ok);
+  EXPECT_EQ(q.errors, "2:22: missing terminating '\"' character\n");
+}
+
 TEST(Robustness, RandomInputsNeverCrash) {
   const char *pieces[] = {
       "waituntil", "when",         "or", "and",    "else",    "(",   ")",     "{",       "}",
