@@ -12,6 +12,10 @@
 
 #include <stdbool.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The name of the function containing code address `addr`, or NULL when it
  * cannot be told (no symbol table: a stripped file; a file deleted or
  * replaced since it was mapped; no /proc).  The string lives as long as the
@@ -31,5 +35,9 @@ const char *wuc_symbolize(const void *addr);
  * later (or one that only such a library needs).  For start-up code only
  * (it calls dl_iterate_phdr, which is not async-signal-safe). */
 bool wuc_loaded_with_program(const void *addr);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
