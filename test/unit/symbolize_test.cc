@@ -52,4 +52,4 @@ TEST(Symbolize, TheTestBinaryCameWithTheProgram) {
   EXPECT_TRUE(wuc_loaded_with_program(reinterpret_cast<const void *>(&getpid)));
 }
 
-}  // namespace
+} // namespace
