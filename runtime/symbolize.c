@@ -131,7 +131,7 @@ static bool elf_open(const char *path, ino_t ino, struct elf_file *f) {
 /* ---- the mapping that holds an address ------------------------------------ */
 
 struct mapping {
-  uintptr_t start;
+  uintptr_t start, end;
   uint64_t offset;
   ino_t ino;
   char path[PATH_MAX];
@@ -179,6 +179,7 @@ static bool parse_line(const char *line, uintptr_t addr, struct mapping *m) {
   if (len >= sizeof m->path) return false;
   memcpy(m->path, p, len + 1);
   m->start = start;
+  m->end = end;
   m->offset = offset;
   m->ino = (ino_t)ino;
   return true;
@@ -218,6 +219,10 @@ struct slot {
   atomic_int state; /* set last, with release: the fields below are then final */
   ino_t ino;
   char path_hash[16];
+  struct mapping_range {
+    uintptr_t start, end;
+    uint64_t offset;
+  } range; /* the mapping of the first look-up: the next ones in it skip /proc */
   struct elf_file file;
 };
 
@@ -261,14 +266,36 @@ static const char *lookup_in(const struct mapping *m, uintptr_t addr) {
   struct slot *s = &cache[i];
   s->ino = m->ino;
   memcpy(s->path_hash, hash, 16);
+  s->range = (struct mapping_range){m->start, m->end, m->offset};
   if (ok) s->file = f;
   atomic_store_explicit(&s->state, ok ? SLOT_READY : SLOT_FAILED, memory_order_release);
   return ok ? elf_lookup(&s->file, file_offset) : NULL;
 }
 
+/* A report names every thread: without this, each name would read all of
+ * /proc/self/maps (thousands of lines with thousands of stacks).  A range
+ * could only be stale if its file were unmapped (dlclose) and another mapped
+ * there after a report, and reports end the process. */
+static const char *lookup_cached(uintptr_t addr, bool *known) {
+  unsigned claimed = atomic_load_explicit(&cache_claimed, memory_order_acquire);
+  for (unsigned i = 0; i < claimed && i < SLOTS; i++) {
+    struct slot *s = &cache[i];
+    if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_READY) continue;
+    if (addr < s->range.start || addr >= s->range.end) continue;
+    *known = true;
+    return elf_lookup(&s->file, addr - s->range.start + s->range.offset);
+  }
+  *known = false;
+  return NULL;
+}
+
 const char *wuc_symbolize(const void *addr) {
+  if (!addr) return NULL;
+  bool known;
+  const char *name = lookup_cached((uintptr_t)addr, &known);
+  if (known) return name;
   struct mapping m;
-  if (!addr || !find_mapping((uintptr_t)addr, &m)) return NULL;
+  if (!find_mapping((uintptr_t)addr, &m)) return NULL;
   return lookup_in(&m, (uintptr_t)addr);
 }
 
