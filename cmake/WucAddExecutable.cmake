@@ -6,9 +6,10 @@
 # and the installed package's (lib/cmake/wuc/wucConfig.cmake): each .wc
 # source is compiled by wucc -c into an object of its own (a custom command
 # depending on the source, wucc and DEPENDS), the other sources as usual; the
-# executable links with LIBRARY and exports its symbols (-rdynamic) so
-# deadlock reports name functions.  TARGET_FLAGS also passes the target's
-# include directories, compile definitions and compile options to wucc.
+# executable links with LIBRARY and nothing else: no -rdynamic (reports name
+# functions from the symbol table, docs/runtime.md 'Names in reports'), no
+# -lpthread or -ldl.  TARGET_FLAGS also passes the target's include
+# directories, compile definitions and compile options to wucc.
 include_guard(GLOBAL)
 
 function(_wuc_add_executable target)
@@ -42,7 +43,6 @@ function(_wuc_add_executable target)
     endif()
   endforeach()
   add_executable(${target} ${others} ${objects})
-  set_target_properties(${target} PROPERTIES LINKER_LANGUAGE C
-                                             ENABLE_EXPORTS ON) # names in deadlock reports
+  set_target_properties(${target} PROPERTIES LINKER_LANGUAGE C)
   target_link_libraries(${target} PRIVATE ${arg_LIBRARY})
 endfunction()

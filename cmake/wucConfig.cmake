@@ -4,7 +4,7 @@
 #   wuc_add_executable(app main.wc util.c)   # .wc sources compiled by wucc
 #   target_link_libraries(other PRIVATE wuc::wuc)   # plain C over libwuc
 #
-# Imported targets: wuc::wuc (libwuc.a, <wuc.h>, Threads, dl),
+# Imported targets: wuc::wuc (libwuc.a, <wuc.h>, Threads: nothing with glibc 2.34+),
 # wuc::wuc_shared (libwuc.so), wuc::wucc (the compiler driver).  All paths are
 # computed from this file's location: the installed tree may be moved.
 include(CMakeFindDependencyMacro)
@@ -16,8 +16,8 @@ include(${CMAKE_CURRENT_LIST_DIR}/WucAddExecutable.cmake)
 # are compiled by the installed wucc (-c, with CMAKE_C_FLAGS and the flags of
 # CMAKE_BUILD_TYPE, the target's include directories, compile definitions and
 # compile options, and WUC_WC_FLAGS if set), the other sources by the C
-# compiler; linked with wuc::wuc and -rdynamic (ENABLE_EXPORTS) so deadlock
-# reports name functions.
+# compiler; linked with wuc::wuc (no -rdynamic needed: reports name functions
+# from the symbol table).
 function(wuc_add_executable target)
   separate_arguments(flags UNIX_COMMAND "${CMAKE_C_FLAGS}")
   if(CMAKE_BUILD_TYPE)

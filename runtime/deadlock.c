@@ -3,7 +3,6 @@
  * and the kernel threads outside the runtime, which hold the report back. */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +13,7 @@
 #include "fatal.h"
 #include "sanitizer.h"
 #include "scheduler.h"
+#include "symbolize.h"
 
 void wuc_registry_add(struct uthread *t) {
   pthread_mutex_lock(&wuc_sched.registry_lock);
@@ -36,18 +36,27 @@ void wuc_registry_remove(struct uthread *t) {
   pthread_mutex_unlock(&wuc_sched.registry_lock);
 }
 
+/* Async-signal-safe but for snprintf (which glibc runs without locks or
+ * malloc for these formats): the stack overflow report calls it from its
+ * SIGSEGV handler.  The function is named from the symbol tables of the
+ * process's files (symbolize.h), so `static` functions and programs linked
+ * without -rdynamic get names too; without one (a stripped file), its
+ * address. */
 void wuc_describe_thread(struct uthread *t, char *buf, unsigned size) {
-  Dl_info info;
-  const char *fn_name = NULL;
-  if (t->fn && dladdr((void *)(uintptr_t)t->fn, &info) && info.dli_sname) fn_name = info.dli_sname;
+  char unnamed[2 + 2 * sizeof(void *) + 1];
+  const char *fn_name = t->fn ? wuc_symbolize((const void *)(uintptr_t)t->fn) : NULL;
+  if (!fn_name) {
+    snprintf(unnamed, sizeof unnamed, "%p", (void *)(uintptr_t)t->fn);
+    fn_name = unnamed;
+  }
   if (t->id == 1) {
     snprintf(buf, size, "user thread 1 (main)");
   } else if (t->spawn_file) {
-    snprintf(buf, size, "user thread %lu (%s, spawned at %s:%d by thread %lu)", t->id,
-             fn_name ? fn_name : "?", t->spawn_file, t->spawn_line, t->parent_id);
+    snprintf(buf, size, "user thread %lu (%s, spawned at %s:%d by thread %lu)", t->id, fn_name,
+             t->spawn_file, t->spawn_line, t->parent_id);
   } else {
-    snprintf(buf, size, "user thread %lu (%s, spawned from %p by thread %lu)", t->id,
-             fn_name ? fn_name : "?", t->spawn_return_address, t->parent_id);
+    snprintf(buf, size, "user thread %lu (%s, spawned from %p by thread %lu)", t->id, fn_name,
+             t->spawn_return_address, t->parent_id);
   }
 }
 

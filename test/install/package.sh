@@ -33,9 +33,12 @@ cmake)
   cmake -S "$source_dir/test/install/external" -B "$scratch/external" -G Ninja \
         -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
   ninja -C "$scratch/external" >/dev/null
-  # The compile used the moved wucc, and the program exports its symbols.
+  # The compile used the moved wucc; the link needs no -rdynamic, -lpthread
+  # or -ldl (docs/runtime.md, 'Linking').
   grep -q -- "$prefix/bin/wucc" "$scratch/external/build.ninja"
-  grep -q -- "-rdynamic" "$scratch/external/build.ninja"
+  if grep -qE -- "-rdynamic|-lpthread|-ldl" "$scratch/external/build.ninja"; then
+    echo "the link has -rdynamic, -lpthread or -ldl"; exit 1
+  fi
   "$scratch/external/external"
   ;;
 pkgconfig)
@@ -64,6 +67,15 @@ C
   # shellcheck disable=SC2086  # the flags are words
   cc -std=gnu11 "$scratch/pc.c" -o "$scratch/pc" $flags
   LD_LIBRARY_PATH=$prefix/lib "$scratch/pc"
+  # A program that does not use wuc, linked with the same flags, does not
+  # get libwuc.so (nor its start-up): -lwuc is --as-needed.
+  printf '#include <stdio.h>\nint main(void) { puts("plain"); return 0; }\n' >"$scratch/plain.c"
+  # shellcheck disable=SC2086  # the flags are words
+  cc -Wl,--no-as-needed "$scratch/plain.c" -o "$scratch/plain" $flags
+  if readelf -d "$scratch/plain" | grep -q "libwuc"; then
+    echo "a program that does not use wuc needs libwuc.so"; exit 1
+  fi
+  LD_LIBRARY_PATH=$prefix/lib "$scratch/plain" >/dev/null
   ;;
 *)
   echo "unknown mode $mode"; exit 2 ;;

@@ -3,8 +3,9 @@
 // APIs and of the environment variables.  Each case runs in a child process
 // and must end with exit status 2 and the documented text.
 //
-// Thread functions named in reports have C linkage and external visibility:
-// the runtime names them through dladdr (the binary is linked -rdynamic).
+// Thread functions named in reports have C linkage (a C++ name would show
+// mangled): the runtime names them from the binary's symbol table
+// (runtime/symbolize.h), so `static` ones too, without -rdynamic.
 #include <gtest/gtest.h>
 
 #include <park.h>
