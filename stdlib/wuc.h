@@ -14,4 +14,8 @@
 #include <wuc/semaphore.h>
 #include <wuc/timeout.h>
 
+/* The support code of lowered statements, with the rest: wucc inserts it
+ * (docs/language.md, "Names and headers"). */
+#include <wuc/waituntil.h>
+
 #endif

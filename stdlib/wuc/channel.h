@@ -140,9 +140,12 @@ bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *c, struct wuc_select_no
 #define WUC_CHAN_SIZE_(ch) sizeof((ch)->__wuc_elem[0])
 #define WUC_CHAN_ELEM_(ch) __typeof__((ch)->__wuc_elem[0])
 
-#define chan_recv_clause(ch) ((wuc_chan_recv_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
-#define chan_send_clause(ch) ((wuc_chan_send_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
-#define chan_closed_clause(ch) ((wuc_chan_closed_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define WUC_CHAN_RECV_CLAUSE(ch) ((wuc_chan_recv_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define WUC_CHAN_SEND_CLAUSE(ch) ((wuc_chan_send_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define WUC_CHAN_CLOSED_CLAUSE(ch) ((wuc_chan_closed_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define chan_recv_clause(ch) WUC_CHAN_RECV_CLAUSE(ch)
+#define chan_send_clause(ch) WUC_CHAN_SEND_CLAUSE(ch)
+#define chan_closed_clause(ch) WUC_CHAN_CLOSED_CLAUSE(ch)
 
 #define chan_init(ch, cap) wuc_chan_init((wuc_chan *)(ch), (cap), WUC_CHAN_SIZE_(ch))
 #define chan_destroy(ch) wuc_chan_destroy(WUC_CHAN_CORE_(ch))

@@ -17,7 +17,8 @@
 extern "C" {
 #endif
 
-typedef int64_t duration_t;
+typedef int64_t wuc_duration_t;
+typedef wuc_duration_t duration_t;
 
 /* n * unit, saturated to the range of duration_t (unit > 0). */
 static inline duration_t wuc_scale_(int64_t n, int64_t unit) {

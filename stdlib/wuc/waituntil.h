@@ -27,7 +27,9 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <wuc/channel.h> /* the clause forms x << ch, ch << e, closed(ch) */
 #include <wuc/select.h>
+#include <wuc/timeout.h> /* timeout(d) */
 
 #ifdef __cplusplus
 extern "C" {

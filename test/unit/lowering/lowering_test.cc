@@ -57,44 +57,76 @@ TEST(Lowering, SingleReceiveInPlace) {
   lower(fn("  waituntil (x << a) { x++; }"), {{recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
-          "wuc_wu_clause __wuc0_clauses[1];",
-          "wuc_wu __wuc0 __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */",
-          "wuc_wu_init(&__wuc0, __wuc0_clauses, 1);",
-          "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
-          "__auto_type __wuc0_clause0_recv_target = &(x);",
-          "__auto_type __wuc0_clause0_recv_chan = &(a);",
-          "wuc_chan_recv_clause __wuc0_clause0_recv = chan_recv_clause(__wuc0_clause0_recv_chan);",
-          "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_recv, "
-          "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
-          "\"t.wc:10:3\");",
-          "/* fast path: try each clause in source order without registering */",
-          "if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
-          "__wuc0_clause0_recv_tried;",
-          "/* block: register every enabled clause, park until one completes */",
-          "switch (wuc_wu_block_all_or(&__wuc0)) {",
-          "case 0: goto __wuc0_clause0_recv_won;",
-          "default: goto __wuc0_end;",
-          "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
-          "wuc_wu_won_try(&__wuc0, 0);",
-          "__wuc0_clause0_recv_won:",
-          "if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node)) {",
-          "{ x++; }",
-          "wuc_wu_end_winner(&__wuc0, 0);",
-          "(void)wuc_chan_recv_unregister(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node);",
-          "goto __wuc0_end;",
-          "__wuc0_end:;"}));
+      s,
+      {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
+       "wuc_wu_clause __wuc0_clauses[1];",
+       "wuc_wu __wuc0 __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */",
+       "wuc_wu_init(&__wuc0, __wuc0_clauses, 1);",
+       "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
+       "__auto_type __wuc0_clause0_recv_target = &(x);",
+       "__auto_type __wuc0_clause0_recv_chan = &(a);",
+       "wuc_chan_recv_clause __wuc0_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan);",
+       "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_recv, "
+       "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
+       "\"t.wc:10:3\");",
+       "/* fast path: try each clause in source order without registering */",
+       "if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
+       "__wuc0_clause0_recv_tried;",
+       "/* block: register every enabled clause, park until one completes */",
+       "switch (wuc_wu_block_all_or(&__wuc0)) {",
+       "case 0: goto __wuc0_clause0_recv_won;",
+       "default: goto __wuc0_end;",
+       "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
+       "wuc_wu_won_try(&__wuc0, 0);",
+       "__wuc0_clause0_recv_won:",
+       "if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node)) {",
+       "{ x++; }",
+       "wuc_wu_end_winner(&__wuc0, 0);",
+       "(void)wuc_chan_recv_unregister(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node);",
+       "goto __wuc0_end;",
+       "__wuc0_end:;"}));
   // In place: no temporary element, no guard variable, no guard test.
   EXPECT_EQ(count(s, "_elem"), 0u) << s;
   EXPECT_EQ(count(s, "_enabled"), 0u) << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s;
   EXPECT_EQ(count(l.c, "{ x++; }"), 1u);
-  // The prelude, then the file with the statement replaced.
-  EXPECT_TRUE(inOrder(l.c, {"#include <string.h>\n#include <wuc.h>\n#include <wuc/waituntil.h>\n",
-                            "WUC_CHANNEL_STRUCT(wuc_channel_int, int);",
+  // The file with the wuc headers before the external declaration of its
+  // first construct, and the statement replaced.
+  EXPECT_EQ(l.c.find("#include"), l.c.find("#include <wuc.h>\n\n#include <wuc/channel.h>\n"));
+  EXPECT_TRUE(inOrder(l.c, {"#include <wuc.h>\n\n#include <wuc/channel.h>\n#include "
+                            "<wuc/waituntil.h>\nWUC_CHANNEL_STRUCT(wuc_channel_int, int);",
                             "struct wuc_channel_int a;", "__wuc0_end:;", "return x + y + r;"}));
   EXPECT_EQ(count(l.c, "channel(int)"), 0u);
   EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- the wuc headers (docs/language.md, "Names and headers") ----------------
+
+TEST(Lowering, PlainCGetsNoHeader) {
+  Lowered l;
+  lower("#define _GNU_SOURCE\n#include <stdio.h>\nint main(void) { return 0; }\n", {}, l);
+  EXPECT_EQ(count(l.c, "#include <wuc"), 0u) << l.c;
+  EXPECT_EQ(l.c.find("#define _GNU_SOURCE"), l.c.find("#line 1 \"t.wc\"\n") + 15) << l.c;
+}
+
+TEST(Lowering, HeadersGoBeforeTheDeclarationOfTheFirstConstruct) {
+  Lowered l;
+  lower("#define _GNU_SOURCE\n#include <stdio.h>\nint g(int);\n"
+        "int main(void) {\n  int x = g(1);\n  waituntil (timeout(x)) {}\n  return 0;\n}\n",
+        {{timeoutFacts()}}, l);
+  EXPECT_EQ(count(l.c, "#include <wuc"), 1u) << l.c;
+  EXPECT_TRUE(inOrder(l.c, {"#define _GNU_SOURCE\n", "#include <stdio.h>\n", "int g(int);\n",
+                            "\n#include <wuc/waituntil.h>\n#line 4 \"t.wc\"\nint main(void) {"}))
+      << l.c;
+}
+
+TEST(Lowering, ADurationInAMacroGetsItsHeaderAfterTheDirective) {
+  Lowered l;
+  lower("int a;\n#define TICK 10`ms\nlong b = TICK;\n", {}, l);
+  EXPECT_TRUE(inOrder(l.c, {"int a;\n", "#define TICK ((wuc_duration_t)(10 * 1000000LL))\n",
+                            "\n#include <wuc/time.h>\n#line 3 \"t.wc\"\nlong b = TICK;"}))
+      << l.c;
+  EXPECT_EQ(count(l.c, "#include <wuc"), 1u) << l.c;
 }
 
 TEST(Lowering, ReceiveIntoAnotherTypeConvertsBeforeTheBody) {
@@ -154,20 +186,21 @@ TEST(Lowering, SendConvertsItsValueToTheElementType) {
   lower(fn("  waituntil (a << n * 2.5) { r = 1; }"), {{sendFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
-          "__auto_type __wuc0_clause0_send_chan = &(a);",
-          "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) "
-          "__wuc0_clause0_send_value = (n * "
-          "2.5);",
-          "wuc_chan_send_clause __wuc0_clause0_send = chan_send_clause(__wuc0_clause0_send_chan);",
-          "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_send, "
-          "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0_clause0_send_value, "
-          "\"t.wc:10:3\");",
-          "if (wuc_chan_send_register(&__wuc0_clause0_send, wuc_wu_try_node(&__wuc0, 0))) goto "
-          "__wuc0_clause0_send_tried;",
-          "if (wuc_chan_send_on_selected(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node)) {",
-          "{ r = 1; }",
-          "(void)wuc_chan_send_unregister(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node);"}))
+      s,
+      {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
+       "__auto_type __wuc0_clause0_send_chan = &(a);",
+       "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) "
+       "__wuc0_clause0_send_value = (n * "
+       "2.5);",
+       "wuc_chan_send_clause __wuc0_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan);",
+       "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_send, "
+       "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0_clause0_send_value, "
+       "\"t.wc:10:3\");",
+       "if (wuc_chan_send_register(&__wuc0_clause0_send, wuc_wu_try_node(&__wuc0, 0))) goto "
+       "__wuc0_clause0_send_tried;",
+       "if (wuc_chan_send_on_selected(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node)) {",
+       "{ r = 1; }",
+       "(void)wuc_chan_send_unregister(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node);"}))
       << s;
   // The value is evaluated once, at evaluation.
   EXPECT_EQ(count(codeLines(l.plain), "n * 2.5"), 1u);
@@ -184,7 +217,7 @@ TEST(Lowering, ClosedClause) {
       {"/* clause 0 at t.wc:10:3: waituntil (closed(a)) */",
        "__auto_type __wuc0_clause0_closed_chan = &(a);",
        "wuc_chan_closed_clause __wuc0_clause0_closed = "
-       "chan_closed_clause(__wuc0_clause0_closed_chan);",
+       "WUC_CHAN_CLOSED_CLAUSE(__wuc0_clause0_closed_chan);",
        "(void *)&__wuc0_clause0_closed, &wuc_selectable_ops_wuc_chan_closed_register, (void *)0,",
        "if (wuc_chan_closed_register(&__wuc0_clause0_closed, wuc_wu_try_node(&__wuc0, 0))) goto "
        "__wuc0_clause0_closed_tried;",
@@ -309,7 +342,7 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
        "__auto_type __wuc0_clause0_recv_target = __wuc0_clause0_recv_enabled ? &(x) : 0;",
        "__auto_type __wuc0_clause0_recv_chan = __wuc0_clause0_recv_enabled ? &(a) : 0;",
        "wuc_chan_recv_clause __wuc0_clause0_recv = __wuc0_clause0_recv_enabled ? "
-       "chan_recv_clause(__wuc0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
+       "WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
        "wuc_wu_clause_init(&__wuc0, 0, __wuc0_clause0_recv_enabled,",
        "_Bool __wuc0_clause1_latch_enabled = (g(1)) != 0;",
        "__auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : 0;",
@@ -348,7 +381,7 @@ TEST(Lowering, GuardedSendZeroesItsValueAndAssignsItOnlyIfEnabled) {
        "__builtin_memset(&__wuc0_clause0_send_value, 0, sizeof __wuc0_clause0_send_value);",
        "if (__wuc0_clause0_send_enabled) __wuc0_clause0_send_value = (n);",
        "wuc_chan_send_clause __wuc0_clause0_send = __wuc0_clause0_send_enabled ? "
-       "chan_send_clause(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
+       "WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
        "if (__wuc0_clause0_send_enabled && wuc_chan_send_register("}))
       << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s; // clause 1 has no guard
@@ -492,17 +525,18 @@ TEST(Lowering, TimeoutClauseFixesItsDeadlineAtEvaluation) {
         {{recvFacts(), timeoutFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
-          "wuc_timeout __wuc0_clause1_timeout = wuc_timeout_make(((duration_t)(10 * 1000000LL)));",
-          "wuc_wu_clause_init(&__wuc0, 1, 1, (void *)&__wuc0_clause1_timeout, "
-          "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
-          "/* fast path", // the deadline is fixed before anything is tried
-          "if (wuc_timeout_register(&__wuc0_clause1_timeout, wuc_wu_try_node(&__wuc0, 1))) goto "
-          "__wuc0_clause1_timeout_tried;",
-          "case 1: goto __wuc0_clause1_timeout_won;", "__wuc0_clause1_timeout_won:",
-          "if (wuc_timeout_on_selected(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node)) {",
-          "{ r = -1; }",
-          "(void)wuc_timeout_unregister(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node);"}))
+      s,
+      {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
+       "wuc_timeout __wuc0_clause1_timeout = wuc_timeout_make(((wuc_duration_t)(10 * 1000000LL)));",
+       "wuc_wu_clause_init(&__wuc0, 1, 1, (void *)&__wuc0_clause1_timeout, "
+       "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
+       "/* fast path", // the deadline is fixed before anything is tried
+       "if (wuc_timeout_register(&__wuc0_clause1_timeout, wuc_wu_try_node(&__wuc0, 1))) goto "
+       "__wuc0_clause1_timeout_tried;",
+       "case 1: goto __wuc0_clause1_timeout_won;", "__wuc0_clause1_timeout_won:",
+       "if (wuc_timeout_on_selected(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node)) {",
+       "{ r = -1; }",
+       "(void)wuc_timeout_unregister(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node);"}))
       << s;
   // The duration's backquote survives only in comments.
   for (const std::string &line : linesWith(l.plain, "10`ms"))

@@ -550,7 +550,7 @@ TEST(ClangErrors, MissingWucHeaderIsReported) {
   SemaFacts facts;
   EXPECT_FALSE(analyse(file, fe, opts, diags, facts));
   ASSERT_EQ(diags.all().size(), 1u);
-  EXPECT_EQ(diags.all()[0].message, format(msg::ProbeFailed, "'wuc.h' file not found"));
+  EXPECT_EQ(diags.all()[0].message, format(msg::ProbeFailed, "'wuc/waituntil.h' file not found"));
   EXPECT_TRUE(facts.statements[0][0].unseen);
 }
 
@@ -709,7 +709,9 @@ TEST(Probe, KeepsEveryBodyOnceAndNamesEveryOperand) {
   EXPECT_EQ(count(r.probe, "x += 2;"), 1u) << r.probe;
   EXPECT_EQ(count(r.probe, "goto body_one;"), 1u) << r.probe;
   EXPECT_EQ(count(r.probe, "wuc_sema_probe_("), 6u) << r.probe; // declaration + 5 operands
-  EXPECT_EQ(count(r.probe, "waituntil"), 0u) << r.probe;
+  // Only the header inserted before main (sema/prelude.h) names it.
+  EXPECT_EQ(count(r.probe, "waituntil"), 1u) << r.probe;
+  EXPECT_EQ(count(r.probe, "#include <wuc/waituntil.h>\n"), 1u) << r.probe;
   // A #line and the column restored before each user piece.
   EXPECT_NE(r.probe.find("#line 6 \"test.wc\"\n             x\n"), std::string::npos) << r.probe;
   EXPECT_NE(r.probe.find("#line 6 \"test.wc\"\n                  ch\n"), std::string::npos)
