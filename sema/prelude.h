@@ -43,8 +43,7 @@ struct Prelude {
 // plain C.
 inline Prelude dialectPrelude(const SourceFile &file, const FrontendResult &fe) {
   Prelude p;
-  bool statements = !fe.statements.empty(), channels = false, futures = false,
-       durations = false;
+  bool statements = !fe.statements.empty(), channels = false, futures = false, durations = false;
   unsigned first = statements ? fe.statements.front().range.begin : ~0u;
   for (const Edit &e : fe.edits) {
     // A type's definition goes with (before) the use its replacement marks.

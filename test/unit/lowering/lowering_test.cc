@@ -309,17 +309,17 @@ int f(int n) {
        "    __auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : 0;\n"
        "    wuc_wu_clause_init(&__wuc0, 1, __wuc0_clause1_latch_enabled, (void "
        "*)__wuc0_clause1_latch, "
-       "&wuc_selectable_ops_latch_register, (void *)0, \"t.wc:7:19\");\n",
+       "&wuc_selectable_ops_wuc_latch_register, (void *)0, \"t.wc:7:19\");\n",
        "\n    if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
        "__wuc0_clause0_recv_tried;\n"
-       "    if (__wuc0_clause1_latch_enabled && latch_register(__wuc0_clause1_latch, "
+       "    if (__wuc0_clause1_latch_enabled && wuc_latch_register(__wuc0_clause1_latch, "
        "wuc_wu_try_node(&__wuc0, 1))) goto __wuc0_clause1_latch_tried;\n",
        "\n  __wuc0_clause1_latch_tried: /* its try on the fast path completed */\n"
        "    wuc_wu_won_try(&__wuc0, 1);\n"
        "  __wuc0_clause1_latch_won:\n"
-       "    if (latch_on_selected(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node)) {\n",
+       "    if (wuc_latch_on_selected(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node)) {\n",
        "{ x--; }\n    }\n    wuc_wu_end_winner(&__wuc0, 1);\n"
-       "    (void)latch_unregister(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node);\n"
+       "    (void)wuc_latch_unregister(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node);\n"
        "    goto __wuc0_end;\n  __wuc0_end:;"}))
       << s;
   // One clause has no guard: the statement can never lose every clause.
@@ -350,7 +350,7 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
        "wuc_timeout __wuc0_clause2_timeout = __wuc0_clause2_timeout_enabled ? "
        "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
        "if (__wuc0_clause0_recv_enabled && wuc_chan_recv_register(",
-       "if (__wuc0_clause1_latch_enabled && latch_register(",
+       "if (__wuc0_clause1_latch_enabled && wuc_latch_register(",
        "if (__wuc0_clause2_timeout_enabled && wuc_timeout_register(",
        "if (!(__wuc0_clause0_recv_enabled || __wuc0_clause1_latch_enabled || "
        "__wuc0_clause2_timeout_enabled)) goto __wuc0_end; /* every clause removed by its guard */",
@@ -700,7 +700,7 @@ TEST(Lowering, GeneratedNamesAreReserved) {
           << s;
     }
   }
-  EXPECT_NE(l.plain.find("wuc_selectable_trait_latch_register.__wuc_register_select("),
+  EXPECT_NE(l.plain.find("wuc_selectable_trait_wuc_latch_register.__wuc_register_select("),
             std::string::npos)
       << l.plain;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -747,13 +747,17 @@ TEST(Lowering, LockAndSemaphoreThroughPointers) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       s,
-      {"__auto_type __wuc0_clause0_owner_lock = (lk);", "&wuc_selectable_ops_owner_lock_register,",
-       "__auto_type __wuc0_clause1_semaphore = (sem);", "&wuc_selectable_ops_semaphore_register,",
-       "if (owner_lock_register(__wuc0_clause0_owner_lock, wuc_wu_try_node(&__wuc0, 0)))",
-       "if (semaphore_register(__wuc0_clause1_semaphore, wuc_wu_try_node(&__wuc0, 1)))",
+      {"__auto_type __wuc0_clause0_owner_lock = (lk);",
+       "&wuc_selectable_ops_wuc_owner_lock_register,",
+       "__auto_type __wuc0_clause1_semaphore = (sem);",
+       "&wuc_selectable_ops_wuc_semaphore_register,",
+       "if (wuc_owner_lock_register(__wuc0_clause0_owner_lock, wuc_wu_try_node(&__wuc0, 0)))",
+       "if (wuc_semaphore_register(__wuc0_clause1_semaphore, wuc_wu_try_node(&__wuc0, 1)))",
        "case 0: goto __wuc0_clause0_owner_lock_won;", "case 1: goto __wuc0_clause1_semaphore_won;",
-       "if (owner_lock_on_selected(__wuc0_clause0_owner_lock, &__wuc0_clauses[0].__wuc_node)) {",
-       "if (semaphore_on_selected(__wuc0_clause1_semaphore, &__wuc0_clauses[1].__wuc_node)) {"}))
+       "if (wuc_owner_lock_on_selected(__wuc0_clause0_owner_lock, &__wuc0_clauses[0].__wuc_node)) "
+       "{",
+       "if (wuc_semaphore_on_selected(__wuc0_clause1_semaphore, &__wuc0_clauses[1].__wuc_node)) "
+       "{"}))
       << s;
   EXPECT_EQ(count(s, "&(lk)") + count(s, "&(sem)"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -771,7 +775,7 @@ TEST(Lowering, ResourceReachedThroughItsFirstMember) {
   std::string s = l.statement(0);
   EXPECT_NE(s.find("__auto_type __wuc0_clause0_latch = &(j).done;"), std::string::npos) << s;
   EXPECT_NE(s.find("__auto_type __wuc0_clause1_latch = &(pj)->done;"), std::string::npos) << s;
-  EXPECT_TRUE(compilesCleanly(l.c)); // latch_register takes a latch *
+  EXPECT_TRUE(compilesCleanly(l.c)); // wuc_latch_register takes a latch *
 }
 
 // ---- bodies ----------------------------------------------------------------

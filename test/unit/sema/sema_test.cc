@@ -334,7 +334,7 @@ TEST(Resource, BuiltIns) {
                                    "waituntil (ps) {}\n"
                                    "waituntil (pe) {}\n"));
   ASSERT_TRUE(r.ok) << r.errors;
-  const char *traits[] = {"wuc_future_int", "owner_lock", "semaphore", "latch"};
+  const char *traits[] = {"wuc_future_int", "wuc_owner_lock", "wuc_semaphore", "wuc_latch"};
   for (unsigned s = 0; s < 8; s++) {
     const ClauseFacts &f = r.at(s);
     EXPECT_EQ(f.kind, ClauseFacts::Resource) << s;
@@ -418,7 +418,7 @@ TEST(Resource, FirstMemberRule) {
   EXPECT_FALSE(r.ok);
   using Path = std::vector<std::string>;
   EXPECT_EQ(r.at(0).memberPath, (Path{"lock"}));
-  EXPECT_EQ(r.at(0).traitVar, "wuc_selectable_trait_owner_lock_register");
+  EXPECT_EQ(r.at(0).traitVar, "wuc_selectable_trait_wuc_owner_lock_register");
   EXPECT_EQ(r.at(1).memberPath, (Path{"g", "lock"}));
   EXPECT_EQ(r.at(2).memberPath, (Path{"g", "lock"}));
   EXPECT_TRUE(r.at(2).resourceIsPointer);
