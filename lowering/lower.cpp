@@ -208,9 +208,10 @@ private:
     case ClauseFacts::Recv: {
       std::string target = name(i, "_target");
       if (!f.recvTargetIsRegister)
-        c_.user(c.lhs, "__auto_type " + target + " = " +
+        c_.user(c.lhs, "__extension__ __auto_type " + target + " = " +
                            ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
-      c_.user(c.rhs, "__auto_type " + ch + " = " + ifEnabled(en, channelAt(c.rhs), "0") + ";");
+      c_.user(c.rhs, "__extension__ __auto_type " + ch + " = " +
+                         ifEnabled(en, channelAt(c.rhs), "0") + ";");
       if (f.recvInPlace) {
         data = target;
       } else {
@@ -225,7 +226,8 @@ private:
     }
     case ClauseFacts::Send: {
       std::string value = name(i, "_value");
-      c_.user(c.lhs, "__auto_type " + ch + " = " + ifEnabled(en, channelAt(c.lhs), "0") + ";");
+      c_.user(c.lhs, "__extension__ __auto_type " + ch + " = " +
+                         ifEnabled(en, channelAt(c.lhs), "0") + ";");
       if (en == "1") {
         c_.user(c.rhs, elemType + " " + value + " = (" + text(c.rhs) + ");");
       } else {
@@ -239,7 +241,8 @@ private:
       break;
     }
     case ClauseFacts::Closed:
-      c_.user(c.arg, "__auto_type " + ch + " = " + ifEnabled(en, channelAt(c.arg), "0") + ";");
+      c_.user(c.arg, "__extension__ __auto_type " + ch + " = " +
+                         ifEnabled(en, channelAt(c.arg), "0") + ";");
       c_.code("wuc_chan_closed_clause " + r + " = " +
               ifEnabled(en, "WUC_CHAN_CLOSED_CLAUSE(" + ch + ")", "(wuc_chan_closed_clause){0}") +
               ";");
@@ -258,7 +261,7 @@ private:
       std::string addr = f.resourceIsPointer
                              ? (path.empty() ? "(" + operand + ")" : "&(" + operand + ")" + path)
                              : "&(" + operand + ")" + path;
-      c_.user(c.operand, "__auto_type " + r + " = " + ifEnabled(en, addr, "0") + ";");
+      c_.user(c.operand, "__extension__ __auto_type " + r + " = " + ifEnabled(en, addr, "0") + ";");
       break;
     }
     }
