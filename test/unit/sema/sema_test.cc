@@ -554,6 +554,19 @@ TEST(ClangErrors, MissingWucHeaderIsReported) {
   EXPECT_TRUE(facts.statements[0][0].unseen);
 }
 
+TEST(Probe, WucHeadersGoBeforeTheFirstConstructNotAtTheTop) {
+  // docs/language.md, "Names and headers": the probe has the program's own
+  // short names first, then the <wuc/...> headers, as the lowering does.
+  Outcome r = analyseSource("typedef int duration_t;\nint semaphore;\n"
+                            "static double seconds(void) { return 1; }\n"
+                            "void f(void) { waituntil (timeout(1`ms)) {} }\n");
+  ASSERT_TRUE(r.ok) << r.errors << r.probe;
+  EXPECT_EQ(r.probe.find("#include <wuc"), r.probe.find("#include <wuc/waituntil.h>\n#line 4"))
+      << r.probe;
+  EXPECT_LT(r.probe.find("static double seconds(void)"), r.probe.find("#include <wuc")) << r.probe;
+  EXPECT_EQ(r.at(0).kind, ClauseFacts::Timeout);
+}
+
 TEST(ClangErrors, FatalErrorAtItsLineAfterInsertedTypeDefinitions) {
   // The channel(T) definitions the frontend inserts add lines to the probe;
   // a #line after each keeps the source's numbering for what follows.
