@@ -2,7 +2,7 @@
 //   channel(T) / future(T)  -> struct wuc_channel_<M> / struct wuc_future_<M>,
 //                              plus one WUC_*_STRUCT definition per M at the
 //                              start of the external declaration of its first use
-//   10`ms                   -> ((duration_t)(10 * 1000000LL))
+//   10`ms                   -> ((wuc_duration_t)(10 * 1000000LL))
 // in the code and in the replacement lists of #define directives.
 #include <algorithm>
 #include <cstdint>
@@ -332,7 +332,7 @@ struct Collector {
       return false;
     }
     // The multiplication in 64 bits (integers) or double (floating).
-    text = "((duration_t)(" + num + " * " + factor + (floating ? ".0" : "LL") + "))";
+    text = "((wuc_duration_t)(" + num + " * " + factor + (floating ? ".0" : "LL") + "))";
     return true;
   }
 

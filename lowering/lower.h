@@ -11,9 +11,10 @@
 
 namespace wuc {
 
-// The whole lowered translation unit: a prelude that includes <wuc.h> and
-// <wuc/waituntil.h>, then the file with every waituntil statement replaced
-// and the lexical edits applied, with #line directives to the original.
+// The whole lowered translation unit: the file with every waituntil
+// statement replaced and the lexical edits applied, with #line directives to
+// the original, and the wuc headers its constructs need inserted before the
+// external declaration of the first one (sema/prelude.h).
 std::string lowerFile(const SourceFile &file, const FrontendResult &fe, const SemaFacts &facts);
 
 } // namespace wuc

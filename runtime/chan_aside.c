@@ -30,6 +30,11 @@
  * statement again; one that sees it set takes the lock.  The statement may
  * register a handed-back clause again before the waker unlocks, and even set
  * it aside again: that takes the lock too, so the words never mix. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/channel.h>
 #include <wuc/select.h>
 
@@ -76,7 +81,7 @@ static bool unlist(wuc_chan *ch, wuc_select_node *n) {
   return true;
 }
 
-void chan_set_aside(wuc_chan *ch, wuc_select_node *n, uint64_t index) {
+void wuc_chan_set_aside(wuc_chan *ch, wuc_select_node *n, uint64_t index) {
   watch_lock(ch);
   set_next(n, ch->aside);
   ch->aside = n;
@@ -93,7 +98,7 @@ void chan_set_aside(wuc_chan *ch, wuc_select_node *n, uint64_t index) {
   watch_unlock(ch);
 }
 
-void chan_wake_aside(wuc_chan *ch, const wuc_select_stmt *self) {
+void wuc_chan_wake_aside(wuc_chan *ch, const wuc_select_stmt *self) {
   watch_lock(ch);
   wuc_select_node *n = ch->aside, *kept = NULL;
   while (n) {
@@ -111,7 +116,7 @@ void chan_wake_aside(wuc_chan *ch, const wuc_select_stmt *self) {
   watch_unlock(ch);
 }
 
-void chan_unset_aside(wuc_chan *ch, wuc_select_node *n) {
+void wuc_chan_unset_aside(wuc_chan *ch, wuc_select_node *n) {
   /* Also called for clauses never set aside (RES_CHAN may be anything) */
   if (!atomic_load_explicit(aside_word(n), memory_order_acquire)) return;
   watch_lock(ch);

@@ -78,7 +78,7 @@ static inline wuc_select_node *waiter_node(uintptr_t state) {
   return (wuc_select_node *)(state & ~(WAITER_SENDER | WAITER_EB));
 }
 
-static inline _Atomic uintptr_t *cell(struct chan_segment *seg, uint64_t index) {
+static inline _Atomic uintptr_t *cell(struct wuc_chan_segment *seg, uint64_t index) {
   return &seg->cells[index % WUC_SEGMENT_SIZE];
 }
 
@@ -104,13 +104,13 @@ static inline uint64_t close_point(wuc_chan *ch) {
  * The walker must keep its segments from being freed (it is not quiescent:
  * reclaim.h). */
 struct cell_walk {
-  struct chan_segment *seg;
+  struct wuc_chan_segment *seg;
   uint64_t index, to;
   _Atomic uintptr_t *cell;
   bool started, ran_out;
 };
 
-static inline struct cell_walk cell_walk_start(struct chan_segment *seg, uint64_t from,
+static inline struct cell_walk cell_walk_start(struct wuc_chan_segment *seg, uint64_t from,
                                                uint64_t to) {
   return (struct cell_walk){.seg = seg, .index = from, .to = to};
 }
@@ -121,7 +121,7 @@ static inline bool cell_walk_next(struct cell_walk *w) {
   if (w->index >= w->to) return false;
   uint64_t id = w->index / WUC_SEGMENT_SIZE;
   while (w->seg->id < id) {
-    struct chan_segment *next = atomic_load(&w->seg->next);
+    struct wuc_chan_segment *next = atomic_load(&w->seg->next);
     if (!next) {
       w->ran_out = true;
       return false;
@@ -138,7 +138,7 @@ static inline bool cell_walk_next(struct cell_walk *w) {
 
 enum chan_state { CHAN_FRESH = 0, CHAN_INITIALISING, CHAN_READY, CHAN_DESTROYED };
 
-void chan_ready_slow(wuc_chan *ch, size_t elem_size, const char *call);
+void wuc_chan_ready_slow(wuc_chan *ch, size_t elem_size, const char *call);
 
 /* Every call starts here: sets up a zeroed channel on first use, and stops
  * the program on a destroyed channel or a wrong element size. */
@@ -146,23 +146,23 @@ static inline void chan_ready(wuc_chan *ch, size_t elem_size, const char *call) 
   if (__builtin_expect(atomic_load_explicit(&ch->state, memory_order_acquire) != CHAN_READY ||
                            ch->elem_size != elem_size,
                        0))
-    chan_ready_slow(ch, elem_size, call);
+    wuc_chan_ready_slow(ch, elem_size, call);
 }
 
 /* closed(ch) clauses (chan_closed.c): an operation that may have settled
  * the last cell of a closed channel tells the watchers. */
-void chan_notify_closed_watchers(wuc_chan *ch);
+void wuc_chan_notify_closed_watchers(wuc_chan *ch);
 
 /* Clauses set aside (chan_aside.c): a waituntil clause that met a clause of
  * its own statement in a cell leaves it and waits on the channel's list
  * until another party takes a cell.  `index` is the cell where they met. */
-void chan_set_aside(wuc_chan *ch, wuc_select_node *n, uint64_t index);
+void wuc_chan_set_aside(wuc_chan *ch, wuc_select_node *n, uint64_t index);
 /* Hands every clause set aside, except those of statement `self` (NULL:
  * all), back to its statement. */
-void chan_wake_aside(wuc_chan *ch, const wuc_select_stmt *self);
+void wuc_chan_wake_aside(wuc_chan *ch, const wuc_select_stmt *self);
 /* In a clause's unreg: takes n off the list if it is there (waits out a
  * wake in progress). */
-void chan_unset_aside(wuc_chan *ch, wuc_select_node *n);
+void wuc_chan_unset_aside(wuc_chan *ch, wuc_select_node *n);
 /* The node word that says whether the node is set aside. */
 #define RES_ASIDE 5
 

@@ -10,6 +10,11 @@
  * an operation stores its cell before it loads the list (both with a
  * seq_cst fence between), so either the operation sees the watcher or the
  * watcher's drained() sees the operation's cell. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/channel.h>
 #include <wuc/select.h>
 
@@ -52,7 +57,7 @@ static bool drained(wuc_chan *ch) {
   return !w.ran_out; /* a sender has yet to reach its segment */
 }
 
-void chan_notify_closed_watchers(wuc_chan *ch) {
+void wuc_chan_notify_closed_watchers(wuc_chan *ch) {
   /* The load half of the store-then-load pair with wuc_chan_closed_register. */
   atomic_thread_fence(memory_order_seq_cst);
   if (!first_watcher(ch)) return;

@@ -11,20 +11,21 @@
 #define POINTER_UNIT (1u << 16)
 #define SELECT_REFS_RETIRED 0x80000000u
 
-struct chan_segment *chan_segment_new(uint64_t id, struct chan_segment *prev, size_t elem_size) {
-  size_t bytes = sizeof(struct chan_segment) + WUC_SEGMENT_SIZE * elem_size;
-  struct chan_segment *s = calloc(1, bytes);
+struct wuc_chan_segment *wuc_chan_segment_new(uint64_t id, struct wuc_chan_segment *prev,
+                                              size_t elem_size) {
+  size_t bytes = sizeof(struct wuc_chan_segment) + WUC_SEGMENT_SIZE * elem_size;
+  struct wuc_chan_segment *s = calloc(1, bytes);
   if (!s) wuc_fatal("out of memory allocating a channel segment (%zu bytes)", bytes);
   s->id = id;
   s->prev = prev;
   return s;
 }
 
-static inline bool is_tail(struct chan_segment *s) { return atomic_load(&s->next) == NULL; }
+static inline bool is_tail(struct wuc_chan_segment *s) { return atomic_load(&s->next) == NULL; }
 
 /* A segment is removed once every cell is cleaned and no head pointer is on
  * it; the tail never is (a new segment is appended after it first). */
-static inline bool removed(struct chan_segment *s) {
+static inline bool removed(struct wuc_chan_segment *s) {
   return chan_segment_removed(s) && !is_tail(s);
 }
 
@@ -35,17 +36,17 @@ static bool maintenance_trylock(wuc_chan *ch) { return wuc_spin_trylock(&ch->mai
 static void maintenance_unlock(wuc_chan *ch) { wuc_spin_unlock(&ch->maintenance_lock); }
 
 static void segment_free_after_grace(wuc_retired *r) {
-  struct chan_segment *s =
-      (struct chan_segment *)((char *)r - offsetof(struct chan_segment, retired));
+  struct wuc_chan_segment *s =
+      (struct wuc_chan_segment *)((char *)r - offsetof(struct wuc_chan_segment, retired));
   /* Free now unless a registered clause still pins it (it frees on unpin). */
   if (atomic_fetch_or(&s->select_refs, SELECT_REFS_RETIRED) == 0) free(s);
 }
 
 /* Unlinks s (under the lock) and hands it to the reclaimer. */
-static void unlink_locked(wuc_chan *ch, struct chan_segment *s) {
+static void unlink_locked(wuc_chan *ch, struct wuc_chan_segment *s) {
   if (s->unlinked) return;
   s->unlinked = true;
-  struct chan_segment *next = atomic_load(&s->next);
+  struct wuc_chan_segment *next = atomic_load(&s->next);
   if (s->prev)
     atomic_store(&s->prev->next, next);
   else
@@ -54,27 +55,27 @@ static void unlink_locked(wuc_chan *ch, struct chan_segment *s) {
   wuc_retire(&s->retired, segment_free_after_grace);
 }
 
-static void remove_segment(wuc_chan *ch, struct chan_segment *s) {
+static void remove_segment(wuc_chan *ch, struct wuc_chan_segment *s) {
   maintenance_lock(ch);
   if (removed(s)) unlink_locked(ch, s);
   maintenance_unlock(ch);
 }
 
-void chan_segment_cell_cleaned(wuc_chan *ch, struct chan_segment *s) {
+void wuc_chan_segment_cell_cleaned(wuc_chan *ch, struct wuc_chan_segment *s) {
   if (atomic_fetch_add(&s->cleaned_and_pointers, 1) + 1 == WUC_SEGMENT_SIZE && !is_tail(s))
     remove_segment(ch, s);
 }
 
-void chan_retire_passed_segments(wuc_chan *ch) {
+void wuc_chan_retire_passed_segments(wuc_chan *ch) {
   if (!maintenance_trylock(ch)) return; /* whoever holds it will get there */
   uint64_t min = atomic_load(&ch->send_segment)->id;
   uint64_t r = atomic_load(&ch->receive_segment)->id;
   if (r < min) min = r;
-  struct chan_segment *b = atomic_load(&ch->buffer_end_segment);
+  struct wuc_chan_segment *b = atomic_load(&ch->buffer_end_segment);
   if (b && b->id < min) min = b->id;
   while (ch->oldest->id < min) {
-    struct chan_segment *s = ch->oldest;
-    struct chan_segment *next = atomic_load(&s->next); /* not NULL: s is behind a head */
+    struct wuc_chan_segment *s = ch->oldest;
+    struct wuc_chan_segment *next = atomic_load(&s->next); /* not NULL: s is behind a head */
     ch->oldest = next;
     next->prev = NULL;
     if (!s->unlinked) {
@@ -87,7 +88,7 @@ void chan_retire_passed_segments(wuc_chan *ch) {
 
 /* ---- head pointers --------------------------------------------------------- */
 
-static bool try_inc_pointers(struct chan_segment *s) {
+static bool try_inc_pointers(struct wuc_chan_segment *s) {
   uint32_t v = atomic_load(&s->cleaned_and_pointers);
   do {
     if (v == WUC_SEGMENT_SIZE && !is_tail(s)) return false; /* removed: stays removed */
@@ -96,37 +97,38 @@ static bool try_inc_pointers(struct chan_segment *s) {
 }
 
 /* Returns true if s became removable. */
-static bool dec_pointers(struct chan_segment *s) {
+static bool dec_pointers(struct wuc_chan_segment *s) {
   return atomic_fetch_sub(&s->cleaned_and_pointers, POINTER_UNIT) - POINTER_UNIT ==
              WUC_SEGMENT_SIZE &&
          !is_tail(s);
 }
 
 /* Moves *head forward to `to` (never backward).  False if `to` was removed. */
-static bool move_forward(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
-                         struct chan_segment *to) {
+static bool move_forward(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *head,
+                         struct wuc_chan_segment *to) {
   for (;;) {
-    struct chan_segment *cur = atomic_load(head);
+    struct wuc_chan_segment *cur = atomic_load(head);
     if (cur->id >= to->id) return true;
     if (!try_inc_pointers(to)) return false;
     if (atomic_compare_exchange_strong(head, &cur, to)) {
       if (dec_pointers(cur)) remove_segment(ch, cur);
-      chan_retire_passed_segments(ch);
+      wuc_chan_retire_passed_segments(ch);
       return true;
     }
     if (dec_pointers(to)) remove_segment(ch, to);
   }
 }
 
-struct chan_segment *chan_find_segment(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
-                                       struct chan_segment *start, uint64_t id) {
-  struct chan_segment *cur = start;
+struct wuc_chan_segment *wuc_chan_find_segment(wuc_chan *ch,
+                                               _Atomic(struct wuc_chan_segment *) *head,
+                                               struct wuc_chan_segment *start, uint64_t id) {
+  struct wuc_chan_segment *cur = start;
   for (;;) {
     while (cur->id < id || removed(cur)) {
-      struct chan_segment *next = atomic_load(&cur->next);
+      struct wuc_chan_segment *next = atomic_load(&cur->next);
       if (!next) {
-        struct chan_segment *fresh = chan_segment_new(cur->id + 1, cur, ch->elem_size);
-        struct chan_segment *expected = NULL;
+        struct wuc_chan_segment *fresh = wuc_chan_segment_new(cur->id + 1, cur, ch->elem_size);
+        struct wuc_chan_segment *expected = NULL;
         if (atomic_compare_exchange_strong(&cur->next, &expected, fresh)) {
           /* cur stopped being the tail: it may be removable now. */
           if (removed(cur)) remove_segment(ch, cur);
@@ -143,25 +145,25 @@ struct chan_segment *chan_find_segment(wuc_chan *ch, _Atomic(struct chan_segment
   }
 }
 
-void chan_advance_head(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
-                       struct chan_segment *start, uint64_t id) {
-  struct chan_segment *cur = start, *next;
+void wuc_chan_advance_head(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *head,
+                           struct wuc_chan_segment *start, uint64_t id) {
+  struct wuc_chan_segment *cur = start, *next;
   while (cur->id < id && (next = atomic_load(&cur->next))) cur = next;
   if (!removed(cur)) move_forward(ch, head, cur); /* a failure only means cur went away */
 }
 
 /* ---- pins for registered clauses ------------------------------------------- */
 
-void chan_segment_pin(struct chan_segment *s) { atomic_fetch_add(&s->select_refs, 1); }
+void wuc_chan_segment_pin(struct wuc_chan_segment *s) { atomic_fetch_add(&s->select_refs, 1); }
 
-void chan_segment_unpin(struct chan_segment *s) {
+void wuc_chan_segment_unpin(struct wuc_chan_segment *s) {
   if (atomic_fetch_sub(&s->select_refs, 1) == (SELECT_REFS_RETIRED | 1)) free(s);
 }
 
-void chan_free_all_segments(wuc_chan *ch) {
-  struct chan_segment *s = ch->oldest;
+void wuc_chan_free_all_segments(wuc_chan *ch) {
+  struct wuc_chan_segment *s = ch->oldest;
   while (s) {
-    struct chan_segment *next = atomic_load(&s->next);
+    struct wuc_chan_segment *next = atomic_load(&s->next);
     free(s);
     s = next;
   }

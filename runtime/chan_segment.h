@@ -41,10 +41,10 @@
 
 #define WUC_SEGMENT_SIZE 32
 
-struct chan_segment {
+struct wuc_chan_segment {
   uint64_t id;
-  _Atomic(struct chan_segment *) next;
-  struct chan_segment *prev; /* under the maintenance lock */
+  _Atomic(struct wuc_chan_segment *) next;
+  struct wuc_chan_segment *prev; /* under the maintenance lock */
   /* cleaned cells + (head pointers << 16); removed when == SEGMENT_SIZE. */
   _Atomic uint32_t cleaned_and_pointers;
   /* Registered waituntil clauses, plus SELECT_REFS_RETIRED once the grace
@@ -56,38 +56,40 @@ struct chan_segment {
   _Alignas(16) unsigned char elements[];
 };
 
-struct chan_segment *chan_segment_new(uint64_t id, struct chan_segment *prev, size_t elem_size);
+struct wuc_chan_segment *wuc_chan_segment_new(uint64_t id, struct wuc_chan_segment *prev,
+                                              size_t elem_size);
 
-static inline void *chan_segment_element(struct chan_segment *s, unsigned i, size_t elem_size) {
+static inline void *chan_segment_element(struct wuc_chan_segment *s, unsigned i, size_t elem_size) {
   return s->elements + (size_t)i * elem_size;
 }
 
-static inline bool chan_segment_removed(struct chan_segment *s) {
+static inline bool chan_segment_removed(struct wuc_chan_segment *s) {
   return atomic_load(&s->cleaned_and_pointers) == WUC_SEGMENT_SIZE;
 }
 
 /* The first segment at or after `start` whose id is >= id and that is not
  * removed, appending segments as needed; then moves *head forward to it.
  * Returns NULL only when a racing removal made the move fail: retry. */
-struct chan_segment *chan_find_segment(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
-                                       struct chan_segment *start, uint64_t id);
+struct wuc_chan_segment *wuc_chan_find_segment(wuc_chan *ch,
+                                               _Atomic(struct wuc_chan_segment *) *head,
+                                               struct wuc_chan_segment *start, uint64_t id);
 
 /* Moves *head forward towards segment `id` through segments that already
  * exist (never appends), starting at `start`. */
-void chan_advance_head(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
-                       struct chan_segment *start, uint64_t id);
+void wuc_chan_advance_head(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *head,
+                           struct wuc_chan_segment *start, uint64_t id);
 
 /* One more cell of s is cleaned (interrupted); removes s when it is the last. */
-void chan_segment_cell_cleaned(wuc_chan *ch, struct chan_segment *s);
+void wuc_chan_segment_cell_cleaned(wuc_chan *ch, struct wuc_chan_segment *s);
 
 /* Pin / unpin s for a registered waituntil clause. */
-void chan_segment_pin(struct chan_segment *s);
-void chan_segment_unpin(struct chan_segment *s);
+void wuc_chan_segment_pin(struct wuc_chan_segment *s);
+void wuc_chan_segment_unpin(struct wuc_chan_segment *s);
 
 /* Retires the segments every head pointer has passed. */
-void chan_retire_passed_segments(wuc_chan *ch);
+void wuc_chan_retire_passed_segments(wuc_chan *ch);
 
 /* Frees every segment of a channel nobody uses any more (chan_destroy). */
-void chan_free_all_segments(wuc_chan *ch);
+void wuc_chan_free_all_segments(wuc_chan *ch);
 
 #endif

@@ -38,6 +38,11 @@
  * while it holds a segment pointer. */
 #include <string.h>
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/channel.h>
 #include <wuc/select.h>
 
@@ -72,7 +77,7 @@ static inline uint64_t receivable(wuc_chan *ch) {
 }
 
 static inline bool buffered_channel(const wuc_chan *ch) {
-  return ch->capacity != 0 && ch->capacity != CHAN_UNBOUNDED;
+  return ch->capacity != 0 && ch->capacity != WUC_CHAN_UNBOUNDED;
 }
 
 /* Every operation ends with one load of ch->attention (chan_cell.h).
@@ -91,8 +96,8 @@ static inline bool buffered_channel(const wuc_chan *ch) {
  * its own statement (`self`: it is the statement meeting itself). */
 static __attribute__((noinline)) void attend(wuc_chan *ch, uint32_t attention, bool took_cell,
                                              const wuc_select_stmt *self) {
-  if (attention & ATTENTION_CLOSED) chan_notify_closed_watchers(ch);
-  if ((attention & ATTENTION_ASIDE) && took_cell) chan_wake_aside(ch, self);
+  if (attention & ATTENTION_CLOSED) wuc_chan_notify_closed_watchers(ch);
+  if ((attention & ATTENTION_ASIDE) && took_cell) wuc_chan_wake_aside(ch, self);
 }
 
 static inline void op_end(wuc_chan *ch, bool took_cell, const wuc_select_stmt *self) {
@@ -106,10 +111,10 @@ static void setup(wuc_chan *ch, size_t capacity, size_t elem_size) {
   if (elem_size > UINT32_MAX) wuc_fatal("channel element of %zu bytes", elem_size);
   ch->elem_size = (uint32_t)elem_size;
   ch->capacity = capacity;
-  struct chan_segment *first = chan_segment_new(0, NULL, elem_size);
+  struct wuc_chan_segment *first = wuc_chan_segment_new(0, NULL, elem_size);
   unsigned heads = buffered_channel(ch) ? 3 : 2;
   atomic_store(&first->cleaned_and_pointers, heads << 16);
-  atomic_store(&ch->buffer_end, capacity == CHAN_UNBOUNDED ? UNBOUNDED_B : (uint64_t)capacity);
+  atomic_store(&ch->buffer_end, capacity == WUC_CHAN_UNBOUNDED ? UNBOUNDED_B : (uint64_t)capacity);
   atomic_store_explicit(&ch->buffer_end_seen, atomic_load(&ch->buffer_end), memory_order_relaxed);
   atomic_store(&ch->send_segment, first);
   atomic_store(&ch->receive_segment, first);
@@ -118,7 +123,7 @@ static void setup(wuc_chan *ch, size_t capacity, size_t elem_size) {
   atomic_store_explicit(&ch->state, CHAN_READY, memory_order_release);
 }
 
-void chan_ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
+void wuc_chan_ready_slow(wuc_chan *ch, size_t elem_size, const char *call) {
   for (;;) {
     uint32_t state = atomic_load_explicit(&ch->state, memory_order_acquire);
     if (state == CHAN_READY) break;
@@ -167,7 +172,7 @@ void wuc_chan_destroy(wuc_chan *ch) {
     if (waiting)
       wuc_fatal("chan_destroy: channel %p still has %u operation%s waiting on it", (void *)ch,
                 waiting, waiting == 1 ? "" : "s");
-    chan_free_all_segments(ch);
+    wuc_chan_free_all_segments(ch);
   }
   atomic_store(&ch->state, CHAN_DESTROYED);
 }
@@ -192,18 +197,18 @@ static void raise_counter(_Atomic uint64_t *counter, uint64_t value, uint64_t ke
 /* Finds the segment of cell `index` starting at `seg`.  NULL: the segment
  * was removed (its cells are interrupted); the counter has been moved past
  * it and the caller takes a new cell. */
-static struct chan_segment *segment_for(wuc_chan *ch, _Atomic(struct chan_segment *) *head,
-                                        _Atomic uint64_t *counter, uint64_t keep_bits,
-                                        struct chan_segment *seg, uint64_t index) {
+static struct wuc_chan_segment *segment_for(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *head,
+                                            _Atomic uint64_t *counter, uint64_t keep_bits,
+                                            struct wuc_chan_segment *seg, uint64_t index) {
   uint64_t id = index / WUC_SEGMENT_SIZE;
   if (seg->id == id) return seg;
-  seg = chan_find_segment(ch, head, seg, id);
+  seg = wuc_chan_find_segment(ch, head, seg, id);
   if (seg->id == id) return seg;
   raise_counter(counter, seg->id * WUC_SEGMENT_SIZE, keep_bits);
   return NULL;
 }
 
-static inline void *cell_element(wuc_chan *ch, struct chan_segment *seg, uint64_t index) {
+static inline void *cell_element(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t index) {
   return chan_segment_element(seg, (unsigned)(index % WUC_SEGMENT_SIZE), ch->elem_size);
 }
 
@@ -272,7 +277,7 @@ static bool fail_sender_if_closed(wuc_chan *ch, _Atomic uintptr_t *c, uintptr_t 
 
 /* Cell b joins the buffer.  False: it cannot hold an element (its sender
  * left), so the buffer must grow by another cell. */
-static bool update_cell_expand_buffer(wuc_chan *ch, struct chan_segment *seg, uint64_t b) {
+static bool update_cell_expand_buffer(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t b) {
   _Atomic uintptr_t *c = cell(seg, b);
   for (;;) {
     uintptr_t state = atomic_load(c);
@@ -287,7 +292,7 @@ static bool update_cell_expand_buffer(wuc_chan *ch, struct chan_segment *seg, ui
           return true;
         }
         atomic_store(c, CELL_INTERRUPTED_SEND);
-        chan_segment_cell_cleaned(ch, seg);
+        wuc_chan_segment_cell_cleaned(ch, seg);
         return false;
       }
       continue;
@@ -312,7 +317,7 @@ static bool update_cell_expand_buffer(wuc_chan *ch, struct chan_segment *seg, ui
  * of the buffer one cell on, resuming the sender waiting there if any. */
 static void expand_buffer(wuc_chan *ch) {
   if (!buffered_channel(ch)) return;
-  struct chan_segment *seg = atomic_load(&ch->buffer_end_segment);
+  struct wuc_chan_segment *seg = atomic_load(&ch->buffer_end_segment);
   for (;;) {
     uint64_t b = atomic_fetch_add(&ch->buffer_end, 1);
     uint64_t s = atomic_load(&ch->senders) & ~CLOSED_BIT;
@@ -321,10 +326,10 @@ static void expand_buffer(wuc_chan *ch) {
        * pointer up with the segments that exist (not beyond: B can be far
        * ahead), so passed segments can be retired. */
       if (seg->id < b / WUC_SEGMENT_SIZE)
-        chan_advance_head(ch, &ch->buffer_end_segment, seg, b / WUC_SEGMENT_SIZE);
+        wuc_chan_advance_head(ch, &ch->buffer_end_segment, seg, b / WUC_SEGMENT_SIZE);
       return;
     }
-    struct chan_segment *found =
+    struct wuc_chan_segment *found =
         segment_for(ch, &ch->buffer_end_segment, &ch->buffer_end, 0, seg, b);
     if (!found) continue;
     seg = found;
@@ -395,7 +400,7 @@ static __attribute__((noreturn)) void own_claim_lost(wuc_select_node *n) {
  * of the clause's own statement is never claimed: SELECT_PAIR_OWN, and the
  * caller sets it aside (chan_aside.c). */
 static inline int claim_partner(struct waiter *w, wuc_select_node *partner) {
-  if (w->kind == WAITER_CLAUSE) return select_claim_pair_or_own(w->node, partner);
+  if (w->kind == WAITER_CLAUSE) return wuc_select_claim_pair_or_own(w->node, partner);
   return wuc_select_claim(partner) ? WUC_PAIR_CLAIMED : WUC_PAIR_THEIRS_LOST;
 }
 
@@ -417,9 +422,9 @@ static inline void completed_with_partner(struct waiter *w) {
  * so it cannot be freed under us) and holds no cell any more; its unreg
  * then looks for it on the aside list. */
 static void let_go_of_cell(wuc_select_node *n) {
-  struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
+  struct wuc_chan_segment *seg = n->res.ptr[RES_SEGMENT];
   n->res.ptr[RES_SEGMENT] = NULL;
-  chan_segment_unpin(seg);
+  wuc_chan_segment_unpin(seg);
 }
 
 /* What a cell update (and a walk over cells) ends in. */
@@ -434,7 +439,7 @@ enum outcome {
 /* After waiting in cell index: if the channel was closed meanwhile, close
  * may have scanned past the cell before the waiter was in it; take the
  * waiter out again (true) unless a resumer got there first. */
-static bool withdraw_if_closed(wuc_chan *ch, struct chan_segment *seg, uint64_t index,
+static bool withdraw_if_closed(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t index,
                                wuc_select_node *node, uintptr_t gone) {
   if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
   _Atomic uintptr_t *c = cell(seg, index);
@@ -462,7 +467,7 @@ static inline bool buffer_or_rendezvous_send(wuc_chan *ch, uint64_t s) {
 
 /* The send's cell machine: cell s of seg, for waiter w. */
 static inline __attribute__((always_inline)) enum outcome
-update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void *value,
+update_cell_send(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t s, const void *value,
                  struct waiter *w) {
   _Atomic uintptr_t *c = cell(seg, s);
   copy_element(ch, cell_element(ch, seg, s), value); /* published by the state CAS */
@@ -481,15 +486,15 @@ update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void 
         return OUTCOME_COMPLETED;
       case WUC_PAIR_THEIRS_LOST:
         atomic_store(c, CELL_INTERRUPTED_RCV);
-        chan_segment_cell_cleaned(ch, seg);
+        wuc_chan_segment_cell_cleaned(ch, seg);
         return OUTCOME_FAILED;
       case WUC_PAIR_MINE_LOST:
         own_claim_lost(w->node);
       case SELECT_PAIR_OWN: /* our statement's receive clause: it leaves the cell */
         atomic_store(c, CELL_INTERRUPTED_RCV);
-        chan_segment_cell_cleaned(ch, seg);
+        wuc_chan_segment_cell_cleaned(ch, seg);
         let_go_of_cell(receiver);
-        chan_set_aside(ch, receiver, s);
+        wuc_chan_set_aside(ch, receiver, s);
         return OUTCOME_FAILED;
       }
     }
@@ -503,7 +508,7 @@ update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void 
       } else if (gives_up(w)) {
         /* Give the cell up: expandBuffer skips it, its receiver takes another. */
         if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_SEND)) {
-          chan_segment_cell_cleaned(ch, seg);
+          wuc_chan_segment_cell_cleaned(ch, seg);
           return OUTCOME_GAVE_UP;
         }
       } else if (atomic_compare_exchange_strong(c, &state,
@@ -531,10 +536,10 @@ update_cell_send(wuc_chan *ch, struct chan_segment *seg, uint64_t s, const void 
 /* Takes send cells until one settles the send.  WAITING: *seg_out and
  * *index_out say where the waiter is. */
 static inline __attribute__((always_inline)) enum outcome
-send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct chan_segment **seg_out,
+send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct wuc_chan_segment **seg_out,
            uint64_t *index_out) {
   for (;;) {
-    struct chan_segment *seg = atomic_load(&ch->send_segment);
+    struct wuc_chan_segment *seg = atomic_load(&ch->send_segment);
     uint64_t sc = atomic_load_explicit(&ch->senders, memory_order_relaxed);
     if (sc & CLOSED_BIT) return OUTCOME_CLOSED;
     /* A try takes a cell only while there is room or a receiver; it checks
@@ -560,7 +565,7 @@ static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const 
                                                             enum waiter_kind kind) {
   struct blocking_op op;
   struct waiter w = {.kind = kind, .node = NULL, .op = &op};
-  struct chan_segment *seg;
+  struct wuc_chan_segment *seg;
   uint64_t s;
   bool sent = false;
   switch (send_cells(ch, value, &w, &seg, &s)) {
@@ -599,7 +604,7 @@ bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size) {
 /* The receive's cell machine: cell r of seg, for waiter w; the element goes
  * to `out`. */
 static inline __attribute__((always_inline)) enum outcome
-update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *out,
+update_cell_receive(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r, void *out,
                     struct waiter *w) {
   _Atomic uintptr_t *c = cell(seg, r);
   for (;;) {
@@ -623,17 +628,17 @@ update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *ou
         return OUTCOME_COMPLETED;
       case WUC_PAIR_THEIRS_LOST:
         atomic_store(c, CELL_INTERRUPTED_SEND);
-        chan_segment_cell_cleaned(ch, seg);
+        wuc_chan_segment_cell_cleaned(ch, seg);
         if (help_expand) expand_buffer(ch);
         return OUTCOME_FAILED;
       case WUC_PAIR_MINE_LOST:
         own_claim_lost(w->node);
       case SELECT_PAIR_OWN: /* our statement's send clause: it leaves the cell */
         atomic_store(c, CELL_INTERRUPTED_SEND);
-        chan_segment_cell_cleaned(ch, seg);
+        wuc_chan_segment_cell_cleaned(ch, seg);
         if (help_expand) expand_buffer(ch);
         let_go_of_cell(sender);
-        chan_set_aside(ch, sender, r);
+        wuc_chan_set_aside(ch, sender, r);
         return OUTCOME_FAILED;
       }
     }
@@ -652,7 +657,7 @@ update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *ou
       } else if (gives_up(w)) {
         if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_RCV)) {
           expand_buffer(ch); /* the cell is used up, as if a receiver waited in it */
-          chan_segment_cell_cleaned(ch, seg);
+          wuc_chan_segment_cell_cleaned(ch, seg);
           return OUTCOME_GAVE_UP;
         }
       } else if (atomic_compare_exchange_strong(c, &state, (uintptr_t)waiting_node(w, out))) {
@@ -680,15 +685,14 @@ update_cell_receive(wuc_chan *ch, struct chan_segment *seg, uint64_t r, void *ou
 /* Takes receive cells until one settles the receive.  COMPLETED and
  * WAITING: *seg_out and *index_out say which cell (the caller may still look
  * into a segment it completed in). */
-static inline __attribute__((always_inline)) enum outcome recv_cells(wuc_chan *ch, void *out,
-                                                                     struct waiter *w,
-                                                                     struct chan_segment **seg_out,
-                                                                     uint64_t *index_out) {
+static inline __attribute__((always_inline)) enum outcome
+recv_cells(wuc_chan *ch, void *out, struct waiter *w, struct wuc_chan_segment **seg_out,
+           uint64_t *index_out) {
   for (;;) {
     /* A try takes a cell only while something was sent beyond R, and looks
      * again after every lost cell. */
     if (gives_up(w) && atomic_load(&ch->receivers) >= receivable(ch)) return OUTCOME_GAVE_UP;
-    struct chan_segment *seg = atomic_load(&ch->receive_segment);
+    struct wuc_chan_segment *seg = atomic_load(&ch->receive_segment);
     uint64_t r = atomic_fetch_add(&ch->receivers, 1);
     seg = segment_for(ch, &ch->receive_segment, &ch->receivers, 0, seg, r);
     if (!seg) continue;
@@ -709,7 +713,7 @@ static inline __attribute__((always_inline)) enum outcome recv_cells(wuc_chan *c
  * receive but the last skips the fence.  Only asked once the channel is
  * closed.  seg: the segment just received from (cells in other segments are
  * not looked at). */
-static bool next_element_buffered(wuc_chan *ch, struct chan_segment *seg) {
+static bool next_element_buffered(wuc_chan *ch, struct wuc_chan_segment *seg) {
   uint64_t r = atomic_load(&ch->receivers);
   return r / WUC_SEGMENT_SIZE == seg->id && r < close_point(ch) &&
          atomic_load(cell(seg, r)) == CELL_BUFFERED;
@@ -720,7 +724,7 @@ static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *
                                                             enum waiter_kind kind) {
   struct blocking_op op;
   struct waiter w = {.kind = kind, .node = NULL, .op = &op};
-  struct chan_segment *seg, *held = NULL;
+  struct wuc_chan_segment *seg, *held = NULL;
   uint64_t r;
   bool received = false;
   switch (recv_cells(ch, out, &w, &seg, &r)) {
@@ -798,8 +802,8 @@ static void close_cell(_Atomic uintptr_t *c, uint64_t index, uint64_t s_close) {
 void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   chan_ready(ch, elem_size, "chan_close");
-  struct chan_segment *seg = atomic_load(&ch->receive_segment);
-  struct chan_segment *sseg = atomic_load(&ch->send_segment);
+  struct wuc_chan_segment *seg = atomic_load(&ch->receive_segment);
+  struct wuc_chan_segment *sseg = atomic_load(&ch->send_segment);
   if (sseg->id < seg->id) seg = sseg;
   uint64_t sc = atomic_fetch_or(&ch->senders, CLOSED_BIT);
   if (sc & CLOSED_BIT) return; /* idempotent */
@@ -811,15 +815,15 @@ void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   /* Senders never wait in an unbounded channel: below S_close there is
    * nothing to settle, only buffered elements (a Seq-style close of n
    * elements would otherwise walk n cells). */
-  if (ch->capacity == CHAN_UNBOUNDED && lo < s_close) lo = s_close;
+  if (ch->capacity == WUC_CHAN_UNBOUNDED && lo < s_close) lo = s_close;
   /* A segment not there yet has nobody waiting in it, nor beyond. */
   for (struct cell_walk w = cell_walk_start(seg, lo, hi); cell_walk_next(&w);)
     close_cell(w.cell, w.index, s_close);
-  chan_notify_closed_watchers(ch);
+  wuc_chan_notify_closed_watchers(ch);
   /* A send clause set aside must learn that the channel is closed (it stops
    * the program when registered again); a receive clause finds the
    * channel's last elements, or that it is drained. */
-  chan_wake_aside(ch, NULL);
+  wuc_chan_wake_aside(ch, NULL);
 }
 
 bool wuc_chan_is_closed(wuc_chan *ch) {
@@ -879,16 +883,16 @@ static __attribute__((noreturn)) void send_on_closed(wuc_select_node *n) {
 /* A clause registered before (and dropped for re-registration) lets go of
  * its old segment first. */
 static void forget_registration(wuc_select_node *n) {
-  struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
+  struct wuc_chan_segment *seg = n->res.ptr[RES_SEGMENT];
   if (seg) {
     n->res.ptr[RES_SEGMENT] = NULL;
-    chan_segment_unpin(seg);
+    wuc_chan_segment_unpin(seg);
   }
 }
 
-static void remember_registration(wuc_chan *ch, wuc_select_node *n, struct chan_segment *seg,
+static void remember_registration(wuc_chan *ch, wuc_select_node *n, struct wuc_chan_segment *seg,
                                   uint64_t index) {
-  chan_segment_pin(seg);
+  wuc_chan_segment_pin(seg);
   n->res.ptr[RES_SEGMENT] = seg;
   n->res.word[RES_INDEX] = index;
   n->res.ptr[RES_CHAN] = ch;
@@ -899,7 +903,7 @@ bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
   chan_ready(ch, clause->elem_size, "waituntil (ch << e)");
   forget_registration(n);
   struct waiter w = {.kind = WAITER_CLAUSE, .node = n, .op = NULL};
-  struct chan_segment *seg;
+  struct wuc_chan_segment *seg;
   uint64_t s;
   bool completed = false;
   switch (send_cells(ch, n->data, &w, &seg, &s)) {
@@ -928,7 +932,7 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   chan_ready(ch, clause->elem_size, "waituntil (x << ch)");
   forget_registration(n);
   struct waiter w = {.kind = WAITER_CLAUSE, .node = n, .op = NULL};
-  struct chan_segment *seg;
+  struct wuc_chan_segment *seg;
   uint64_t r;
   bool completed = false;
   switch (recv_cells(ch, n->data, &w, &seg, &r)) {
@@ -955,7 +959,7 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
       atomic_load_explicit(&n->status, memory_order_acquire) == WUC_CLAUSE_DONE)
     return true;
   bool done = wuc_select_withdraw(n);
-  struct chan_segment *seg = n->res.ptr[RES_SEGMENT];
+  struct wuc_chan_segment *seg = n->res.ptr[RES_SEGMENT];
   if (seg) {
     wuc_chan *ch = n->res.ptr[RES_CHAN];
     if (!done) {
@@ -964,7 +968,7 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
       for (uintptr_t state = atomic_load(c);; state = atomic_load(c)) {
         if (is_waiter(state) && waiter_node(state) == n) {
           if (atomic_compare_exchange_weak(c, &state, gone)) {
-            chan_segment_cell_cleaned(ch, seg);
+            wuc_chan_segment_cell_cleaned(ch, seg);
             /* expandBuffer left this sender's cell to its receiver, who
              * will now find it interrupted and not expand: expand for it,
              * or the buffer would lose a cell for good.  Not for a
@@ -982,12 +986,12 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
       }
     }
     n->res.ptr[RES_SEGMENT] = NULL;
-    chan_segment_unpin(seg);
+    wuc_chan_segment_unpin(seg);
     op_end(ch, false, NULL);
   } else if (!done) {
     /* Maybe set aside (it met a clause of its own statement and let go of
      * its cell, chan_aside.c); RES_CHAN is its channel then. */
-    chan_unset_aside(n->res.ptr[RES_CHAN], n);
+    wuc_chan_unset_aside(n->res.ptr[RES_CHAN], n);
   }
   return done;
 }

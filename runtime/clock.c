@@ -2,6 +2,11 @@
  * error of a duration that is no number (<wuc/time.h>, WUC_DURATION_). */
 #include <time.h>
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/time.h>
 
 #include "fatal.h"

@@ -15,7 +15,7 @@
 #include "scheduler.h"
 #include "symbolize.h"
 
-void wuc_registry_add(struct uthread *t) {
+void wuc_registry_add(struct wuc_uthread *t) {
   pthread_mutex_lock(&wuc_sched.registry_lock);
   t->all_prev = NULL;
   t->all_next = wuc_sched.all_threads;
@@ -25,7 +25,7 @@ void wuc_registry_add(struct uthread *t) {
   pthread_mutex_unlock(&wuc_sched.registry_lock);
 }
 
-void wuc_registry_remove(struct uthread *t) {
+void wuc_registry_remove(struct wuc_uthread *t) {
   pthread_mutex_lock(&wuc_sched.registry_lock);
   if (t->all_prev)
     t->all_prev->all_next = t->all_next;
@@ -42,7 +42,7 @@ void wuc_registry_remove(struct uthread *t) {
  * process's files (symbolize.h), so `static` functions and programs linked
  * without -rdynamic get names too; without one (a stripped file), its
  * address. */
-void wuc_describe_thread(struct uthread *t, char *buf, unsigned size) {
+void wuc_describe_thread(struct wuc_uthread *t, char *buf, unsigned size) {
   char unnamed[2 + 2 * sizeof(void *) + 1];
   const char *fn_name = t->fn ? wuc_symbolize((const void *)(uintptr_t)t->fn) : NULL;
   if (!fn_name) {
@@ -139,7 +139,7 @@ static bool is_foreign(pid_t tid) { return !is_worker(tid) && !is_sanitizer_thre
 
 bool wuc_foreign_kernel_threads(void) { return any_task(is_foreign); }
 
-static void print_thread(FILE *out, struct uthread *t) {
+static void print_thread(FILE *out, struct wuc_uthread *t) {
   char who[512];
   wuc_describe_thread(t, who, sizeof who);
   fprintf(out, "  %s\n", who);
@@ -149,7 +149,7 @@ static void print_thread(FILE *out, struct uthread *t) {
   }
   if (strcmp(t->wait_what, "uthread_join") == 0)
     fprintf(out, "    waits in uthread_join for user thread %lu",
-            ((const struct uthread *)t->wait_object)->id);
+            ((const struct wuc_uthread *)t->wait_object)->id);
   else if (t->wait_object)
     fprintf(out, "    waits in %s on %p", t->wait_what, t->wait_object);
   else
@@ -167,11 +167,11 @@ void wuc_deadlock_report(void) {
     for (;;) pause();
   pthread_mutex_lock(&wuc_sched.registry_lock);
   /* The registry is newest first; print oldest first, main on top. */
-  struct uthread *last = wuc_sched.all_threads;
+  struct wuc_uthread *last = wuc_sched.all_threads;
   while (last && last->all_next) last = last->all_next;
   fprintf(stderr, "wuc: deadlock: all %lu user threads are blocked and no timer is pending\n",
           atomic_load(&wuc_sched.live_threads));
-  for (struct uthread *t = last; t; t = t->all_prev) print_thread(stderr, t);
+  for (struct wuc_uthread *t = last; t; t = t->all_prev) print_thread(stderr, t);
   pthread_mutex_unlock(&wuc_sched.registry_lock);
   wuc_die();
 }

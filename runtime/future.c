@@ -1,5 +1,10 @@
 /* future.c — the untyped core of <wuc/future.h> (states and invariants
  * there).  The typed macros store the value between begin and end. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/future.h>
 
 #include "fatal.h"
@@ -15,20 +20,20 @@ bool wuc_future_begin_set(wuc_future *f) {
 void wuc_future_end_set(wuc_future *f) {
   waitq_lock(&f->waiters);
   atomic_store_explicit(&f->state, WUC_FUTURE_READY, memory_order_release);
-  struct wuc_waiter *woken = waitq_grant_all(&f->waiters);
+  struct wuc_waiter *woken = wuc_waitq_grant_all(&f->waiters);
   waitq_unlock(&f->waiters);
-  waitq_wake_chain(woken);
+  wuc_waitq_wake_chain(woken);
 }
 
 void wuc_future_wait_at(wuc_future *f, const char *file, int line) {
   if (wuc_future_is_ready(f)) return;
-  uthread_t *self = wuc_current_thread_or_die("future_get");
+  wuc_uthread_t *self = wuc_current_thread_or_die("future_get");
   waitq_lock(&f->waiters);
   if (atomic_load_explicit(&f->state, memory_order_relaxed) == WUC_FUTURE_READY) {
     waitq_unlock(&f->waiters);
     return;
   }
-  waitq_block(&f->waiters, self, "future_get", f, file, line);
+  wuc_waitq_block(&f->waiters, self, "future_get", f, file, line);
 }
 
 void wuc_future_reset(wuc_future *f) {
@@ -57,12 +62,12 @@ bool wuc_future_register(wuc_future *f, wuc_select_node *n) {
   if (n->try_only) return false;
   waitq_lock(&f->waiters);
   bool ready = atomic_load_explicit(&f->state, memory_order_relaxed) == WUC_FUTURE_READY;
-  if (!ready) waitq_push(&f->waiters, waitq_node_init(n));
+  if (!ready) wuc_waitq_push(&f->waiters, wuc_waitq_node_init(n));
   waitq_unlock(&f->waiters);
   return ready && waitq_complete_now(n);
 }
 
 bool wuc_future_unregister(wuc_future *f, wuc_select_node *n) {
-  waitq_cancel(&f->waiters, waitq_node_waiter(n));
+  wuc_waitq_cancel(&f->waiters, waitq_node_waiter(n));
   return wuc_select_withdraw(n);
 }

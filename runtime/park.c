@@ -6,7 +6,7 @@
 
 void wuc_park_at(const char *what, const void *object, const char *file, int line) {
   struct worker *w = wuc_current_worker();
-  struct uthread *cur = w ? w->current : NULL;
+  struct wuc_uthread *cur = w ? w->current : NULL;
   if (!cur) wuc_check_not_forked(what ? what : "wuc_park");
   if (!cur || w->in_timer_callbacks)
     wuc_fatal("wuc_park(\"%s\") called outside a user thread (e.g. in a timer callback)",
@@ -27,7 +27,7 @@ void wuc_park_at(const char *what, const void *object, const char *file, int lin
 
 void wuc_park(const char *what, const void *object) { wuc_park_at(what, object, NULL, 0); }
 
-void wuc_unpark(uthread_t *t) {
+void wuc_unpark(wuc_uthread_t *t) {
   if (!t) wuc_fatal("wuc_unpark(NULL)");
   for (;;) {
     int state = atomic_load(&t->park_state);

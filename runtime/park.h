@@ -40,6 +40,11 @@
 #ifndef WUC_RUNTIME_PARK_H
 #define WUC_RUNTIME_PARK_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/thread.h>
 
 #ifdef __cplusplus
@@ -47,7 +52,7 @@ extern "C" {
 #endif
 
 void wuc_park(const char *what, const void *object);
-void wuc_unpark(uthread_t *t);
+void wuc_unpark(wuc_uthread_t *t);
 
 #ifdef __cplusplus
 }

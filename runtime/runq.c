@@ -5,29 +5,30 @@
 
 #define RUNQ_MASK (WUC_RUNQ_SIZE - 1)
 
-static inline struct uthread *slot_load(struct runq *q, uint32_t i) {
+static inline struct wuc_uthread *slot_load(struct runq *q, uint32_t i) {
   return atomic_load_explicit(&q->slots[i & RUNQ_MASK], memory_order_relaxed);
 }
-static inline void slot_store(struct runq *q, uint32_t i, struct uthread *t) {
+static inline void slot_store(struct runq *q, uint32_t i, struct wuc_uthread *t) {
   atomic_store_explicit(&q->slots[i & RUNQ_MASK], t, memory_order_relaxed);
 }
 
 /* Moves half of a full local queue, plus t, to the global queue.  Fails (and
  * the caller retries the fast path) if a thief emptied part of it meanwhile. */
-static bool runq_push_overflow(struct worker *w, struct uthread *t, uint32_t head, uint32_t tail) {
+static bool runq_push_overflow(struct worker *w, struct wuc_uthread *t, uint32_t head,
+                               uint32_t tail) {
   struct runq *q = &w->runq;
   uint32_t n = (tail - head) / 2;
-  struct uthread *batch[WUC_RUNQ_SIZE / 2 + 1];
+  struct wuc_uthread *batch[WUC_RUNQ_SIZE / 2 + 1];
   for (uint32_t i = 0; i < n; i++) batch[i] = slot_load(q, head + i);
   if (!atomic_compare_exchange_strong_explicit(&q->head, &head, head + n, memory_order_release,
                                                memory_order_relaxed))
     return false;
   batch[n] = t;
-  for (uint32_t i = 0; i <= n; i++) global_runq_push(&wuc_sched.global, batch[i]);
+  for (uint32_t i = 0; i <= n; i++) wuc_global_runq_push(&wuc_sched.global, batch[i]);
   return true;
 }
 
-void runq_push(struct worker *w, struct uthread *t) {
+void wuc_runq_push(struct worker *w, struct wuc_uthread *t) {
   struct runq *q = &w->runq;
   for (;;) {
     uint32_t head = atomic_load_explicit(&q->head, memory_order_acquire);
@@ -41,26 +42,26 @@ void runq_push(struct worker *w, struct uthread *t) {
   }
 }
 
-struct uthread *runq_pop(struct worker *w) {
+struct wuc_uthread *wuc_runq_pop(struct worker *w) {
   struct runq *q = &w->runq;
   for (;;) {
     uint32_t head = atomic_load_explicit(&q->head, memory_order_acquire);
     uint32_t tail = atomic_load_explicit(&q->tail, memory_order_relaxed);
     if (tail == head) return NULL;
-    struct uthread *t = slot_load(q, head);
+    struct wuc_uthread *t = slot_load(q, head);
     if (atomic_compare_exchange_weak_explicit(&q->head, &head, head + 1, memory_order_release,
                                               memory_order_relaxed))
       return t;
   }
 }
 
-bool runq_empty(struct runq *q) {
+bool wuc_runq_empty(struct runq *q) {
   uint32_t head = atomic_load_explicit(&q->head, memory_order_acquire);
   uint32_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
   return head == tail;
 }
 
-struct uthread *runq_steal(struct worker *thief, struct worker *victim) {
+struct wuc_uthread *wuc_runq_steal(struct worker *thief, struct worker *victim) {
   struct runq *from = &victim->runq, *to = &thief->runq;
   uint32_t to_tail = atomic_load_explicit(&to->tail, memory_order_relaxed);
   for (;;) {
@@ -74,14 +75,14 @@ struct uthread *runq_steal(struct worker *thief, struct worker *victim) {
     for (uint32_t i = 0; i < n; i++) slot_store(to, to_tail + i, slot_load(from, head + i));
     if (atomic_compare_exchange_weak_explicit(&from->head, &head, head + n, memory_order_release,
                                               memory_order_relaxed)) {
-      struct uthread *t = slot_load(to, to_tail + n - 1);
+      struct wuc_uthread *t = slot_load(to, to_tail + n - 1);
       if (n > 1) atomic_store_explicit(&to->tail, to_tail + n - 1, memory_order_release);
       return t;
     }
   }
 }
 
-void global_runq_push(struct global_runq *g, struct uthread *t) {
+void wuc_global_runq_push(struct global_runq *g, struct wuc_uthread *t) {
   pthread_mutex_lock(&g->lock);
   t->queue_next = NULL;
   if (g->tail)
@@ -93,7 +94,7 @@ void global_runq_push(struct global_runq *g, struct uthread *t) {
   pthread_mutex_unlock(&g->lock);
 }
 
-struct uthread *global_runq_take(struct global_runq *g, struct worker *w) {
+struct wuc_uthread *wuc_global_runq_take(struct global_runq *g, struct worker *w) {
   if (atomic_load_explicit(&g->size, memory_order_relaxed) == 0) return NULL;
   pthread_mutex_lock(&g->lock);
   uint32_t size = atomic_load_explicit(&g->size, memory_order_relaxed);
@@ -110,12 +111,12 @@ struct uthread *global_runq_take(struct global_runq *g, struct worker *w) {
   if (n > WUC_RUNQ_SIZE - used) n = WUC_RUNQ_SIZE - used;
   if (n == 0) n = 1;
   atomic_fetch_sub(&g->size, n);
-  struct uthread *first = g->head;
+  struct wuc_uthread *first = g->head;
   g->head = first->queue_next;
   for (uint32_t i = 1; i < n; i++) {
-    struct uthread *t = g->head;
+    struct wuc_uthread *t = g->head;
     g->head = t->queue_next;
-    runq_push(w, t);
+    wuc_runq_push(w, t);
   }
   if (!g->head) g->tail = NULL;
   pthread_mutex_unlock(&g->lock);

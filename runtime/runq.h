@@ -19,30 +19,30 @@
 
 #define WUC_RUNQ_SIZE 256
 
-struct uthread;
+struct wuc_uthread;
 struct worker;
 
 struct runq {
   _Atomic uint32_t head; /* next slot to take (owner pop and thieves, by CAS) */
   _Atomic uint32_t tail; /* next slot to fill (owner only) */
-  struct uthread *_Atomic slots[WUC_RUNQ_SIZE];
+  struct wuc_uthread *_Atomic slots[WUC_RUNQ_SIZE];
 };
 
 struct global_runq {
   pthread_mutex_t lock;
-  struct uthread *head, *tail; /* linked through uthread.queue_next */
+  struct wuc_uthread *head, *tail; /* linked through uthread.queue_next */
   _Atomic uint32_t size;
 };
 
-void runq_push(struct worker *w, struct uthread *t);
-struct uthread *runq_pop(struct worker *w);
-bool runq_empty(struct runq *q);
+void wuc_runq_push(struct worker *w, struct wuc_uthread *t);
+struct wuc_uthread *wuc_runq_pop(struct worker *w);
+bool wuc_runq_empty(struct runq *q);
 /* Moves about half of victim's queue into thief's and returns one of the
  * threads (not queued), or NULL if victim's queue was empty. */
-struct uthread *runq_steal(struct worker *thief, struct worker *victim);
+struct wuc_uthread *wuc_runq_steal(struct worker *thief, struct worker *victim);
 
-void global_runq_push(struct global_runq *g, struct uthread *t);
+void wuc_global_runq_push(struct global_runq *g, struct wuc_uthread *t);
 /* Takes one thread for w, and moves a fair share of the rest into w's queue. */
-struct uthread *global_runq_take(struct global_runq *g, struct worker *w);
+struct wuc_uthread *wuc_global_runq_take(struct global_runq *g, struct worker *w);
 
 #endif

@@ -53,7 +53,7 @@ static __attribute__((noreturn, cold)) void outside_user_thread(const char *call
   wuc_fatal("%s called outside a user thread", call);
 }
 
-struct uthread *wuc_current_thread_or_die(const char *call) {
+struct wuc_uthread *wuc_current_thread_or_die(const char *call) {
   struct worker *w = wuc_current_worker();
   if (!w || !w->current) outside_user_thread(call);
   return w->current;
@@ -70,7 +70,7 @@ __attribute__((noinline)) void wuc_reclaim_op_start(void) {
     wuc_check_not_forked("a channel operation");
 }
 
-__attribute__((noinline)) struct uthread *wuc_statement_start(const char *call) {
+__attribute__((noinline)) struct wuc_uthread *wuc_statement_start(const char *call) {
   struct worker *w = tls_worker;
   if (!w || !w->current) outside_user_thread(call);
   wuc_reclaim_count_op(w);
@@ -142,24 +142,24 @@ void wuc_wake_other_worker(void) {
 }
 
 /* Puts t in w's `next` slot; the thread it displaces becomes stealable. */
-static void ready_next(struct worker *w, struct uthread *t) {
-  struct uthread *old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
+static void ready_next(struct worker *w, struct wuc_uthread *t) {
+  struct wuc_uthread *old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
   uint32_t epoch = atomic_load_explicit(&w->next_epoch, memory_order_relaxed);
   atomic_store_explicit(&w->next_epoch, epoch + 1, memory_order_relaxed); /* owner only */
   if (old) {
-    runq_push(w, old);
+    wuc_runq_push(w, old);
     wuc_wake_other_worker();
   }
 }
 
-void wuc_make_runnable(struct uthread *t) {
+void wuc_make_runnable(struct wuc_uthread *t) {
   struct worker *w = wuc_current_worker();
   if (!w) {
     wuc_check_not_forked("wuc_unpark");
-    global_runq_push(&wuc_sched.global, t);
+    wuc_global_runq_push(&wuc_sched.global, t);
     wuc_wake_idle_worker();
   } else if (w->in_timer_callbacks) {
-    runq_push(w, t);
+    wuc_runq_push(w, t);
     wuc_wake_other_worker();
   } else {
     ready_next(w, t);
@@ -176,12 +176,12 @@ static void finish_switch(struct worker *w) {
     wuc_stack_free(&w->exited_stack);
     w->exited_stack.guard = NULL;
   }
-  struct uthread *p = w->prev;
+  struct wuc_uthread *p = w->prev;
   if (!p) return;
   w->prev = NULL;
   switch (w->prev_action) {
   case PREV_YIELD:
-    runq_push(w, p);
+    wuc_runq_push(w, p);
     wuc_wake_other_worker(); /* stealable now: a sleeping worker may take it */
     break;
   case PREV_PARK: {
@@ -201,7 +201,7 @@ static void finish_switch(struct worker *w) {
 
 void wuc_finish_switch(void) { finish_switch(wuc_current_worker()); }
 
-static inline struct uthread *take_next(struct worker *w) {
+static inline struct wuc_uthread *take_next(struct worker *w) {
   if (!atomic_load_explicit(&w->next, memory_order_relaxed)) return NULL;
   return atomic_exchange_explicit(&w->next, NULL, memory_order_acq_rel);
 }
@@ -213,10 +213,10 @@ static void run_due_timers(struct worker *w) {
 }
 
 /* Work this worker can take without stealing. */
-static struct uthread *find_local_work(struct worker *w) {
-  struct uthread *t;
+static struct wuc_uthread *find_local_work(struct worker *w) {
+  struct wuc_uthread *t;
   wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
-  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 && (t = global_runq_take(&wuc_sched.global, w)))
+  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 && (t = wuc_global_runq_take(&wuc_sched.global, w)))
     return t;
   run_due_timers(w);
   if (w->next_streak < NEXT_STREAK_LIMIT && (t = take_next(w))) {
@@ -224,8 +224,8 @@ static struct uthread *find_local_work(struct worker *w) {
     return t;
   }
   w->next_streak = 0;
-  if ((t = runq_pop(w)) || (t = take_next(w))) return t;
-  return global_runq_take(&wuc_sched.global, w);
+  if ((t = wuc_runq_pop(w)) || (t = take_next(w))) return t;
+  return wuc_global_runq_take(&wuc_sched.global, w);
 }
 
 /* A yield that finds nothing else to run here returns at once when there is
@@ -242,8 +242,8 @@ static void polling_pause(void) {
   for (int i = 0; i < POLLING_PAUSES; i++) cpu_relax();
 }
 
-void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action action) {
-  struct uthread *next = find_local_work(w);
+void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action) {
+  struct wuc_uthread *next = find_local_work(w);
   if (!next && action == PREV_YIELD) { /* nobody else to run here */
     polling_pause();
     return;
@@ -299,24 +299,25 @@ static bool ripe(struct steal_scan *scan, int64_t waiting_since) {
 /* Half of v's queue, if w has seen it non-empty for STEAL_AGE_NS (every
  * time it looked: a queue that empties between two looks counts as never
  * emptied, which errs towards stealing, as before this rule). */
-static struct uthread *steal_backlog(struct worker *w, struct worker *v, struct steal_scan *scan) {
+static struct wuc_uthread *steal_backlog(struct worker *w, struct worker *v,
+                                         struct steal_scan *scan) {
   struct sighting *seen = &w->seen[v->id];
-  if (runq_empty(&v->runq)) {
+  if (wuc_runq_empty(&v->runq)) {
     seen->backlog_since = 0;
     return NULL;
   }
   if (seen->backlog_since == 0) seen->backlog_since = scan->now;
   if (!ripe(scan, seen->backlog_since)) return NULL;
   seen->backlog_since = 0;
-  return runq_steal(w, v);
+  return wuc_runq_steal(w, v);
 }
 
 /* v's `next` thread, if w has seen the same hand-off (the same fill of the
  * slot, by v's next_epoch) waiting there for STEAL_AGE_NS: its waker kept
  * running instead of blocking. */
-static struct uthread *steal_stale_next(struct worker *w, struct worker *v,
-                                        struct steal_scan *scan) {
-  struct uthread *t = atomic_load(&v->next);
+static struct wuc_uthread *steal_stale_next(struct worker *w, struct worker *v,
+                                            struct steal_scan *scan) {
+  struct wuc_uthread *t = atomic_load(&v->next);
   if (!t) return NULL;
   uint32_t epoch = atomic_load_explicit(&v->next_epoch, memory_order_relaxed);
   struct sighting *seen = &w->seen[v->id];
@@ -329,13 +330,13 @@ static struct uthread *steal_stale_next(struct worker *w, struct worker *v,
   return atomic_compare_exchange_strong(&v->next, &t, NULL) ? t : NULL;
 }
 
-static struct uthread *steal_work(struct worker *w, struct steal_scan *scan) {
+static struct wuc_uthread *steal_work(struct worker *w, struct steal_scan *scan) {
   unsigned n = atomic_load(&wuc_sched.nworkers);
   unsigned start = fast_random(w) % n;
   for (unsigned i = 0; i < n; i++) {
     struct worker *v = wuc_sched.workers[(start + i) % n];
     if (v == w) continue;
-    struct uthread *t = steal_backlog(w, v, scan);
+    struct wuc_uthread *t = steal_backlog(w, v, scan);
     if (!t) t = steal_stale_next(w, v, scan);
     if (t) {
       count(&w->threads_stolen);
@@ -351,7 +352,7 @@ static bool work_visible(void) {
   unsigned n = atomic_load(&wuc_sched.nworkers);
   for (unsigned i = 0; i < n; i++) {
     struct worker *v = wuc_sched.workers[i];
-    if (!runq_empty(&v->runq) || atomic_load(&v->next)) return true;
+    if (!wuc_runq_empty(&v->runq) || atomic_load(&v->next)) return true;
   }
   return false;
 }
@@ -498,10 +499,10 @@ static void watch(struct worker *w, int64_t until) {
   wuc_reclaim_online(w);
 }
 
-static struct uthread *find_work_or_sleep(struct worker *w) {
+static struct wuc_uthread *find_work_or_sleep(struct worker *w) {
   bool glance = false; /* one look at the others, not a spin: the monitor's check */
   for (;;) {
-    struct uthread *t = find_local_work(w);
+    struct wuc_uthread *t = find_local_work(w);
     if (!t && atomic_load(&wuc_sched.nworkers) > 1) {
       /* Spin only if fewer than half the busy workers already do. */
       if (!w->spinning) {
@@ -548,7 +549,7 @@ static struct uthread *find_work_or_sleep(struct worker *w) {
 static void sched_loop(struct worker *w) {
   for (;;) {
     finish_switch(w);
-    struct uthread *t = find_work_or_sleep(w);
+    struct wuc_uthread *t = find_work_or_sleep(w);
     w->current = t;
     count(&w->threads_run);
     wuc_context_switch(&w->sched_ctx, &t->ctx);
@@ -647,9 +648,9 @@ void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out) {
 /* ---- start-up: the process's main thread becomes worker 0 running user
  * thread 1 (main) on its own stack; worker 0's scheduler gets a stack of ours. */
 
-static struct uthread main_thread;
+static struct wuc_uthread main_thread;
 
-void wuc_uthread_main_init(struct uthread *t);
+void wuc_uthread_main_init(struct wuc_uthread *t);
 
 /* ---- fork ------------------------------------------------------------------
  *

@@ -65,6 +65,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <stddef.h>
+
 #include <wuc/thread.h>
 
 #include "context.h"
@@ -85,13 +87,13 @@ enum park_state { PARK_RUNNING = 0, PARK_PERMIT = 1, PARK_PARKED = 2, PARK_EXITE
 #define JOIN_DONE ((uintptr_t)1)
 #define JOIN_WAKING ((uintptr_t)2)
 
-struct uthread {
+struct wuc_uthread {
   wuc_context ctx;
   _Atomic int park_state;
   unsigned long id;
   uint32_t magic; /* past the words free() reuses, so a stale handle reads DEAD */
   _Atomic uintptr_t join_word;
-  struct uthread *queue_next; /* global run queue link */
+  struct wuc_uthread *queue_next; /* global run queue link */
 
   struct wuc_stack stack; /* main's is not ours: base == NULL */
   void (*fn)(void *);
@@ -107,16 +109,16 @@ struct uthread {
   const char *wait_file;
   int wait_line;
 
-  struct uthread *all_prev, *all_next; /* registry of live threads */
+  struct wuc_uthread *all_prev, *all_next; /* registry of live threads */
 };
 
 enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT };
 
 struct worker {
   unsigned id;
-  struct uthread *current; /* NULL while the scheduler context runs */
+  struct wuc_uthread *current; /* NULL while the scheduler context runs */
   wuc_context sched_ctx;
-  struct uthread *prev; /* transition to finish after the next switch */
+  struct wuc_uthread *prev; /* transition to finish after the next switch */
   enum prev_action prev_action;
   struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
   wuc_context exit_ctx;          /* that thread's last context: release after the switch */
@@ -127,7 +129,7 @@ struct worker {
   uint32_t rng;
 
   struct runq runq;
-  struct uthread *_Atomic next;
+  struct wuc_uthread *_Atomic next;
   _Atomic uint32_t next_epoch; /* bumped by the owner whenever it fills `next` */
   struct timer_heap timers;
 
@@ -181,7 +183,7 @@ struct scheduler {
   _Atomic int64_t pending_timers; /* started, neither fired nor cancelled */
 
   pthread_mutex_t registry_lock; /* the list of live threads */
-  struct uthread *all_threads;
+  struct wuc_uthread *all_threads;
   _Atomic unsigned long next_id;
   _Atomic unsigned long live_threads;
 };
@@ -192,7 +194,7 @@ extern struct scheduler wuc_sched;
  * thread that called fork, if one did.  Read-mostly, on a line of its own. */
 struct wuc_fork_state {
   _Atomic bool in_child;
-  struct uthread *thread;
+  struct wuc_uthread *thread;
 } __attribute__((aligned(64)));
 extern struct wuc_fork_state wuc_fork;
 
@@ -211,11 +213,11 @@ static inline void wuc_check_not_forked(const char *call) {
  * a compiler may keep a thread-local address computed before a switch. */
 struct worker *wuc_current_worker(void);
 /* As above, but stops the program if the caller is not a user thread. */
-struct uthread *wuc_current_thread_or_die(const char *call);
+struct wuc_uthread *wuc_current_thread_or_die(const char *call);
 /* wuc_current_thread_or_die for a waituntil statement (or a blocking
  * operation's one-clause statement) that starts, which is also where it
  * counts as an operation for reclamation (reclaim.h). */
-struct uthread *wuc_statement_start(const char *call);
+struct wuc_uthread *wuc_statement_start(const char *call);
 
 /* One operation started on w (reclaim.h, wuc_reclaim_op_start). */
 static inline void wuc_reclaim_count_op(struct worker *w) {
@@ -223,9 +225,9 @@ static inline void wuc_reclaim_count_op(struct worker *w) {
 }
 
 /* Makes a thread runnable (it must not be queued or running). */
-void wuc_make_runnable(struct uthread *t);
+void wuc_make_runnable(struct wuc_uthread *t);
 /* Gives up the worker: yield, park (after the caller set wait_*) or exit. */
-void wuc_switch_away(struct worker *w, struct uthread *cur, enum prev_action action);
+void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
 /* The same, for callers running on a worker (cheaper with one worker). */
@@ -233,18 +235,18 @@ void wuc_wake_other_worker(void);
 /* Starts workers 1..n-1 (first spawn). */
 void wuc_sched_start_workers(void);
 
-void wuc_registry_add(struct uthread *t);
+void wuc_registry_add(struct wuc_uthread *t);
 /* Whether the process has a kernel thread that is neither a worker nor, in a
  * sanitized build, the sanitizer's own: such a thread may still wake a user
  * thread, so the deadlock report waits for it (deadlock.c).  False if /proc
  * cannot be read. */
 bool wuc_foreign_kernel_threads(void);
-void wuc_registry_remove(struct uthread *t);
+void wuc_registry_remove(struct wuc_uthread *t);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);
 /* How reports name t: "user thread N (FUNCTION, spawned at FILE:LINE by
  * thread M)", or "user thread 1 (main)". */
-void wuc_describe_thread(struct uthread *t, char *buf, unsigned size);
+void wuc_describe_thread(struct wuc_uthread *t, char *buf, unsigned size);
 /* fatal.h's hook: where the caller runs, "in <thread>" or another place (a
  * timer callback, a worker's scheduler, start-up, a foreign kernel thread). */
 void wuc_describe_where(char *buf, unsigned size);

@@ -4,6 +4,11 @@
  * (taken by storing the winning node) and its own status word otherwise
  * (taken by storing CLAIMED).  In both, 0 means open and 1 means PENDING: a
  * two-sided claim holds it while it tries the other side's word. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/select.h>
 
 #include "fatal.h"
@@ -114,10 +119,10 @@ enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_sele
         return WUC_PAIR_THEIRS_LOST;
     }
   }
-  return (enum wuc_claim_pair_result)select_claim_pair_or_own(mine, theirs);
+  return (enum wuc_claim_pair_result)wuc_select_claim_pair_or_own(mine, theirs);
 }
 
-int select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs) {
+int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs) {
   if (mine->stmt == theirs->stmt) return SELECT_PAIR_OWN;
   wuc_select_node *first = claims_before(mine, theirs) ? mine : theirs;
   wuc_select_node *second = first == mine ? theirs : mine;
@@ -165,7 +170,7 @@ wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s) {
       wuc_select_node *again = (wuc_select_node *)(race & ~(uintptr_t)7);
       /* Two statements registering at the same instant can drop each other's
        * nodes round after round; yielding breaks the symmetry (docs/select.md). */
-      if (again && ++s->rereg_rounds > 2) uthread_yield();
+      if (again && ++s->rereg_rounds > 2) wuc_uthread_yield();
       return again;
     }
   }

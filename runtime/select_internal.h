@@ -3,6 +3,11 @@
 #ifndef WUC_RUNTIME_SELECT_INTERNAL_H
 #define WUC_RUNTIME_SELECT_INTERNAL_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/select.h>
 
 /* wuc_select_claim_pair, except that two nodes of one statement are not
@@ -10,6 +15,6 @@
  * were (a channel sets `theirs` aside: docs/select.md, "A statement
  * meeting itself").  Otherwise one of enum wuc_claim_pair_result. */
 enum { SELECT_PAIR_OWN = WUC_PAIR_THEIRS_LOST + 1 };
-int select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs);
+int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs);
 
 #endif

@@ -4,6 +4,11 @@
  * spinlock, so "a permit is available" and "somebody waits" never hold at
  * once: a release gives its permit to the first waiter that still wants it
  * (a node whose claim is lost is skipped) before it would count it. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include <wuc/semaphore.h>
 
 #include <limits.h>
@@ -12,15 +17,15 @@
 #include "scheduler.h"
 #include "waitq.h"
 
-#undef semaphore_acquire
+#undef wuc_semaphore_acquire
 
-static __attribute__((noreturn)) void not_zeroed(semaphore *s) {
+static __attribute__((noreturn)) void not_zeroed(wuc_semaphore *s) {
   wuc_fatal("semaphore_init(%p): the semaphore is not zeroed (declare it static, or with = {0}, "
             "or allocate it with calloc: semaphore_init goes on a zeroed, unused semaphore)",
             (void *)s);
 }
 
-void semaphore_init(semaphore *s, long n) {
+void wuc_semaphore_init(wuc_semaphore *s, long n) {
   wuc_check_not_forked("semaphore_init");
   if (n < 0) wuc_fatal("semaphore_init(%p, %ld): negative permit count", (void *)s, n);
   /* A local semaphore without an initialiser holds garbage: a lock word
@@ -41,27 +46,27 @@ void semaphore_init(semaphore *s, long n) {
 }
 
 /* Takes a permit if one is there.  Locked. */
-static bool take_if_available(semaphore *s) {
+static bool take_if_available(wuc_semaphore *s) {
   s->used = true;
   if (s->permits == 0) return false;
   s->permits--;
   return true;
 }
 
-void wuc_semaphore_acquire_at(semaphore *s, const char *file, int line) {
-  uthread_t *self = wuc_current_thread_or_die("semaphore_acquire");
+void wuc_semaphore_acquire_at(wuc_semaphore *s, const char *file, int line) {
+  wuc_uthread_t *self = wuc_current_thread_or_die("semaphore_acquire");
   waitq_lock(&s->waiters);
   if (take_if_available(s)) {
     waitq_unlock(&s->waiters);
     return;
   }
   /* A releaser hands us its permit before it wakes us. */
-  waitq_block(&s->waiters, self, "semaphore_acquire", s, file, line);
+  wuc_waitq_block(&s->waiters, self, "semaphore_acquire", s, file, line);
 }
 
-void semaphore_acquire(semaphore *s) { wuc_semaphore_acquire_at(s, NULL, 0); }
+void wuc_semaphore_acquire(wuc_semaphore *s) { wuc_semaphore_acquire_at(s, NULL, 0); }
 
-bool semaphore_try_acquire(semaphore *s) {
+bool wuc_semaphore_try_acquire(wuc_semaphore *s) {
   wuc_check_not_forked("semaphore_try_acquire");
   waitq_lock(&s->waiters);
   bool taken = take_if_available(s);
@@ -69,11 +74,11 @@ bool semaphore_try_acquire(semaphore *s) {
   return taken;
 }
 
-void semaphore_release(semaphore *s) {
+void wuc_semaphore_release(wuc_semaphore *s) {
   wuc_check_not_forked("semaphore_release");
   waitq_lock(&s->waiters);
   s->used = true;
-  struct wuc_waiter *next = waitq_grant_first(&s->waiters);
+  struct wuc_waiter *next = wuc_waitq_grant_first(&s->waiters);
   if (!next) {
     if (s->permits == LONG_MAX) {
       waitq_unlock(&s->waiters);
@@ -82,12 +87,12 @@ void semaphore_release(semaphore *s) {
     s->permits++;
   }
   waitq_unlock(&s->waiters);
-  if (next) waitq_wake(next);
+  if (next) wuc_waitq_wake(next);
 }
 
 /* ---- the waituntil trait ------------------------------------------------ */
 
-bool semaphore_register(semaphore *s, wuc_select_node *n) {
+bool wuc_semaphore_register(wuc_semaphore *s, wuc_select_node *n) {
   waitq_lock(&s->waiters);
   s->used = true;
   if (s->permits > 0) {
@@ -97,14 +102,14 @@ bool semaphore_register(semaphore *s, wuc_select_node *n) {
     if (won) wuc_select_done(n);
     return won;
   }
-  if (!n->try_only) waitq_push(&s->waiters, waitq_node_init(n));
+  if (!n->try_only) wuc_waitq_push(&s->waiters, wuc_waitq_node_init(n));
   waitq_unlock(&s->waiters);
   return false;
 }
 
-bool semaphore_unregister(semaphore *s, wuc_select_node *n) {
-  waitq_cancel(&s->waiters, waitq_node_waiter(n));
+bool wuc_semaphore_unregister(wuc_semaphore *s, wuc_select_node *n) {
+  wuc_waitq_cancel(&s->waiters, waitq_node_waiter(n));
   bool took = wuc_select_withdraw(n);
-  if (took) semaphore_release(s); /* after the body, or instead of it */
+  if (took) wuc_semaphore_release(s); /* after the body, or instead of it */
   return took;
 }

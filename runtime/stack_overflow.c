@@ -35,7 +35,7 @@ static char *main_stack_low;      /* lowest address the main stack may grow to, 
                                      when main is not user thread 1 */
 static struct sigaction previous; /* the SIGSEGV action before the runtime's */
 
-static void report(const char *who_fmt, struct uthread *t) {
+static void report(const char *who_fmt, struct wuc_uthread *t) {
   char who[512], msg[1024];
   if (t)
     wuc_describe_thread(t, who, sizeof who);
@@ -105,7 +105,7 @@ static void on_segv(int sig, siginfo_t *info, void *context) {
   const char *addr = info->si_addr;
   struct worker *w = wuc_current_worker();
   if (w) {
-    struct uthread *t = w->current;
+    struct wuc_uthread *t = w->current;
     if (t && t->id != 1 && wuc_stack_guard_contains(&t->stack, addr)) report(NULL, t);
     if (t && t->id == 1 && main_stack_low && addr < main_stack_low + 4096 &&
         addr >= main_stack_low - MAIN_GUARD_SIZE)

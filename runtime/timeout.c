@@ -6,6 +6,10 @@
  * timer no longer touches the node.  A fire whose claim is lost does
  * nothing (the clause was withdrawn, another won, or the statement is still
  * registering and will register the clause again). */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <wuc/timeout.h>
 
 #include <stddef.h>

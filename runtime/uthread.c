@@ -19,14 +19,14 @@
 void wuc_finish_switch(void);
 void wuc_park_at(const char *what, const void *object, const char *file, int line);
 
-void wuc_uthread_main_init(struct uthread *t) {
+void wuc_uthread_main_init(struct wuc_uthread *t) {
   memset(t, 0, sizeof *t);
   t->magic = UTHREAD_MAGIC;
   t->id = 1;
   wuc_registry_add(t);
 }
 
-static void uthread_finished(struct uthread *t);
+static void uthread_finished(struct wuc_uthread *t);
 
 /* What to do about a stack that could not be mapped.  ENOMEM from mmap means
  * the address-space limit (ulimit -v), which is named when there is one, or
@@ -46,7 +46,7 @@ static void stack_failure_hint(int err, char *buf, size_t size) {
 
 /* First frame of every spawned thread (entered from wuc_context_entry). */
 static void uthread_entry(void *arg) {
-  struct uthread *t = arg;
+  struct wuc_uthread *t = arg;
   wuc_finish_switch();
   t->fn(t->arg);
   struct worker *w = wuc_current_worker();
@@ -62,22 +62,23 @@ static void uthread_entry(void *arg) {
 
 /* Publishes t's end and wakes its joiner, who then runs next on this worker
  * (one switch from the exiting thread straight to the joiner). */
-static void uthread_finished(struct uthread *t) {
+static void uthread_finished(struct wuc_uthread *t) {
   wuc_registry_remove(t);
   atomic_store(&t->park_state, PARK_EXITED);
   uintptr_t joiner = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &joiner, JOIN_DONE)) return;
   /* A joiner waits: it may not see DONE before our unpark is over. */
   atomic_store(&t->join_word, JOIN_WAKING);
-  wuc_unpark((struct uthread *)joiner);
+  wuc_unpark((struct wuc_uthread *)joiner);
   atomic_store(&t->join_word, JOIN_DONE); /* t may be freed from here on */
 }
 
-static uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int line, void *ret_addr) {
-  struct uthread *cur = wuc_current_thread_or_die("uthread_spawn");
+static wuc_uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int line,
+                            void *ret_addr) {
+  struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_spawn");
   if (!fn) wuc_fatal("uthread_spawn: NULL thread function");
   if (!atomic_load_explicit(&wuc_sched.started, memory_order_relaxed)) wuc_sched_start_workers();
-  struct uthread *t = calloc(1, sizeof *t);
+  struct wuc_uthread *t = calloc(1, sizeof *t);
   if (!t) wuc_fatal("uthread_spawn: out of memory for a thread handle");
   if (!wuc_stack_alloc(&t->stack)) {
     int err = errno;
@@ -97,16 +98,16 @@ static uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int lin
   wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
   wuc_registry_add(t);
   struct worker *w = wuc_current_worker();
-  runq_push(w, t);
+  wuc_runq_push(w, t);
   wuc_wake_other_worker();
   return t;
 }
 
-uthread_t *wuc_uthread_spawn_at(void (*fn)(void *), void *arg, const char *file, int line) {
+wuc_uthread_t *wuc_uthread_spawn_at(void (*fn)(void *), void *arg, const char *file, int line) {
   return spawn(fn, arg, file, line, __builtin_return_address(0));
 }
 
-uthread_t *(uthread_spawn)(void (*fn)(void *), void *arg) {
+wuc_uthread_t *(wuc_uthread_spawn)(void (*fn)(void *), void *arg) {
   return spawn(fn, arg, NULL, 0, __builtin_return_address(0));
 }
 
@@ -114,7 +115,7 @@ uthread_t *(uthread_spawn)(void (*fn)(void *), void *arg) {
  * report a second join.  The sanitizers would report that read instead of
  * the misuse: ASan knows the handle is freed, so ask it first; TSan has no
  * such query, so the read is left out of its instrumentation. */
-static bool handle_freed(const uthread_t *t) {
+static bool handle_freed(const wuc_uthread_t *t) {
 #ifdef WUC_ASAN
   return __asan_address_is_poisoned(&t->magic);
 #else
@@ -130,12 +131,12 @@ __attribute__((noipa, no_sanitize_thread))
 __attribute__((noinline, no_sanitize_thread))
 #endif
 static uint32_t
-handle_magic(const uthread_t *t) {
+handle_magic(const wuc_uthread_t *t) {
   return t->magic;
 }
 
-void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
-  struct uthread *cur = wuc_current_thread_or_die("uthread_join");
+void wuc_uthread_join_at(wuc_uthread_t *t, const char *file, int line) {
+  struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_join");
   if (!t) wuc_fatal("uthread_join(NULL)");
   if (handle_freed(t) || handle_magic(t) != UTHREAD_MAGIC)
     wuc_fatal("uthread_join(%p): not a live thread handle (was it joined already?)", (void *)t);
@@ -155,7 +156,7 @@ void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
     wuc_fatal("uthread_join: user thread %lu is already being joined by another thread", t->id);
   } else if (expected != JOIN_DONE) {
     wuc_fatal("uthread_join: user thread %lu is already being joined by user thread %lu", t->id,
-              ((struct uthread *)expected)->id);
+              ((struct wuc_uthread *)expected)->id);
   }
   /* volatile: a plain store before free() is dead and compilers drop it,
    * and then a second join would see a live handle. */
@@ -163,22 +164,22 @@ void wuc_uthread_join_at(uthread_t *t, const char *file, int line) {
   free(t);
 }
 
-void(uthread_join)(uthread_t *t) { wuc_uthread_join_at(t, NULL, 0); }
+void(wuc_uthread_join)(wuc_uthread_t *t) { wuc_uthread_join_at(t, NULL, 0); }
 
-void uthread_yield(void) {
-  struct uthread *cur = wuc_current_thread_or_die("uthread_yield");
+void wuc_uthread_yield(void) {
+  struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_yield");
   wuc_switch_away(wuc_current_worker(), cur, PREV_YIELD);
 }
 
-uthread_t *uthread_self(void) { return wuc_current_thread_or_die("uthread_self"); }
+wuc_uthread_t *wuc_uthread_self(void) { return wuc_current_thread_or_die("uthread_self"); }
 
-unsigned long uthread_id(const uthread_t *t) { return t->id; }
+unsigned long wuc_uthread_id(const wuc_uthread_t *t) { return t->id; }
 
 /* ---- sleep ---------------------------------------------------------------- */
 
 struct sleeper {
   wuc_timer timer; /* first: fire() gets &timer */
-  uthread_t *thread;
+  wuc_uthread_t *thread;
   _Atomic bool fired;
 };
 
@@ -188,8 +189,8 @@ static void sleeper_fire(wuc_timer *timer) {
   wuc_unpark(s->thread); /* safe: the sleeper's cancel below waits for us */
 }
 
-void wuc_uthread_sleep_at(duration_t d, const char *file, int line) {
-  struct uthread *cur = wuc_current_thread_or_die("uthread_sleep");
+void wuc_uthread_sleep_at(wuc_duration_t d, const char *file, int line) {
+  struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_sleep");
   if (d <= 0) return;
   int64_t now = wuc_now();
   if (d > INT64_MAX - now) { /* saturates: never wakes (no timer, so a deadlock is reported) */
@@ -201,4 +202,4 @@ void wuc_uthread_sleep_at(duration_t d, const char *file, int line) {
   wuc_timer_cancel(&s.timer); /* returns once sleeper_fire has finished with s */
 }
 
-void(uthread_sleep)(duration_t d) { wuc_uthread_sleep_at(d, NULL, 0); }
+void(wuc_uthread_sleep)(wuc_duration_t d) { wuc_uthread_sleep_at(d, NULL, 0); }

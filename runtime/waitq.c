@@ -18,7 +18,7 @@ static void unlink_waiter(wuc_waitq *q, struct wuc_waiter *w) {
   atomic_store_explicit(&w->queued, false, memory_order_release);
 }
 
-void waitq_push(wuc_waitq *q, struct wuc_waiter *w) {
+void wuc_waitq_push(wuc_waitq *q, struct wuc_waiter *w) {
   w->next = NULL;
   w->prev = q->tail;
   if (q->tail)
@@ -41,7 +41,7 @@ static bool grant(wuc_waitq *q, struct wuc_waiter *w) {
   return accepted;
 }
 
-struct wuc_waiter *waitq_grant_first(wuc_waitq *q) {
+struct wuc_waiter *wuc_waitq_grant_first(wuc_waitq *q) {
   while (q->head) {
     struct wuc_waiter *w = q->head;
     if (grant(q, w)) return w;
@@ -49,7 +49,7 @@ struct wuc_waiter *waitq_grant_first(wuc_waitq *q) {
   return NULL;
 }
 
-struct wuc_waiter *waitq_grant_all(wuc_waitq *q) {
+struct wuc_waiter *wuc_waitq_grant_all(wuc_waitq *q) {
   struct wuc_waiter *first = NULL, *last = NULL;
   while (q->head) {
     struct wuc_waiter *w = q->head;
@@ -64,7 +64,7 @@ struct wuc_waiter *waitq_grant_all(wuc_waitq *q) {
   return first;
 }
 
-void waitq_wake(struct wuc_waiter *w) {
+void wuc_waitq_wake(struct wuc_waiter *w) {
   if (w->node) {
     wuc_select_wake(w->node);
     return;
@@ -73,15 +73,15 @@ void waitq_wake(struct wuc_waiter *w) {
   atomic_store_explicit(&w->wake, WAITER_WOKEN, memory_order_release); /* w may vanish now */
 }
 
-void waitq_wake_chain(struct wuc_waiter *chain) {
+void wuc_waitq_wake_chain(struct wuc_waiter *chain) {
   while (chain) {
     struct wuc_waiter *next = chain->next; /* before the wake: then chain may vanish */
-    waitq_wake(chain);
+    wuc_waitq_wake(chain);
     chain = next;
   }
 }
 
-static void thread_waiter_init(struct wuc_waiter *w, uthread_t *self) {
+static void thread_waiter_init(struct wuc_waiter *w, wuc_uthread_t *self) {
   w->prev = w->next = NULL;
   w->node = NULL;
   w->thread = self;
@@ -101,16 +101,16 @@ static void wait_until_woken(struct wuc_waiter *w, const char *what, const void 
   }
 }
 
-void waitq_block(wuc_waitq *q, uthread_t *self, const char *what, const void *object,
-                 const char *file, int line) {
+void wuc_waitq_block(wuc_waitq *q, wuc_uthread_t *self, const char *what, const void *object,
+                     const char *file, int line) {
   struct wuc_waiter w;
   thread_waiter_init(&w, self);
-  waitq_push(q, &w);
+  wuc_waitq_push(q, &w);
   waitq_unlock(q);
   wait_until_woken(&w, what, object, file, line);
 }
 
-struct wuc_waiter *waitq_node_init(wuc_select_node *n) {
+struct wuc_waiter *wuc_waitq_node_init(wuc_select_node *n) {
   struct wuc_waiter *w = waitq_node_waiter(n);
   w->prev = w->next = NULL;
   w->node = n;
@@ -120,7 +120,7 @@ struct wuc_waiter *waitq_node_init(wuc_select_node *n) {
   return w;
 }
 
-void waitq_cancel(wuc_waitq *q, struct wuc_waiter *w) {
+void wuc_waitq_cancel(wuc_waitq *q, struct wuc_waiter *w) {
   if (!atomic_load_explicit(&w->queued, memory_order_acquire)) return;
   waitq_lock(q);
   if (atomic_load_explicit(&w->queued, memory_order_relaxed)) unlink_waiter(q, w);

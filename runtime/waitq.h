@@ -45,7 +45,7 @@ enum { WAITER_WAITING = 0, WAITER_WAKING = 1, WAITER_WOKEN = 2 };
 struct wuc_waiter {
   struct wuc_waiter *prev, *next;
   wuc_select_node *node; /* NULL: a thread blocked in a call */
-  uthread_t *thread;     /* the thread an operation is for (a node's statement's) */
+  wuc_uthread_t *thread; /* the thread an operation is for (a node's statement's) */
   _Atomic int wake;      /* thread waiters only */
   _Atomic bool queued;
 } __attribute__((may_alias));
@@ -58,32 +58,32 @@ static inline void waitq_unlock(wuc_waitq *q) { wuc_spin_unlock(&q->lock); }
 
 /* Under q->lock. */
 static inline bool waitq_is_empty(const wuc_waitq *q) { return q->head == NULL; }
-void waitq_push(wuc_waitq *q, struct wuc_waiter *w);
+void wuc_waitq_push(wuc_waitq *q, struct wuc_waiter *w);
 /* Takes the first waiter that accepts the operation off q and returns it
  * (a thread, or a node whose claim this won), or NULL if none does. */
-struct wuc_waiter *waitq_grant_first(wuc_waitq *q);
+struct wuc_waiter *wuc_waitq_grant_first(wuc_waitq *q);
 /* Empties q; returns the accepting waiters, in queue order, chained by next. */
-struct wuc_waiter *waitq_grant_all(wuc_waitq *q);
+struct wuc_waiter *wuc_waitq_grant_all(wuc_waitq *q);
 
 /* After q->lock is released: wakes one granted waiter, or a chain. */
-void waitq_wake(struct wuc_waiter *w);
-void waitq_wake_chain(struct wuc_waiter *chain);
+void wuc_waitq_wake(struct wuc_waiter *w);
+void wuc_waitq_wake_chain(struct wuc_waiter *chain);
 
 /* A call that cannot complete now, under q->lock: queues the caller (self),
  * releases q->lock and parks until a granter has given it the operation.
  * what, object, file and line are for the deadlock report. */
-void waitq_block(wuc_waitq *q, uthread_t *self, const char *what, const void *object,
-                 const char *file, int line);
+void wuc_waitq_block(wuc_waitq *q, wuc_uthread_t *self, const char *what, const void *object,
+                     const char *file, int line);
 
 /* A clause: the waiter in n's resource area, initialised for n.  Under
  * q->lock, and only when n is about to be pushed. */
-struct wuc_waiter *waitq_node_init(wuc_select_node *n);
+struct wuc_waiter *wuc_waitq_node_init(wuc_select_node *n);
 static inline struct wuc_waiter *waitq_node_waiter(wuc_select_node *n) {
   return (struct wuc_waiter *)(void *)&n->res;
 }
 /* Unregister's queue part: takes w off q if it is still there (without the
  * lock when it is not, e.g. a clause completed at once). */
-void waitq_cancel(wuc_waitq *q, struct wuc_waiter *w);
+void wuc_waitq_cancel(wuc_waitq *q, struct wuc_waiter *w);
 
 /* Register's "available now": claims n for its own statement and marks it
  * done; false (nothing happened) if the claim is lost. */

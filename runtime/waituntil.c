@@ -2,6 +2,10 @@
  * <wuc/waituntil.h> and docs/select.md.  The fast path is generated inline
  * by wucc; everything here calls the resources through their type-erased
  * traits, which costs an indirect call per clause on paths that park. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <wuc/waituntil.h>
 
 #include <stdint.h>
@@ -47,7 +51,7 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
       }
       again = wuc_select_take_deferred(&w->s); /* NULL if won meanwhile */
     }
-    if (again && round >= 2) uthread_yield();
+    if (again && round >= 2) wuc_uthread_yield();
     while (again) {
       wuc_select_node *next = again->rereg_next; /* a new drop rewrites it */
       wuc_wu_clause *c = clause_of(again);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "prelude.h"
 #include "render.h"
 
 namespace wuc::sema {
@@ -20,7 +21,7 @@ public:
 
   void build() {
     std::string &out = probe_.text;
-    out += "#include <wuc.h>\n";
+    // The wuc headers go where the lowering puts them (prelude.h): an edit.
     out += "void ";
     out += kProbeMarker;
     out += "(int, int, int, ...);\n";
@@ -114,6 +115,7 @@ private:
 Probe buildProbe(const SourceFile &file, const FrontendResult &fe) {
   Probe probe;
   probe.fe = fe;
+  insertPrelude(dialectPrelude(file, fe), probe.fe.edits);
   Renderer plain(file, fe, nullptr);
   for (Edit &e : probe.fe.edits) {
     if (e.kind != Edit::TypeDefinition) continue;

@@ -1,13 +1,8 @@
-/* <wuc/atomic.h> — atomics spelled so that one struct layout serves C and C++. */
+/* <wuc/atomic.h> — WUC_ATOMIC(T): atomics spelled so that one struct layout
+ * serves C and C++ (defined in <wuc/base.h>). */
 #ifndef WUC_ATOMIC_H
 #define WUC_ATOMIC_H
 
-#ifdef __cplusplus
-#include <atomic>
-#define WUC_ATOMIC(T) std::atomic<T>
-#else
-#include <stdatomic.h>
-#define WUC_ATOMIC(T) _Atomic(T)
-#endif
+#include <wuc/base.h>
 
 #endif

@@ -32,51 +32,59 @@
 #ifndef WUC_CHANNEL_H
 #define WUC_CHANNEL_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include <wuc/atomic.h>
+#include <wuc/base.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define CHAN_UNBOUNDED SIZE_MAX
+#define WUC_CHAN_UNBOUNDED WUC_SIZE_MAX
 
-struct chan_segment;
+struct wuc_chan_segment;
 
+/* The padding is explicit (-Wpadded): each group starts a cache line. */
 typedef struct wuc_chan {
   /* The three counters on cache lines of their own: senders and receivers
    * hammer different ones. */
-  __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) senders; /* S | closed bit */
+  WUC_EXT_ WUC_ATOMIC(wuc_uint64_t) senders __attribute__((__aligned__(64))); /* S | closed bit */
   /* A lower bound of B, next to S: a sender that finds room below it need
    * not read B's line, which the receivers keep writing. */
-  WUC_ATOMIC(uint64_t) buffer_end_seen;
-  __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) receivers;  /* R */
-  __attribute__((aligned(64))) WUC_ATOMIC(uint64_t) buffer_end; /* B */
-  __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) send_segment;
-  __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) receive_segment;
-  __attribute__((aligned(64))) WUC_ATOMIC(struct chan_segment *) buffer_end_segment;
+  WUC_EXT_ WUC_ATOMIC(wuc_uint64_t) buffer_end_seen;
+  char __wuc_pad0[48];
+  WUC_EXT_ WUC_ATOMIC(wuc_uint64_t) receivers __attribute__((__aligned__(64))); /* R */
+  char __wuc_pad1[56];
+  WUC_EXT_ WUC_ATOMIC(wuc_uint64_t) buffer_end __attribute__((__aligned__(64))); /* B */
+  char __wuc_pad2[56];
+  WUC_EXT_ WUC_ATOMIC(struct wuc_chan_segment *) send_segment __attribute__((__aligned__(64)));
+  char __wuc_pad3[56];
+  WUC_EXT_ WUC_ATOMIC(struct wuc_chan_segment *) receive_segment __attribute__((__aligned__(64)));
+  char __wuc_pad4[56];
+  WUC_EXT_ WUC_ATOMIC(struct wuc_chan_segment *) buffer_end_segment
+      __attribute__((__aligned__(64)));
+  char __wuc_pad5[56];
   /* Read by every operation, written once (set-up, close, destroy): on a
    * line of their own, so that reading them never misses. */
-  __attribute__((aligned(64)))
-  WUC_ATOMIC(uint32_t) state; /* fresh / initialising / ready / destroyed */
-  uint32_t elem_size;
-  uint64_t capacity;
-  WUC_ATOMIC(uint64_t) close_point; /* S at close, plus one; 0 while open */
+  WUC_EXT_ WUC_ATOMIC(wuc_uint32_t) state __attribute__((__aligned__(64))); /* fresh / initialising
+                                                                             / ready / destroyed */
+  wuc_uint32_t elem_size;
+  wuc_uint64_t capacity;
+  WUC_EXT_ WUC_ATOMIC(wuc_uint64_t) close_point; /* S at close, plus one; 0 while open */
   /* Nonzero when an operation's end has something to do: the channel is
    * closed (closed(ch) clauses may be waiting), or clauses are set aside. */
-  WUC_ATOMIC(uint32_t) attention;
+  WUC_EXT_ WUC_ATOMIC(wuc_uint32_t) attention;
+  char __wuc_pad6[36];
   /* Written now and then: whenever a head pointer enters a new segment, and
    * by closed(ch) clauses. */
-  __attribute__((aligned(64))) WUC_ATOMIC(int) maintenance_lock;
-  struct chan_segment *oldest; /* first linked segment, under maintenance_lock */
-  WUC_ATOMIC(int) watch_lock;  /* the list of closed(ch) clauses waiting */
+  WUC_EXT_ WUC_ATOMIC(int) maintenance_lock __attribute__((__aligned__(64)));
+  char __wuc_pad7[4];
+  struct wuc_chan_segment *oldest;     /* first linked segment, under maintenance_lock */
+  WUC_EXT_ WUC_ATOMIC(int) watch_lock; /* the list of closed(ch) clauses waiting */
+  char __wuc_pad8[4];
   struct wuc_select_node *watchers;
   /* waituntil clauses set aside, under watch_lock: they met a clause of
    * their own statement (runtime/chan_aside.c). */
   struct wuc_select_node *aside;
+  char __wuc_pad9[24];
 } wuc_chan;
 
 /* T is the macros' last argument, so a type with commas in it (a function
@@ -84,25 +92,25 @@ typedef struct wuc_chan {
 #define WUC_CHANNEL(...)                                                                           \
   struct {                                                                                         \
     wuc_chan core;                                                                                 \
-    __typeof__(__VA_ARGS__) __wuc_elem[0];                                                         \
+    WUC_EXT_ __typeof__(__VA_ARGS__) __wuc_elem[0];                                                \
   }
 #define WUC_CHANNEL_STRUCT(tag, ...)                                                               \
   struct tag {                                                                                     \
     wuc_chan core;                                                                                 \
-    __typeof__(__VA_ARGS__) __wuc_elem[0];                                                         \
+    WUC_EXT_ __typeof__(__VA_ARGS__) __wuc_elem[0];                                                \
   }
 
 /* The untyped core (elem_size is sizeof(T) for every call on a channel). */
-void wuc_chan_init(wuc_chan *ch, size_t capacity, size_t elem_size);
-void wuc_chan_destroy(wuc_chan *ch);
-bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size);
-bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size);
-bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size);
-bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size);
-void wuc_chan_close(wuc_chan *ch, size_t elem_size);
-bool wuc_chan_is_closed(wuc_chan *ch);
-size_t wuc_chan_len(wuc_chan *ch);
-size_t wuc_chan_cap(wuc_chan *ch);
+void wuc_chan_init(wuc_chan *__wuc_ch, wuc_size_t __wuc_capacity, wuc_size_t __wuc_elem_size);
+void wuc_chan_destroy(wuc_chan *__wuc_ch);
+wuc_bool wuc_chan_send(wuc_chan *__wuc_ch, const void *__wuc_value, wuc_size_t __wuc_elem_size);
+wuc_bool wuc_chan_recv(wuc_chan *__wuc_ch, void *__wuc_out, wuc_size_t __wuc_elem_size);
+wuc_bool wuc_chan_try_send(wuc_chan *__wuc_ch, const void *__wuc_value, wuc_size_t __wuc_elem_size);
+wuc_bool wuc_chan_try_recv(wuc_chan *__wuc_ch, void *__wuc_out, wuc_size_t __wuc_elem_size);
+void wuc_chan_close(wuc_chan *__wuc_ch, wuc_size_t __wuc_elem_size);
+wuc_bool wuc_chan_is_closed(wuc_chan *__wuc_ch);
+wuc_size_t wuc_chan_len(wuc_chan *__wuc_ch);
+wuc_size_t wuc_chan_cap(wuc_chan *__wuc_ch);
 
 /* The waituntil clause forms.  wucc turns `x << ch` into a receive clause
  * whose node data points at a T (then assigned to x), `ch << e` into a send
@@ -110,27 +118,29 @@ size_t wuc_chan_cap(wuc_chan *ch);
  * a closed clause; all three are selectable like any user type. */
 typedef struct wuc_chan_recv_clause {
   wuc_chan *chan;
-  size_t elem_size;
+  wuc_size_t elem_size;
 } wuc_chan_recv_clause;
 typedef struct wuc_chan_send_clause {
   wuc_chan *chan;
-  size_t elem_size;
+  wuc_size_t elem_size;
 } wuc_chan_send_clause;
 typedef struct wuc_chan_closed_clause {
   wuc_chan *chan;
-  size_t elem_size;
+  wuc_size_t elem_size;
 } wuc_chan_closed_clause;
 
 struct wuc_select_node;
-bool wuc_chan_recv_register(wuc_chan_recv_clause *c, struct wuc_select_node *n);
-bool wuc_chan_recv_unregister(wuc_chan_recv_clause *c, struct wuc_select_node *n);
-bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *c, struct wuc_select_node *n);
-bool wuc_chan_send_register(wuc_chan_send_clause *c, struct wuc_select_node *n);
-bool wuc_chan_send_unregister(wuc_chan_send_clause *c, struct wuc_select_node *n);
-bool wuc_chan_send_on_selected(wuc_chan_send_clause *c, struct wuc_select_node *n);
-bool wuc_chan_closed_register(wuc_chan_closed_clause *c, struct wuc_select_node *n);
-bool wuc_chan_closed_unregister(wuc_chan_closed_clause *c, struct wuc_select_node *n);
-bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *c, struct wuc_select_node *n);
+wuc_bool wuc_chan_recv_register(wuc_chan_recv_clause *__wuc_c, struct wuc_select_node *__wuc_n);
+wuc_bool wuc_chan_recv_unregister(wuc_chan_recv_clause *__wuc_c, struct wuc_select_node *__wuc_n);
+wuc_bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *__wuc_c, struct wuc_select_node *__wuc_n);
+wuc_bool wuc_chan_send_register(wuc_chan_send_clause *__wuc_c, struct wuc_select_node *__wuc_n);
+wuc_bool wuc_chan_send_unregister(wuc_chan_send_clause *__wuc_c, struct wuc_select_node *__wuc_n);
+wuc_bool wuc_chan_send_on_selected(wuc_chan_send_clause *__wuc_c, struct wuc_select_node *__wuc_n);
+wuc_bool wuc_chan_closed_register(wuc_chan_closed_clause *__wuc_c, struct wuc_select_node *__wuc_n);
+wuc_bool wuc_chan_closed_unregister(wuc_chan_closed_clause *__wuc_c,
+                                    struct wuc_select_node *__wuc_n);
+wuc_bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *__wuc_c,
+                                     struct wuc_select_node *__wuc_n);
 
 /* The macros reach a channel's members in ways no macro of the program can
  * change (docs/lowering.md, "Names"): the element type through the reserved
@@ -140,36 +150,36 @@ bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *c, struct wuc_select_no
 #define WUC_CHAN_SIZE_(ch) sizeof((ch)->__wuc_elem[0])
 #define WUC_CHAN_ELEM_(ch) __typeof__((ch)->__wuc_elem[0])
 
-#define chan_recv_clause(ch) ((wuc_chan_recv_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
-#define chan_send_clause(ch) ((wuc_chan_send_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
-#define chan_closed_clause(ch) ((wuc_chan_closed_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define WUC_CHAN_RECV_CLAUSE(ch) ((wuc_chan_recv_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define WUC_CHAN_SEND_CLAUSE(ch) ((wuc_chan_send_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
+#define WUC_CHAN_CLOSED_CLAUSE(ch) ((wuc_chan_closed_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
 
-#define chan_init(ch, cap) wuc_chan_init((wuc_chan *)(ch), (cap), WUC_CHAN_SIZE_(ch))
-#define chan_destroy(ch) wuc_chan_destroy(WUC_CHAN_CORE_(ch))
-#define chan_send(ch, v)                                                                           \
+#define WUC_CHAN_INIT(ch, cap) wuc_chan_init((wuc_chan *)(ch), (cap), WUC_CHAN_SIZE_(ch))
+#define WUC_CHAN_DESTROY(ch) wuc_chan_destroy(WUC_CHAN_CORE_(ch))
+#define WUC_CHAN_SEND(ch, v)                                                                       \
   __extension__({                                                                                  \
     WUC_CHAN_ELEM_(ch) __wuc_value = (v);                                                          \
     wuc_chan_send((wuc_chan *)(ch), &__wuc_value, sizeof __wuc_value);                             \
   })
-#define chan_try_send(ch, v)                                                                       \
+#define WUC_CHAN_TRY_SEND(ch, v)                                                                   \
   __extension__({                                                                                  \
     WUC_CHAN_ELEM_(ch) __wuc_value = (v);                                                          \
     wuc_chan_try_send((wuc_chan *)(ch), &__wuc_value, sizeof __wuc_value);                         \
   })
-#define chan_recv(ch, out)                                                                         \
+#define WUC_CHAN_RECV(ch, out)                                                                     \
   __extension__({                                                                                  \
     WUC_CHAN_ELEM_(ch) *__wuc_out = (out);                                                         \
     wuc_chan_recv((wuc_chan *)(ch), __wuc_out, sizeof *__wuc_out);                                 \
   })
-#define chan_try_recv(ch, out)                                                                     \
+#define WUC_CHAN_TRY_RECV(ch, out)                                                                 \
   __extension__({                                                                                  \
     WUC_CHAN_ELEM_(ch) *__wuc_out = (out);                                                         \
     wuc_chan_try_recv((wuc_chan *)(ch), __wuc_out, sizeof *__wuc_out);                             \
   })
-#define chan_close(ch) wuc_chan_close((wuc_chan *)(ch), WUC_CHAN_SIZE_(ch))
-#define chan_is_closed(ch) wuc_chan_is_closed(WUC_CHAN_CORE_(ch))
-#define chan_len(ch) wuc_chan_len(WUC_CHAN_CORE_(ch))
-#define chan_cap(ch) wuc_chan_cap(WUC_CHAN_CORE_(ch))
+#define WUC_CHAN_CLOSE(ch) wuc_chan_close((wuc_chan *)(ch), WUC_CHAN_SIZE_(ch))
+#define WUC_CHAN_IS_CLOSED(ch) wuc_chan_is_closed(WUC_CHAN_CORE_(ch))
+#define WUC_CHAN_LEN(ch) wuc_chan_len(WUC_CHAN_CORE_(ch))
+#define WUC_CHAN_CAP(ch) wuc_chan_cap(WUC_CHAN_CORE_(ch))
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,9 @@
  * (wucc rewrites the dialect's future(T) into one such named struct per T.)
  * A zero-initialised future is empty.
  *
+ * The operations, as <wuc.h> names them (here: WUC_FUTURE_SET, WUC_FUTURE_GET,
+ * WUC_FUTURE_TRY_GET, WUC_FUTURE_IS_READY, WUC_FUTURE_RESET):
+ *
  *   bool future_set(&f, v)        false if f was set already; v is converted
  *                                 to T as by assignment
  *   T    future_get(&f)           blocks until f is set
@@ -38,8 +41,6 @@
 #ifndef WUC_FUTURE_H
 #define WUC_FUTURE_H
 
-#include <stdbool.h>
-
 #include <wuc/lock.h> /* wuc_waitq */
 #include <wuc/select.h>
 
@@ -50,29 +51,26 @@ extern "C" {
 enum { WUC_FUTURE_EMPTY = 0, WUC_FUTURE_SETTING = 1, WUC_FUTURE_READY = 2 };
 
 typedef struct wuc_future {
-  WUC_ATOMIC(int) state;
+  WUC_EXT_ WUC_ATOMIC(int) state;
+  char __wuc_pad[4];
   wuc_waitq waiters;
 } wuc_future;
 
-static inline bool wuc_future_is_ready(wuc_future *f) {
-#ifdef __cplusplus
-  return f->state.load(std::memory_order_acquire) == WUC_FUTURE_READY;
-#else
-  return atomic_load_explicit(&f->state, memory_order_acquire) == WUC_FUTURE_READY;
-#endif
+static inline wuc_bool wuc_future_is_ready(wuc_future *__wuc_f) {
+  return WUC_LOAD_ACQUIRE_(&__wuc_f->state) == WUC_FUTURE_READY;
 }
 
 /* The core operations, for the typed macros: a set is begin (false: set
  * already), store the value, end (publish and wake). */
-bool wuc_future_begin_set(wuc_future *f);
-void wuc_future_end_set(wuc_future *f);
+wuc_bool wuc_future_begin_set(wuc_future *__wuc_f);
+void wuc_future_end_set(wuc_future *__wuc_f);
 /* Blocks until f is READY. */
-void wuc_future_wait_at(wuc_future *f, const char *file, int line);
-void wuc_future_reset(wuc_future *f);
+void wuc_future_wait_at(wuc_future *__wuc_f, const char *__wuc_file, int __wuc_line);
+void wuc_future_reset(wuc_future *__wuc_f);
 
 /* The waituntil trait (<wuc/select.h>), on the core. */
-bool wuc_future_register(wuc_future *f, wuc_select_node *n);
-bool wuc_future_unregister(wuc_future *f, wuc_select_node *n);
+wuc_bool wuc_future_register(wuc_future *__wuc_f, wuc_select_node *__wuc_n);
+wuc_bool wuc_future_unregister(wuc_future *__wuc_f, wuc_select_node *__wuc_n);
 WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
                          wuc_future_on_selected);
 
@@ -87,12 +85,16 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
   }
 
 /* struct tag alone, in any scope (a function's own types): selectable
- * through its core, like WUC_FUTURE(T). */
+ * through its core, like WUC_FUTURE(T).  The struct may end with padding
+ * (T smaller than the core's alignment), which -Wpadded would report in the
+ * program's text: the definition is a declaration of its own, with the
+ * warning off around it (the trailing `struct tag` takes the `;`). */
 #define WUC_FUTURE_LOCAL_STRUCT(tag, ...)                                                          \
-  struct tag {                                                                                     \
+  _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wpadded\"") struct tag {       \
     wuc_future core;                                                                               \
     __typeof__(__VA_ARGS__) value;                                                                 \
-  }
+  };                                                                                               \
+  _Pragma("GCC diagnostic pop") struct tag
 
 /* A file-scope declaration: struct tag, and its waituntil trait (the
  * functions tag##_register, tag##_unregister, tag##_on_selected).  wucc
@@ -102,21 +104,21 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
  * first member). */
 #define WUC_FUTURE_STRUCT(tag, ...)                                                                \
   WUC_FUTURE_LOCAL_STRUCT(tag, __VA_ARGS__);                                                       \
-  static inline bool tag##_register(struct tag *__wuc_f, wuc_select_node *__wuc_n) {               \
+  static inline wuc_bool tag##_register(struct tag *__wuc_f, wuc_select_node *__wuc_n) {           \
     return wuc_future_register((wuc_future *)__wuc_f, __wuc_n);                                    \
   }                                                                                                \
-  static inline bool tag##_unregister(struct tag *__wuc_f, wuc_select_node *__wuc_n) {             \
+  static inline wuc_bool tag##_unregister(struct tag *__wuc_f, wuc_select_node *__wuc_n) {         \
     return wuc_future_unregister((wuc_future *)__wuc_f, __wuc_n);                                  \
   }                                                                                                \
   WUC_SELECTABLE_DROPPABLE(struct tag, tag##_register, tag##_unregister, tag##_on_selected)
 
 /* Each macro evaluates its arguments once (GNU statement expressions); its
  * temporaries are reserved names, so an argument can name anything. */
-#define future_set(f, v)                                                                           \
+#define WUC_FUTURE_SET(f, v)                                                                       \
   __extension__({                                                                                  \
     __typeof__(f) __wuc_fut = (f);                                                                 \
     __typeof__(__wuc_fut->value) __wuc_fut_v = (v); /* assignment conversion to T */               \
-    bool __wuc_fut_ok = wuc_future_begin_set(&__wuc_fut->core);                                    \
+    wuc_bool __wuc_fut_ok = wuc_future_begin_set(&__wuc_fut->core);                                \
     if (__wuc_fut_ok) {                                                                            \
       __wuc_fut->value = __wuc_fut_v;                                                              \
       wuc_future_end_set(&__wuc_fut->core);                                                        \
@@ -124,7 +126,7 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
     __wuc_fut_ok;                                                                                  \
   })
 
-#define future_get(f)                                                                              \
+#define WUC_FUTURE_GET(f)                                                                          \
   __extension__({                                                                                  \
     __typeof__(f) __wuc_fut = (f);                                                                 \
     if (!wuc_future_is_ready(&__wuc_fut->core))                                                    \
@@ -132,16 +134,16 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
     __wuc_fut->value;                                                                              \
   })
 
-#define future_try_get(f, out)                                                                     \
+#define WUC_FUTURE_TRY_GET(f, out)                                                                 \
   __extension__({                                                                                  \
     __typeof__(f) __wuc_fut = (f);                                                                 \
-    bool __wuc_fut_ok = wuc_future_is_ready(&__wuc_fut->core);                                     \
+    wuc_bool __wuc_fut_ok = wuc_future_is_ready(&__wuc_fut->core);                                 \
     if (__wuc_fut_ok) *(out) = __wuc_fut->value;                                                   \
     __wuc_fut_ok;                                                                                  \
   })
 
-#define future_ready(f) wuc_future_is_ready(&(f)->core)
-#define future_reset(f) wuc_future_reset(&(f)->core)
+#define WUC_FUTURE_IS_READY(f) wuc_future_is_ready(&(f)->core)
+#define WUC_FUTURE_RESET(f) wuc_future_reset(&(f)->core)
 
 #ifdef __cplusplus
 }

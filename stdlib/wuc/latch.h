@@ -1,4 +1,4 @@
-/* <wuc/latch.h> — latch: a one-shot event, the cheap broadcast (e.g. for
+/* <wuc/latch.h> — wuc_latch (latch in <wuc.h>): a one-shot event, the cheap broadcast (e.g. for
  * shutdown), usable in waituntil clauses.
  *
  * A zero-initialised latch is unset; latch_set sets it for good (it never
@@ -16,8 +16,6 @@
 #ifndef WUC_LATCH_H
 #define WUC_LATCH_H
 
-#include <stdbool.h>
-
 #include <wuc/lock.h> /* wuc_waitq */
 #include <wuc/select.h>
 
@@ -25,33 +23,31 @@
 extern "C" {
 #endif
 
-typedef struct latch {
-  WUC_ATOMIC(bool) is_set;
+typedef struct wuc_latch {
+  WUC_EXT_ WUC_ATOMIC(wuc_bool) is_set;
+  char __wuc_pad[7];
   wuc_waitq waiters;
-} latch;
+} wuc_latch;
 
-static inline bool latch_is_set(latch *e) {
-#ifdef __cplusplus
-  return e->is_set.load(std::memory_order_acquire);
-#else
-  return atomic_load_explicit(&e->is_set, memory_order_acquire);
-#endif
+static inline wuc_bool wuc_latch_is_set(wuc_latch *__wuc_e) {
+  return WUC_LOAD_ACQUIRE_(&__wuc_e->is_set);
 }
 
 /* Sets e and wakes all its waiters; does nothing if e is set already. */
-void latch_set(latch *e);
+void wuc_latch_set(wuc_latch *__wuc_e);
 /* Blocks until e is set (returns at once if it is). */
-void wuc_latch_wait_at(latch *e, const char *file, int line);
-void latch_wait(latch *e);
+void wuc_latch_wait_at(wuc_latch *__wuc_e, const char *__wuc_file, int __wuc_line);
+void wuc_latch_wait(wuc_latch *__wuc_e);
 
 /* The call records its source line for the deadlock report;
- * (latch_wait)(e) still reaches the plain function. */
-#define latch_wait(e) wuc_latch_wait_at((e), __FILE__, __LINE__)
+ * (wuc_latch_wait)(e) still reaches the plain function. */
+#define wuc_latch_wait(e) wuc_latch_wait_at((e), __FILE__, __LINE__)
 
 /* The waituntil trait (<wuc/select.h>). */
-bool latch_register(latch *e, wuc_select_node *n);
-bool latch_unregister(latch *e, wuc_select_node *n);
-WUC_SELECTABLE_DROPPABLE(latch, latch_register, latch_unregister, latch_on_selected);
+wuc_bool wuc_latch_register(wuc_latch *__wuc_e, wuc_select_node *__wuc_n);
+wuc_bool wuc_latch_unregister(wuc_latch *__wuc_e, wuc_select_node *__wuc_n);
+WUC_SELECTABLE_DROPPABLE(wuc_latch, wuc_latch_register, wuc_latch_unregister,
+                         wuc_latch_on_selected);
 
 #ifdef __cplusplus
 }

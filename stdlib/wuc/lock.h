@@ -1,6 +1,6 @@
-/* <wuc/lock.h> — owner_lock: a recursive lock with FIFO hand-off, usable in
- * waituntil clauses.  Also defines wuc_waitq, the waiter queue that every
- * blocking resource of the library embeds.
+/* <wuc/lock.h> — wuc_owner_lock (owner_lock in <wuc.h>): a recursive lock with FIFO hand-off,
+ * usable in waituntil clauses.  Also defines wuc_waitq, the waiter queue that every blocking
+ * resource of the library embeds.
  *
  * A zero-initialised owner_lock is unlocked.  Invariants (under the queue's
  * internal spinlock):
@@ -20,8 +20,6 @@
 #ifndef WUC_LOCK_H
 #define WUC_LOCK_H
 
-#include <stdbool.h>
-
 #include <wuc/select.h>
 #include <wuc/thread.h>
 
@@ -34,33 +32,34 @@ extern "C" {
  * the runtime looks inside (runtime/waitq.h). */
 struct wuc_waiter;
 typedef struct wuc_waitq {
-  WUC_ATOMIC(int) lock;
+  WUC_EXT_ WUC_ATOMIC(int) lock;
+  char __wuc_pad[4];
   struct wuc_waiter *head, *tail;
 } wuc_waitq;
 
-typedef struct owner_lock {
-  wuc_waitq waiters; /* its spinlock also guards owner and depth */
-  uthread_t *owner;  /* NULL: free */
+typedef struct wuc_owner_lock {
+  wuc_waitq waiters;    /* its spinlock also guards owner and depth */
+  wuc_uthread_t *owner; /* NULL: free */
   unsigned long depth;
-} owner_lock;
+} wuc_owner_lock;
 
 /* Blocks until the caller holds l (at once if it already does). */
-void wuc_lock_acquire_at(owner_lock *l, const char *file, int line);
-void lock_acquire(owner_lock *l);
+void wuc_lock_acquire_at(wuc_owner_lock *__wuc_l, const char *__wuc_file, int __wuc_line);
+void wuc_lock_acquire(wuc_owner_lock *__wuc_l);
 /* Acquires l if it is free or already the caller's; never blocks. */
-bool lock_try_acquire(owner_lock *l);
+wuc_bool wuc_lock_try_acquire(wuc_owner_lock *__wuc_l);
 /* Gives up one level; the last one hands l to the first waiter. */
-void lock_release(owner_lock *l);
+void wuc_lock_release(wuc_owner_lock *__wuc_l);
 
 /* The call records its source line for the deadlock report;
- * (lock_acquire)(l) still reaches the plain function. */
-#define lock_acquire(l) wuc_lock_acquire_at((l), __FILE__, __LINE__)
+ * (wuc_lock_acquire)(l) still reaches the plain function. */
+#define wuc_lock_acquire(l) wuc_lock_acquire_at((l), __FILE__, __LINE__)
 
 /* The waituntil trait (<wuc/select.h>). */
-bool owner_lock_register(owner_lock *l, wuc_select_node *n);
-bool owner_lock_unregister(owner_lock *l, wuc_select_node *n);
-WUC_SELECTABLE_DROPPABLE(owner_lock, owner_lock_register, owner_lock_unregister,
-                         owner_lock_on_selected);
+wuc_bool wuc_owner_lock_register(wuc_owner_lock *__wuc_l, wuc_select_node *__wuc_n);
+wuc_bool wuc_owner_lock_unregister(wuc_owner_lock *__wuc_l, wuc_select_node *__wuc_n);
+WUC_SELECTABLE_DROPPABLE(wuc_owner_lock, wuc_owner_lock_register, wuc_owner_lock_unregister,
+                         wuc_owner_lock_on_selected);
 
 #ifdef __cplusplus
 }

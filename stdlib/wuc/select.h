@@ -109,13 +109,8 @@
 #ifndef WUC_SELECT_H
 #define WUC_SELECT_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
+#include <wuc/base.h> /* one layout from C and C++ */
 #include <wuc/thread.h>
-
-#include <wuc/atomic.h> /* one layout from C and C++ */
 
 #ifdef __cplusplus
 extern "C" {
@@ -134,37 +129,40 @@ struct wuc_select_node;
 typedef struct wuc_select_stmt {
   /* All-or statements: 0 while open, WUC_RACE_PENDING during a two-sided
    * claim, the winning node, or WUC_RACE_CLOSED once withdrawn. */
-  WUC_ATOMIC(uintptr_t) race;
-  uthread_t *thread;
-  uint64_t id; /* orders two-sided claims */
-  bool all_or;
-  uint32_t rereg_rounds; /* re-registration rounds so far (backoff) */
+  WUC_EXT_ WUC_ATOMIC(wuc_uintptr_t) race;
+  wuc_uthread_t *thread;
+  wuc_uint64_t id; /* orders two-sided claims */
+  wuc_bool all_or;
+  char __wuc_pad[3];
+  wuc_uint32_t rereg_rounds; /* re-registration rounds so far (backoff) */
   /* Nodes a resource set aside and now hands back to be registered again
    * (wuc_select_defer), linked by rereg_next. */
-  WUC_ATOMIC(struct wuc_select_node *) deferred;
+  WUC_EXT_ WUC_ATOMIC(struct wuc_select_node *) deferred;
 } wuc_select_stmt;
 
-#define WUC_RACE_OPEN ((uintptr_t)0)
-#define WUC_RACE_PENDING ((uintptr_t)1)
-#define WUC_RACE_CLOSED ((uintptr_t)2)
+#define WUC_RACE_OPEN ((wuc_uintptr_t)0)
+#define WUC_RACE_PENDING ((wuc_uintptr_t)1)
+#define WUC_RACE_CLOSED ((wuc_uintptr_t)2)
 /* Registering: the low bits are 3 and the rest is the list of nodes to
  * register again (see wuc_select_begin_registration). */
-#define WUC_RACE_REGISTERING ((uintptr_t)3)
+#define WUC_RACE_REGISTERING ((wuc_uintptr_t)3)
 
 typedef struct wuc_select_node {
   wuc_select_stmt *stmt;
-  WUC_ATOMIC(int) status; /* enum wuc_clause_status */
+  WUC_EXT_ WUC_ATOMIC(int) status; /* enum wuc_clause_status */
+  char __wuc_pad0[4];
   /* Clause data: where a receive stores its element, or the value a send
    * sends (already evaluated).  Interpreted by the resource. */
   void *data;
   /* Set by the statement for its first, non-blocking pass: a resource that
    * cannot complete the operation now must not queue the node (built-in
    * resources honour it; one that does not is cleaned up by unreg). */
-  bool try_only;
+  wuc_bool try_only;
   /* Cleared by the statement when the clause is no longer needed (another
    * operand of an `or` was satisfied); on_selected decides from it whether a
    * completed clause's body still runs (step 5 above). */
-  bool needed;
+  wuc_bool needed;
+  char __wuc_pad1[6];
   /* Where the clause is in the source ("file:line:col"), for messages. */
   const char *site;
   /* Next in its statement's list of nodes to register again (the
@@ -175,68 +173,59 @@ typedef struct wuc_select_node {
    * timer...).  The statement never touches these. */
   union {
     void *ptr[6];
-    uint64_t word[6];
+    wuc_uint64_t word[6];
   } res;
 } wuc_select_node;
 
 /* Statement set-up, on the waiting thread. */
-void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or);
-static inline void wuc_select_node_init(wuc_select_node *n, wuc_select_stmt *s, void *data) {
-  n->stmt = s;
-#ifdef __cplusplus
-  n->status.store(WUC_CLAUSE_WAITING, std::memory_order_relaxed);
-#else
-  atomic_init(&n->status, WUC_CLAUSE_WAITING);
-#endif
-  n->data = data;
-  n->try_only = false;
-  n->needed = true;
-  n->site = NULL;
-  n->rereg_next = NULL;
-  for (int i = 0; i < 6; i++) n->res.word[i] = 0;
+void wuc_select_stmt_init(wuc_select_stmt *__wuc_s, wuc_bool __wuc_all_or);
+static inline void wuc_select_node_init(wuc_select_node *__wuc_n, wuc_select_stmt *__wuc_s,
+                                        void *__wuc_data) {
+  int __wuc_i;
+  __wuc_n->stmt = __wuc_s;
+  WUC_INIT_RELAXED_(&__wuc_n->status, WUC_CLAUSE_WAITING);
+  __wuc_n->data = __wuc_data;
+  __wuc_n->try_only = 0;
+  __wuc_n->needed = 1;
+  __wuc_n->site = 0;
+  __wuc_n->rereg_next = 0;
+  for (__wuc_i = 0; __wuc_i < 6; __wuc_i++) __wuc_n->res.word[__wuc_i] = 0;
 }
 
 /* --- for resources ---------------------------------------------------- */
 
 /* Claims n for an operation.  True: perform it, then wuc_select_wake(n). */
-bool wuc_select_claim(wuc_select_node *n);
+wuc_bool wuc_select_claim(wuc_select_node *__wuc_n);
 /* Claims two nodes of (usually) two statements atomically: both or neither.
  * `mine` is the caller's own clause; the result tells which side lost. */
 enum wuc_claim_pair_result { WUC_PAIR_CLAIMED, WUC_PAIR_MINE_LOST, WUC_PAIR_THEIRS_LOST };
-enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_select_node *theirs);
+enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *__wuc_mine,
+                                                 wuc_select_node *__wuc_theirs);
 /* After the operation for a claimed node: wakes its thread, then marks it
  * DONE.  The caller must not touch n afterwards.  For a node the caller
  * claimed for itself (its own statement), use wuc_select_done instead. */
-void wuc_select_wake(wuc_select_node *n);
-void wuc_select_done(wuc_select_node *n);
+void wuc_select_wake(wuc_select_node *__wuc_n);
+void wuc_select_done(wuc_select_node *__wuc_n);
 /* For a resource that took n out of its queue without completing it and
  * without a claim: n's statement registers n again (wuc_select_take_deferred).
  * Wakes the statement's thread (unless the caller is that thread, in reg);
  * the caller must keep the statement from leaving until this returns (its
  * unreg of n waits for it). */
-void wuc_select_defer(wuc_select_node *n);
+void wuc_select_defer(wuc_select_node *__wuc_n);
 /* The protocol half of unreg: makes every later claim of n fail.  Returns
  * true if n's operation completed (waiting if it is in progress). */
-bool wuc_select_withdraw(wuc_select_node *n);
+wuc_bool wuc_select_withdraw(wuc_select_node *__wuc_n);
 /* Has n's operation completed?  (A plain load; DONE never reverts.) */
-static inline bool wuc_select_is_done(wuc_select_node *n) {
-#ifdef __cplusplus
-  return n->status.load(std::memory_order_acquire) == WUC_CLAUSE_DONE;
-#else
-  return atomic_load_explicit(&n->status, memory_order_acquire) == WUC_CLAUSE_DONE;
-#endif
+static inline wuc_bool wuc_select_is_done(wuc_select_node *__wuc_n) {
+  return WUC_LOAD_ACQUIRE_(&__wuc_n->status) == WUC_CLAUSE_DONE;
 }
 
 /* Has n been claimed (CLAIMED or DONE)?  Its claimer's unpark may already
  * have been spent on an earlier park (unparks collapse into one permit), so
  * a waiting statement must not park for such a node: it waits it out. */
-static inline bool wuc_select_is_claimed(wuc_select_node *n) {
-#ifdef __cplusplus
-  int status = n->status.load();
-#else
-  int status = atomic_load(&n->status);
-#endif
-  return status == WUC_CLAUSE_CLAIMED || status == WUC_CLAUSE_DONE;
+static inline wuc_bool wuc_select_is_claimed(wuc_select_node *__wuc_n) {
+  int __wuc_status = WUC_LOAD_SEQ_CST_(&__wuc_n->status);
+  return __wuc_status == WUC_CLAUSE_CLAIMED || __wuc_status == WUC_CLAUSE_DONE;
 }
 
 /* --- for the statement (the code wucc generates) ------------------------ */
@@ -250,8 +239,8 @@ static inline bool wuc_select_is_claimed(wuc_select_node *n) {
  * elsewhere and unable to complete what it started.
  * end_registration returns NULL once the statement waits (or has won), else
  * the nodes to register again, linked by rereg_next; call it again after. */
-void wuc_select_begin_registration(wuc_select_stmt *s);
-wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s);
+void wuc_select_begin_registration(wuc_select_stmt *__wuc_s);
+wuc_select_node *wuc_select_end_registration(wuc_select_stmt *__wuc_s);
 
 /* The statement's side of deferring (step 3).  wuc_select_wait (all-or) is
  * wuc_select_wait_winner, but returns NULL instead of parking when nodes
@@ -262,21 +251,22 @@ wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s);
  * wait returns the winner).  wuc_select_wait_winner never returns for
  * handed-back nodes: a statement whose clauses may be deferred (a send and
  * a receive on one channel) must wait with wuc_select_wait. */
-wuc_select_node *wuc_select_wait(wuc_select_stmt *s);
-wuc_select_node *wuc_select_take_deferred(wuc_select_stmt *s);
+wuc_select_node *wuc_select_wait(wuc_select_stmt *__wuc_s);
+wuc_select_node *wuc_select_take_deferred(wuc_select_stmt *__wuc_s);
 
 /* Closes an all-or statement's race (the `else` path, or after the winner
  * is known): no claim can succeed afterwards.  Returns the winning node, or
  * NULL if none had won. */
-wuc_select_node *wuc_select_close(wuc_select_stmt *s);
+wuc_select_node *wuc_select_close(wuc_select_stmt *__wuc_s);
 /* All-or: parks until a clause has won and its operation is done; returns
  * the winner. */
-wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s);
+wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *__wuc_s);
 /* Mixed: parks until some node may have changed (returns spuriously too);
  * never parks while one of `nodes` is CLAIMED or DONE (its unpark may have
  * been spent: unparks collapse into one permit), nor while nodes were handed
  * back (wuc_select_take_deferred). */
-void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned count);
+void wuc_select_wait_any(wuc_select_stmt *__wuc_s, wuc_select_node *__wuc_nodes,
+                         unsigned __wuc_count);
 
 /* --- the trait ---------------------------------------------------------- */
 
@@ -284,9 +274,9 @@ void wuc_select_wait_any(wuc_select_stmt *s, wuc_select_node *nodes, unsigned co
  * clauses of any type alike (a statement's cleanup on a jump out of a body,
  * the blocking paths in <wuc/waituntil.h>). */
 typedef struct wuc_selectable_ops {
-  bool (*register_select)(void *, wuc_select_node *);
-  bool (*unregister_select)(void *, wuc_select_node *);
-  bool (*on_selected)(void *, wuc_select_node *);
+  wuc_bool (*register_select)(void *, wuc_select_node *);
+  wuc_bool (*unregister_select)(void *, wuc_select_node *);
+  wuc_bool (*on_selected)(void *, wuc_select_node *);
 } wuc_selectable_ops;
 
 /* Declares that T is selectable with the three functions.  Expands to a
@@ -298,34 +288,36 @@ typedef struct wuc_selectable_ops {
  * no macro of the program can change them (docs/lowering.md, "Names"). */
 #define WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)                                           \
   WUC_SELECTABLE_ANNOTATION_ static const struct {                                                 \
-    bool (*__wuc_register_select)(T *, wuc_select_node *);                                         \
-    bool (*__wuc_unregister_select)(T *, wuc_select_node *);                                       \
-    bool (*__wuc_on_selected)(T *, wuc_select_node *);                                             \
+    wuc_bool (*__wuc_register_select)(T *, wuc_select_node *);                                     \
+    wuc_bool (*__wuc_unregister_select)(T *, wuc_select_node *);                                   \
+    wuc_bool (*__wuc_on_selected)(T *, wuc_select_node *);                                         \
   } WUC_SELECTABLE_NAME_(reg_fn) = {reg_fn, unreg_fn, selected_fn};                                \
   WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)
 #define WUC_SELECTABLE_NAME_(reg) wuc_selectable_trait_##reg
 #define WUC_SELECTABLE_OPS(reg) wuc_selectable_ops_##reg
 #define WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)                                   \
-  static inline bool wuc_selectable_reg_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {        \
+  static inline wuc_bool wuc_selectable_reg_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {    \
     return reg_fn((T *)__wuc_r, __wuc_n);                                                          \
   }                                                                                                \
-  static inline bool wuc_selectable_unreg_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {      \
+  static inline wuc_bool wuc_selectable_unreg_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {  \
     return unreg_fn((T *)__wuc_r, __wuc_n);                                                        \
   }                                                                                                \
-  static inline bool wuc_selectable_sel_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {        \
+  static inline wuc_bool wuc_selectable_sel_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {    \
     return selected_fn((T *)__wuc_r, __wuc_n);                                                     \
   }                                                                                                \
   __attribute__((__unused__)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = {      \
       wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn, wuc_selectable_sel_##reg_fn}
 
 /* n->needed, for code that expands in the program's text. */
-static inline bool __wuc_select_needed(const wuc_select_node *n) { return n->needed; }
+static inline wuc_bool __wuc_select_needed(const wuc_select_node *__wuc_n) {
+  return __wuc_n->needed;
+}
 
 /* WUC_SELECTABLE for a resource whose completed operation may be dropped
  * (unreg undoes it, or it consumed nothing): also defines selected_fn, which
  * runs the body only while the clause is needed (n->needed). */
 #define WUC_SELECTABLE_DROPPABLE(T, reg_fn, unreg_fn, selected_fn)                                 \
-  static inline bool selected_fn(T *__wuc_r, wuc_select_node *__wuc_n) {                           \
+  static inline wuc_bool selected_fn(T *__wuc_r, wuc_select_node *__wuc_n) {                       \
     (void)__wuc_r;                                                                                 \
     return __wuc_select_needed(__wuc_n);                                                           \
   }                                                                                                \

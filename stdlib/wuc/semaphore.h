@@ -1,5 +1,5 @@
-/* <wuc/semaphore.h> — a counting semaphore with FIFO hand-off, usable in
- * waituntil clauses.
+/* <wuc/semaphore.h> — wuc_semaphore (semaphore in <wuc.h>): a counting semaphore with FIFO
+ * hand-off, usable in waituntil clauses.
  *
  * A zero-initialised semaphore has no permits; semaphore_init gives it n, on
  * a zeroed semaphore not yet used.  Invariants (under the queue's spinlock):
@@ -21,8 +21,6 @@
 #ifndef WUC_SEMAPHORE_H
 #define WUC_SEMAPHORE_H
 
-#include <stdbool.h>
-
 #include <wuc/lock.h> /* wuc_waitq */
 #include <wuc/select.h>
 
@@ -30,30 +28,31 @@
 extern "C" {
 #endif
 
-typedef struct semaphore {
+typedef struct wuc_semaphore {
   wuc_waitq waiters; /* its spinlock also guards the fields below */
   long permits;
-  bool used; /* initialised or operated on: a later semaphore_init is misuse */
-} semaphore;
+  wuc_bool used; /* initialised or operated on: a later semaphore_init is misuse */
+  char __wuc_pad[7];
+} wuc_semaphore;
 
-void semaphore_init(semaphore *s, long n);
+void wuc_semaphore_init(wuc_semaphore *__wuc_s, long __wuc_n);
 /* Blocks until the caller has a permit. */
-void wuc_semaphore_acquire_at(semaphore *s, const char *file, int line);
-void semaphore_acquire(semaphore *s);
+void wuc_semaphore_acquire_at(wuc_semaphore *__wuc_s, const char *__wuc_file, int __wuc_line);
+void wuc_semaphore_acquire(wuc_semaphore *__wuc_s);
 /* Takes a permit if one is available; never blocks. */
-bool semaphore_try_acquire(semaphore *s);
+wuc_bool wuc_semaphore_try_acquire(wuc_semaphore *__wuc_s);
 /* Gives a permit back (to the first waiter, if any). */
-void semaphore_release(semaphore *s);
+void wuc_semaphore_release(wuc_semaphore *__wuc_s);
 
 /* The call records its source line for the deadlock report;
- * (semaphore_acquire)(s) still reaches the plain function. */
-#define semaphore_acquire(s) wuc_semaphore_acquire_at((s), __FILE__, __LINE__)
+ * (wuc_semaphore_acquire)(s) still reaches the plain function. */
+#define wuc_semaphore_acquire(s) wuc_semaphore_acquire_at((s), __FILE__, __LINE__)
 
 /* The waituntil trait (<wuc/select.h>). */
-bool semaphore_register(semaphore *s, wuc_select_node *n);
-bool semaphore_unregister(semaphore *s, wuc_select_node *n);
-WUC_SELECTABLE_DROPPABLE(semaphore, semaphore_register, semaphore_unregister,
-                         semaphore_on_selected);
+wuc_bool wuc_semaphore_register(wuc_semaphore *__wuc_s, wuc_select_node *__wuc_n);
+wuc_bool wuc_semaphore_unregister(wuc_semaphore *__wuc_s, wuc_select_node *__wuc_n);
+WUC_SELECTABLE_DROPPABLE(wuc_semaphore, wuc_semaphore_register, wuc_semaphore_unregister,
+                         wuc_semaphore_on_selected);
 
 #ifdef __cplusplus
 }

@@ -22,42 +22,43 @@
 extern "C" {
 #endif
 
-typedef struct uthread uthread_t;
+typedef struct wuc_uthread wuc_uthread_t;
 
 /* Starts fn(arg) on a new user thread.  Never returns NULL: running out of
  * stack memory stops the program with a message. */
-uthread_t *uthread_spawn(void (*fn)(void *), void *arg);
+wuc_uthread_t *wuc_uthread_spawn(void (*__wuc_fn)(void *), void *__wuc_arg);
 /* Waits until t has returned from its function, then frees t.  Each thread is
  * joined at most once; a thread that is never joined keeps only its handle
  * (its stack is recycled as soon as it finishes). */
-void uthread_join(uthread_t *t);
+void wuc_uthread_join(wuc_uthread_t *__wuc_t);
 /* Lets the other runnable threads of this worker run first. */
-void uthread_yield(void);
-uthread_t *uthread_self(void);
+void wuc_uthread_yield(void);
+wuc_uthread_t *wuc_uthread_self(void);
 /* Blocks for at least d (no earlier than asked; normally within ~100 µs after);
  * for ever if wuc_now() + d is beyond INT64_MAX. */
-void uthread_sleep(duration_t d);
+void wuc_uthread_sleep(wuc_duration_t __wuc_d);
 /* A thread's number: 1 for main, then 2, 3, … in spawn order. */
-unsigned long uthread_id(const uthread_t *t);
+unsigned long wuc_uthread_id(const wuc_uthread_t *__wuc_t);
 
 /* Sets the number of workers.  Only before the first spawn; 0 means the
  * default ($WUC_PROCESSORS, else the number of online CPUs). */
-void wuc_set_processors(unsigned n);
+void wuc_set_processors(unsigned __wuc_n);
 /* The number of workers the runtime uses (or will use). */
 unsigned wuc_processors(void);
 
 /* The same calls, recording the caller's source location for the deadlock
  * report and misuse messages.  The macros below route every ordinary call
- * here; (uthread_spawn)(f, a) still reaches the plain function. */
-uthread_t *wuc_uthread_spawn_at(void (*fn)(void *), void *arg, const char *file, int line);
-void wuc_uthread_join_at(uthread_t *t, const char *file, int line);
-void wuc_uthread_sleep_at(duration_t d, const char *file, int line);
+ * here; (wuc_uthread_spawn)(f, a) still reaches the plain function. */
+wuc_uthread_t *wuc_uthread_spawn_at(void (*__wuc_fn)(void *), void *__wuc_arg,
+                                    const char *__wuc_file, int __wuc_line);
+void wuc_uthread_join_at(wuc_uthread_t *__wuc_t, const char *__wuc_file, int __wuc_line);
+void wuc_uthread_sleep_at(wuc_duration_t __wuc_d, const char *__wuc_file, int __wuc_line);
 
-#define uthread_spawn(fn, arg) wuc_uthread_spawn_at((fn), (arg), __FILE__, __LINE__)
-#define uthread_join(t) wuc_uthread_join_at((t), __FILE__, __LINE__)
+#define wuc_uthread_spawn(fn, arg) wuc_uthread_spawn_at((fn), (arg), __FILE__, __LINE__)
+#define wuc_uthread_join(t) wuc_uthread_join_at((t), __FILE__, __LINE__)
 /* Any arithmetic d (WUC_DURATION_ in <wuc/time.h>: 1e19 or UINT64_MAX sleeps
  * for ever, a NaN stops the program). */
-#define uthread_sleep(d)                                                                           \
+#define wuc_uthread_sleep(d)                                                                       \
   wuc_uthread_sleep_at(WUC_DURATION_((d), "uthread_sleep", __FILE__, __LINE__), __FILE__, __LINE__)
 
 #ifdef __cplusplus

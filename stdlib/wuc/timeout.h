@@ -15,9 +15,6 @@
 #ifndef WUC_TIMEOUT_H
 #define WUC_TIMEOUT_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
 #include <wuc/select.h>
 #include <wuc/time.h>
 
@@ -26,28 +23,31 @@ extern "C" {
 #endif
 
 typedef struct wuc_timeout {
-  int64_t deadline; /* on the wuc_now() clock */
+  wuc_int64_t deadline; /* on the wuc_now() clock */
 } wuc_timeout;
 
 /* The timeout d nanoseconds from now; INT64_MAX (never) if that is beyond
  * the clock's range. */
-static inline wuc_timeout wuc_timeout_after_(duration_t d) {
-  wuc_timeout t;
-  int64_t now = wuc_now();
-  t.deadline = d > INT64_MAX - now ? INT64_MAX : now + d; /* saturate: "never" */
-  return t;
+static inline wuc_timeout wuc_timeout_after_(wuc_duration_t __wuc_d) {
+  wuc_timeout __wuc_t;
+  wuc_int64_t __wuc_now = wuc_now();
+  /* saturate: "never" */
+  __wuc_t.deadline = __wuc_d > WUC_INT64_MAX - __wuc_now ? WUC_INT64_MAX : __wuc_now + __wuc_d;
+  return __wuc_t;
 }
 
 #ifndef __cplusplus
-static inline wuc_timeout wuc_timeout_make(duration_t d) { return wuc_timeout_after_(d); }
+static inline wuc_timeout wuc_timeout_make(wuc_duration_t __wuc_d) {
+  return wuc_timeout_after_(__wuc_d);
+}
 /* Any arithmetic d, converted by WUC_DURATION_ (1e19 or UINT64_MAX is never,
  * not INT64_MIN or -1). */
 #define wuc_timeout_make(d) wuc_timeout_after_(WUC_DURATION_((d), "timeout", __FILE__, __LINE__))
 #endif
 
 /* The waituntil trait (<wuc/select.h>). */
-bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n);
-bool wuc_timeout_unregister(wuc_timeout *t, wuc_select_node *n);
+wuc_bool wuc_timeout_register(wuc_timeout *__wuc_t, wuc_select_node *__wuc_n);
+wuc_bool wuc_timeout_unregister(wuc_timeout *__wuc_t, wuc_select_node *__wuc_n);
 WUC_SELECTABLE_DROPPABLE(wuc_timeout, wuc_timeout_register, wuc_timeout_unregister,
                          wuc_timeout_on_selected);
 

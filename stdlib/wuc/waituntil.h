@@ -1,6 +1,8 @@
 /* <wuc/waituntil.h> — the support code wucc's lowered statements call.
  *
- * Users do not include this: wucc adds it to every file it lowers.  It is
+ * Users do not include this: wucc inserts it before the first waituntil
+ * statement of a file (docs/language.md, "Names and headers"), and <wuc.h>
+ * includes it.  It is
  * the statement's side of <wuc/select.h> ("The statement's side, in order")
  * packaged for generated code:
  *
@@ -24,10 +26,9 @@
 #ifndef WUC_WAITUNTIL_H
 #define WUC_WAITUNTIL_H
 
-#include <stdbool.h>
-#include <string.h>
-
+#include <wuc/channel.h> /* the clause forms x << ch, ch << e, closed(ch) */
 #include <wuc/select.h>
+#include <wuc/timeout.h> /* timeout(d) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,18 +42,19 @@ typedef struct wuc_wu_clause {
   wuc_select_node __wuc_node;
   void *res;                     /* the resource the trait is declared for */
   const wuc_selectable_ops *ops; /* its trait, type-erased */
-  bool enabled;                  /* its guard was true (or it has none) */
-  bool live;                     /* registered and not yet unregistered */
-  bool __wuc_ran; /* its body ran, or it completed and its resource skipped the body */
+  wuc_bool enabled;              /* its guard was true (or it has none) */
+  wuc_bool live;                 /* registered and not yet unregistered */
+  wuc_bool __wuc_ran; /* its body ran, or it completed and its resource skipped the body */
   /* Mixed: the completion predicate's verdict, written before each
    * wuc_wu_mixed_step, which copies it to the node's `needed`. */
-  bool __wuc_needed;
-  bool pending; /* mixed: completed while being withdrawn; its body is still to run */
+  wuc_bool __wuc_needed;
+  wuc_bool pending; /* mixed: completed while being withdrawn; its body is still to run */
   /* A receive whose target's type differs from the element type receives
    * into a temporary; if the statement is left by a jump while such a clause
    * completes, the cleanup still assigns the element to the target (it is
    * never lost), converting by these arithmetic kinds (WUC_WU_KIND). */
   unsigned char convert_to_kind, convert_from_kind;
+  char __wuc_pad[1];
   void *convert_to;
 } wuc_wu_clause;
 
@@ -74,104 +76,106 @@ enum wuc_wu_kind {
   WUC_WU_K_POINTER
 };
 #define WUC_WU_KIND(e)                                                                             \
-  _Generic((e), _Bool                                                                              \
-           : WUC_WU_K_BOOL, char                                                                   \
-           : ((char)-1 < 0 ? WUC_WU_K_I8 : WUC_WU_K_U8), signed char                               \
-           : WUC_WU_K_I8, unsigned char                                                            \
-           : WUC_WU_K_U8, short                                                                    \
-           : WUC_WU_K_I16, unsigned short                                                          \
-           : WUC_WU_K_U16, int                                                                     \
-           : WUC_WU_K_I32, unsigned                                                                \
-           : WUC_WU_K_U32, long                                                                    \
-           : WUC_WU_K_I64, unsigned long                                                           \
-           : WUC_WU_K_U64, long long                                                               \
-           : WUC_WU_K_I64, unsigned long long                                                      \
-           : WUC_WU_K_U64, float                                                                   \
-           : WUC_WU_K_F32, double                                                                  \
-           : WUC_WU_K_F64, long double                                                             \
-           : WUC_WU_K_F80, default                                                                 \
-           : WUC_WU_K_POINTER)
+  __extension__ _Generic((e), _Bool                                                                \
+                         : WUC_WU_K_BOOL, char                                                     \
+                         : ((char)-1 < 0 ? WUC_WU_K_I8 : WUC_WU_K_U8), signed char                 \
+                         : WUC_WU_K_I8, unsigned char                                              \
+                         : WUC_WU_K_U8, short                                                      \
+                         : WUC_WU_K_I16, unsigned short                                            \
+                         : WUC_WU_K_U16, int                                                       \
+                         : WUC_WU_K_I32, unsigned                                                  \
+                         : WUC_WU_K_U32, long                                                      \
+                         : WUC_WU_K_I64, unsigned long                                             \
+                         : WUC_WU_K_U64, long long                                                 \
+                         : WUC_WU_K_I64, unsigned long long                                        \
+                         : WUC_WU_K_U64, float                                                     \
+                         : WUC_WU_K_F32, double                                                    \
+                         : WUC_WU_K_F64, long double                                               \
+                         : WUC_WU_K_F80, default                                                   \
+                         : WUC_WU_K_POINTER)
 /* *to = *from with C's conversion between the two kinds. */
-void wuc_wu_convert(void *to, int to_kind, const void *from, int from_kind);
+void wuc_wu_convert(void *__wuc_to, int __wuc_to_kind, const void *__wuc_from, int __wuc_from_kind);
 
 typedef struct wuc_wu {
   wuc_select_stmt s;
   wuc_wu_clause *cl;
   unsigned n;
   unsigned next_reg; /* mixed: clauses before it have had their turn to register */
-  bool try_only;     /* mixed with an `else`: try each clause once, never park */
+  wuc_bool try_only; /* mixed with an `else`: try each clause once, never park */
+  char __wuc_pad[7];
 } wuc_wu;
 
 /* Evaluation: clause i of the statement, once its guard (and, if enabled,
  * its resource) has been evaluated. */
-static inline void wuc_wu_clause_init(wuc_wu *w, unsigned i, bool enabled, void *res,
-                                      const wuc_selectable_ops *ops, void *data, const char *site) {
-  wuc_wu_clause *c = &w->cl[i];
-  w->n = i + 1;
-  c->enabled = enabled;
-  c->live = c->__wuc_ran = c->pending = false;
-  c->res = res;
-  c->ops = ops;
-  c->__wuc_node.data = data; /* kept here until the node is set up */
-  c->__wuc_node.site = site;
-  c->convert_to = NULL;
+static inline void wuc_wu_clause_init(wuc_wu *__wuc_w, unsigned __wuc_i, wuc_bool __wuc_enabled,
+                                      void *__wuc_res, const wuc_selectable_ops *__wuc_ops,
+                                      void *__wuc_data, const char *__wuc_site) {
+  wuc_wu_clause *__wuc_c = &__wuc_w->cl[__wuc_i];
+  __wuc_w->n = __wuc_i + 1;
+  __wuc_c->enabled = __wuc_enabled;
+  __wuc_c->live = __wuc_c->__wuc_ran = __wuc_c->pending = 0;
+  __wuc_c->res = __wuc_res;
+  __wuc_c->ops = __wuc_ops;
+  __wuc_c->__wuc_node.data = __wuc_data; /* kept here until the node is set up */
+  __wuc_c->__wuc_node.site = __wuc_site;
+  __wuc_c->convert_to = 0;
 }
 
 /* Clause i receives into a temporary, then converts into `to`. */
-static inline void wuc_wu_clause_converts(wuc_wu *w, unsigned i, void *to, int to_kind,
-                                          int from_kind) {
-  w->cl[i].convert_to = to;
-  w->cl[i].convert_to_kind = (unsigned char)to_kind;
-  w->cl[i].convert_from_kind = (unsigned char)from_kind;
+static inline void wuc_wu_clause_converts(wuc_wu *__wuc_w, unsigned __wuc_i, void *__wuc_to,
+                                          int __wuc_to_kind, int __wuc_from_kind) {
+  __wuc_w->cl[__wuc_i].convert_to = __wuc_to;
+  __wuc_w->cl[__wuc_i].convert_to_kind = (unsigned char)__wuc_to_kind;
+  __wuc_w->cl[__wuc_i].convert_from_kind = (unsigned char)__wuc_from_kind;
 }
 
 /* Sets up clause i's node (keeping its data and site). */
-static inline wuc_select_node *wuc_wu_node_setup(wuc_wu *w, unsigned i) {
-  wuc_select_node *n = &w->cl[i].__wuc_node;
-  void *data = n->data;
-  const char *site = n->site;
-  wuc_select_node_init(n, &w->s, data);
-  n->site = site;
-  return n;
+static inline wuc_select_node *wuc_wu_node_setup(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  wuc_select_node *__wuc_n = &__wuc_w->cl[__wuc_i].__wuc_node;
+  void *__wuc_data = __wuc_n->data;
+  const char *__wuc_site = __wuc_n->site;
+  wuc_select_node_init(__wuc_n, &__wuc_w->s, __wuc_data);
+  __wuc_n->site = __wuc_site;
+  return __wuc_n;
 }
 
 /* n counts the clauses evaluated so far (wuc_wu_clause_init), so the
  * cleanup never reads a clause a jump out of a guard skipped. */
-static inline void wuc_wu_init(wuc_wu *w, wuc_wu_clause *cl, bool all_or) {
-  wuc_select_stmt_init(&w->s, all_or);
-  w->cl = cl;
-  w->n = 0;
-  w->next_reg = 0;
-  w->try_only = false;
+static inline void wuc_wu_init(wuc_wu *__wuc_w, wuc_wu_clause *__wuc_cl, wuc_bool __wuc_all_or) {
+  wuc_select_stmt_init(&__wuc_w->s, __wuc_all_or);
+  __wuc_w->cl = __wuc_cl;
+  __wuc_w->n = 0;
+  __wuc_w->next_reg = 0;
+  __wuc_w->try_only = 0;
 }
 
 /* Fast path, clause i: the node is set up for a try (try_only: a resource
  * that cannot complete now queues nothing). */
-static inline wuc_select_node *wuc_wu_try_node(wuc_wu *w, unsigned i) {
-  wuc_select_node *n = wuc_wu_node_setup(w, i);
-  n->try_only = true;
-  return n;
+static inline wuc_select_node *wuc_wu_try_node(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  wuc_select_node *__wuc_n = wuc_wu_node_setup(__wuc_w, __wuc_i);
+  __wuc_n->try_only = 1;
+  return __wuc_n;
 }
 
 /* The try of clause i won: it completed and must be unregistered after its
  * body (live).  Nothing else was queued. */
-static inline void wuc_wu_won_try(wuc_wu *w, unsigned i) {
-  w->cl[i].__wuc_node.try_only = false;
-  w->cl[i].live = true;
+static inline void wuc_wu_won_try(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  __wuc_w->cl[__wuc_i].__wuc_node.try_only = 0;
+  __wuc_w->cl[__wuc_i].live = 1;
 }
 
 /* All-or, after a try pass that found nothing (every enabled node has been
  * through wuc_wu_try_node and failed): registers every enabled clause, parks until one
  * wins, withdraws the others.  Returns the winner, still live: the caller
  * runs on_selected, the body, then unregisters it. */
-unsigned wuc_wu_block_all_or(wuc_wu *w);
+unsigned wuc_wu_block_all_or(wuc_wu *__wuc_w);
 
 /* All-or: the winner's part after its body (a lock is released here).  No
  * other clause is live (the try pass queued nothing, wuc_wu_block_all_or
  * withdrew the losers), so the statement's exit has nothing to walk. */
-static inline void wuc_wu_end_winner(wuc_wu *w, unsigned i) {
-  w->cl[i].live = false;
-  w->n = 0;
+static inline void wuc_wu_end_winner(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  __wuc_w->cl[__wuc_i].live = 0;
+  __wuc_w->n = 0;
 }
 
 /* Mixed statements.  Each call first copies each clause's __wuc_needed to
@@ -186,22 +190,22 @@ enum { WUC_WU_END = -1, WUC_WU_RECOMPUTE = -2, WUC_WU_ELSE = -3 };
  * (an enabled `else`), each clause is tried once without queueing, and
  * wuc_wu_mixed_step returns WUC_WU_ELSE instead of parking when the tree
  * is not satisfied after every clause had its try. */
-static inline void wuc_wu_mixed_begin(wuc_wu *w, bool try_only) {
-  w->try_only = try_only;
-  for (unsigned i = 0; i < w->n; i++)
-    if (w->cl[i].enabled) (void)wuc_wu_node_setup(w, i);
+static inline void wuc_wu_mixed_begin(wuc_wu *__wuc_w, wuc_bool __wuc_try_only) {
+  __wuc_w->try_only = __wuc_try_only;
+  for (unsigned __wuc_i = 0; __wuc_i < __wuc_w->n; __wuc_i++)
+    if (__wuc_w->cl[__wuc_i].enabled) (void)wuc_wu_node_setup(__wuc_w, __wuc_i);
 }
-int wuc_wu_mixed_step(wuc_wu *w, bool satisfied);
+int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied);
 /* After body i of a mixed statement: unregisters it (a lock is released
  * here) and counts it as run. */
-void wuc_wu_mixed_ran(wuc_wu *w, unsigned i);
+void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i);
 
 /* Withdraws whatever is still registered. */
-void wuc_wu_cleanup(wuc_wu *w);
+void wuc_wu_cleanup(wuc_wu *__wuc_w);
 /* __attribute__((cleanup)) of a lowered statement: the out-of-line walk only
  * while some clause may still be live (not after an all-or winner's part). */
-static inline void wuc_wu_exit(wuc_wu *w) {
-  if (w->n) wuc_wu_cleanup(w);
+static inline void wuc_wu_exit(wuc_wu *__wuc_w) {
+  if (__wuc_w->n) wuc_wu_cleanup(__wuc_w);
 }
 
 #ifdef __cplusplus

@@ -33,7 +33,7 @@ RUNTIME = 'runtime'
 STDLIB = 'stdlib'
 WHITE_BOX = ['test/unit', 'test/stress', 'bench']
 # A stage whose headers are not all for others: the ones that are.
-INTERFACES = {'sema': {'sema/sema.h'}}
+INTERFACES = {'sema': {'sema/sema.h', 'sema/prelude.h'}}
 # Headers the build generates into frontend's binary directory.
 GENERATED = {'parser.hpp': 'frontend', 'scanner.h': 'frontend'}
 CLANG_PREFIXES = ('clang/', 'llvm/', 'clang-c/', 'llvm-c/')

@@ -7,7 +7,7 @@
 
 size_t chan_probe_linked_segments(wuc_chan *ch) {
   size_t n = 0;
-  for (struct chan_segment *s = ch->oldest; s; s = atomic_load(&s->next)) n++;
+  for (struct wuc_chan_segment *s = ch->oldest; s; s = atomic_load(&s->next)) n++;
   return n;
 }
 

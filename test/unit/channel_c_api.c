@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include <wuc.h>
 #include <wuc/channel.h>
 #include <wuc/thread.h>
 
@@ -248,7 +249,7 @@ int channel_c_named_struct(void) {
 
 size_t channel_linked_segments(wuc_chan *ch) {
   size_t n = 0;
-  for (struct chan_segment *s = ch->oldest; s; s = atomic_load(&s->next)) n++;
+  for (struct wuc_chan_segment *s = ch->oldest; s; s = atomic_load(&s->next)) n++;
   return n;
 }
 

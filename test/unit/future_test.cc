@@ -192,7 +192,7 @@ WUC_SCENARIO(future_reset_while_clause_registered) {
   static latch other;
   uthread_t *t = SpawnFn([] {
     std::vector<Clause> c = {Bind(&misuse_future.core, WUC_TRAIT(wuc_future_register)),
-                             Bind(&other, WUC_TRAIT(latch_register))};
+                             Bind(&other, WUC_TRAIT(wuc_latch_register))};
     Waituntil(wuc_test::AnyOf(2), c);
   });
   AwaitParked(t);

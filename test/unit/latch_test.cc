@@ -69,11 +69,11 @@ TEST(Latch, ClauseOnSetLatchCompletesWithoutQueueing) {
   wuc_select_node n = {};
   wuc_select_node_init(&n, &s, nullptr);
   n.try_only = true;
-  EXPECT_TRUE(latch_register(&e, &n));
+  EXPECT_TRUE(wuc_latch_register(&e, &n));
   EXPECT_TRUE(wuc_select_is_done(&n));
   EXPECT_EQ(e.waiters.head, nullptr);
-  EXPECT_TRUE(latch_on_selected(&e, &n));
-  EXPECT_TRUE(latch_unregister(&e, &n));
+  EXPECT_TRUE(wuc_latch_on_selected(&e, &n));
+  EXPECT_TRUE(wuc_latch_unregister(&e, &n));
 }
 
 TEST(Latch, ClauseOnUnsetLatchWithTryOnlyDoesNotQueue) {
@@ -83,9 +83,9 @@ TEST(Latch, ClauseOnUnsetLatchWithTryOnlyDoesNotQueue) {
   wuc_select_node n = {};
   wuc_select_node_init(&n, &s, nullptr);
   n.try_only = true;
-  EXPECT_FALSE(latch_register(&e, &n));
+  EXPECT_FALSE(wuc_latch_register(&e, &n));
   EXPECT_EQ(e.waiters.head, nullptr);
-  EXPECT_FALSE(latch_unregister(&e, &n));
+  EXPECT_FALSE(wuc_latch_unregister(&e, &n));
 }
 
 TEST(Latch, SetWakesEveryWaitingClause) {
@@ -94,7 +94,7 @@ TEST(Latch, SetWakesEveryWaitingClause) {
   std::vector<uthread_t *> threads;
   for (int i = 0; i < 20; i++)
     threads.push_back(SpawnFn([&] {
-      std::vector<Clause> c = {Bind(&e, WUC_TRAIT(latch_register), [&] {
+      std::vector<Clause> c = {Bind(&e, WUC_TRAIT(wuc_latch_register), [&] {
         EXPECT_TRUE(latch_is_set(&e));
         bodies++;
         return Flow::kNext;
@@ -114,8 +114,8 @@ TEST(Latch, SetWakesEveryWaitingClause) {
 TEST(Latch, WithdrawnClauseLeavesTheQueue) {
   latch e = {}, other = {};
   uthread_t *t = SpawnFn([&] {
-    std::vector<Clause> c = {Bind(&e, WUC_TRAIT(latch_register)),
-                             Bind(&other, WUC_TRAIT(latch_register))};
+    std::vector<Clause> c = {Bind(&e, WUC_TRAIT(wuc_latch_register)),
+                             Bind(&other, WUC_TRAIT(wuc_latch_register))};
     auto o = Waituntil(wuc_test::AnyOf(2), c);
     EXPECT_EQ(o.ran, std::vector<int>{1});
   });

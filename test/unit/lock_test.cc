@@ -117,7 +117,7 @@ TEST(OwnerLock, HandOffIsFifoAmongThreadsAndClauses) {
       }));
     } else {
       threads.push_back(SpawnFn([&, i] {
-        std::vector<Clause> c = {Bind(&l, WUC_TRAIT(owner_lock_register), [&, i] {
+        std::vector<Clause> c = {Bind(&l, WUC_TRAIT(wuc_owner_lock_register), [&, i] {
           EXPECT_EQ(l.owner, uthread_self());
           order.push_back(i);
           return Flow::kNext;
@@ -135,7 +135,7 @@ TEST(OwnerLock, HandOffIsFifoAmongThreadsAndClauses) {
 
 TEST(OwnerLock, ClauseOnFreeLockHoldsItDuringTheBody) {
   owner_lock l = {};
-  std::vector<Clause> c = {Bind(&l, WUC_TRAIT(owner_lock_register), [&] {
+  std::vector<Clause> c = {Bind(&l, WUC_TRAIT(wuc_owner_lock_register), [&] {
     EXPECT_EQ(l.owner, uthread_self());
     EXPECT_FALSE(FreeForOthers(&l));
     return Flow::kNext;
@@ -148,7 +148,7 @@ TEST(OwnerLock, ClauseOnFreeLockHoldsItDuringTheBody) {
 TEST(OwnerLock, ClauseOnALockTheThreadHoldsRecurses) {
   owner_lock l = {};
   lock_acquire(&l);
-  std::vector<Clause> c = {Bind(&l, WUC_TRAIT(owner_lock_register), [&] {
+  std::vector<Clause> c = {Bind(&l, WUC_TRAIT(wuc_owner_lock_register), [&] {
     EXPECT_EQ(l.depth, 2u);
     return Flow::kNext;
   })};
@@ -164,8 +164,8 @@ TEST(OwnerLock, ClauseGetsTheLockHandedOver) {
   latch never = {};
   lock_acquire(&l);
   uthread_t *t = SpawnFn([&] {
-    std::vector<Clause> c = {Bind(&never, WUC_TRAIT(latch_register)),
-                             Bind(&l, WUC_TRAIT(owner_lock_register), [&] {
+    std::vector<Clause> c = {Bind(&never, WUC_TRAIT(wuc_latch_register)),
+                             Bind(&l, WUC_TRAIT(wuc_owner_lock_register), [&] {
                                EXPECT_EQ(l.owner, uthread_self());
                                return Flow::kNext;
                              })};
@@ -194,12 +194,12 @@ WUC_SCENARIO(lock_release_skips_lost_clause) {
   static std::vector<int> order;
   lock_acquire(&l);
   uthread_t *t1 = SpawnFn([] {
-    std::vector<Clause> c = {Bind(&l, WUC_TRAIT(owner_lock_register),
+    std::vector<Clause> c = {Bind(&l, WUC_TRAIT(wuc_owner_lock_register),
                                   [] {
                                     order.push_back(10);
                                     return Flow::kNext;
                                   }),
-                             Bind(&e, WUC_TRAIT(latch_register), [] {
+                             Bind(&e, WUC_TRAIT(wuc_latch_register), [] {
                                order.push_back(1);
                                return Flow::kNext;
                              })};
@@ -250,7 +250,7 @@ WUC_SCENARIO(lock_release_held_by_another) {
 
 WUC_SCENARIO(lock_released_in_clause_body) {
   std::printf("fact lock %p\n", static_cast<void *>(&misuse_lock));
-  std::vector<Clause> c = {Bind(&misuse_lock, WUC_TRAIT(owner_lock_register), [] {
+  std::vector<Clause> c = {Bind(&misuse_lock, WUC_TRAIT(wuc_owner_lock_register), [] {
     lock_release(&misuse_lock); // the clause's own hold: unregister finds it gone
     return Flow::kNext;
   })};

@@ -45,13 +45,13 @@ Clause FutureClause(stmt_future *f, std::function<Flow()> body = nullptr, bool g
   return Bind(f, WUC_TRAIT(stmt_future_register), std::move(body), guard);
 }
 Clause LockClause(owner_lock *l, std::function<Flow()> body = nullptr, bool guard = true) {
-  return Bind(l, WUC_TRAIT(owner_lock_register), std::move(body), guard);
+  return Bind(l, WUC_TRAIT(wuc_owner_lock_register), std::move(body), guard);
 }
 Clause SemClause(semaphore *s, std::function<Flow()> body = nullptr) {
-  return Bind(s, WUC_TRAIT(semaphore_register), std::move(body));
+  return Bind(s, WUC_TRAIT(wuc_semaphore_register), std::move(body));
 }
 Clause LatchClause(latch *e, std::function<Flow()> body = nullptr, bool guard = true) {
-  return Bind(e, WUC_TRAIT(latch_register), std::move(body), guard);
+  return Bind(e, WUC_TRAIT(wuc_latch_register), std::move(body), guard);
 }
 Clause TimeoutClause(wuc_timeout *t, std::function<Flow()> body = nullptr) {
   return Bind(t, WUC_TRAIT(wuc_timeout_register), std::move(body));

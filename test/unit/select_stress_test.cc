@@ -88,15 +88,15 @@ void ExclusiveStatement(Shared &sh, uint32_t &rng) {
   };
   std::vector<Clause> c;
   for (int i = 0; i < kLocks; i++)
-    c.push_back(Bind(&sh.locks[i], WUC_TRAIT(owner_lock_register), lock_body(i)));
-  c.push_back(Bind(&sh.sem, WUC_TRAIT(semaphore_register), [&sh] {
+    c.push_back(Bind(&sh.locks[i], WUC_TRAIT(wuc_owner_lock_register), lock_body(i)));
+  c.push_back(Bind(&sh.sem, WUC_TRAIT(wuc_semaphore_register), [&sh] {
     sh.sem_gauge.Enter(kPermits, "the semaphore");
     uthread_yield();
     sh.sem_gauge.Leave();
     sh.bodies++;
     return Flow::kNext;
   }));
-  c.push_back(Bind(&sh.never, WUC_TRAIT(latch_register), [] {
+  c.push_back(Bind(&sh.never, WUC_TRAIT(wuc_latch_register), [] {
     SCENARIO_CHECK(false, "the never-set latch's body ran");
     return Flow::kNext;
   }));
@@ -256,9 +256,9 @@ WUC_SCENARIO(stress_mixed) {
             return Flow::kNext;
           };
         };
-        std::vector<Clause> c = {Bind(&locks[0], WUC_TRAIT(owner_lock_register), in_lock(0)),
-                                 Bind(&locks[1], WUC_TRAIT(owner_lock_register), in_lock(1)),
-                                 Bind(&sem, WUC_TRAIT(semaphore_register), [] {
+        std::vector<Clause> c = {Bind(&locks[0], WUC_TRAIT(wuc_owner_lock_register), in_lock(0)),
+                                 Bind(&locks[1], WUC_TRAIT(wuc_owner_lock_register), in_lock(1)),
+                                 Bind(&sem, WUC_TRAIT(wuc_semaphore_register), [] {
                                    sem_gauge.Enter(1, "the semaphore");
                                    uthread_yield();
                                    sem_gauge.Leave();
@@ -291,12 +291,12 @@ WUC_SCENARIO(stress_shutdown) {
       uint32_t rng = 4242u * (id + 1);
       for (bool stopping = false; !stopping;) {
         wuc_timeout t = wuc_timeout_make(microseconds(Next(rng) % 200));
-        std::vector<Clause> c = {Bind(&stop, WUC_TRAIT(latch_register),
+        std::vector<Clause> c = {Bind(&stop, WUC_TRAIT(wuc_latch_register),
                                       [&stopping] {
                                         stopping = true;
                                         return Flow::kNext;
                                       }),
-                                 Bind(&work_lock, WUC_TRAIT(owner_lock_register),
+                                 Bind(&work_lock, WUC_TRAIT(wuc_owner_lock_register),
                                       [] {
                                         work++;
                                         uthread_yield();

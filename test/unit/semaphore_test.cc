@@ -89,7 +89,7 @@ TEST(Semaphore, HandOffIsFifoAmongThreadsAndClauses) {
       }));
     } else {
       threads.push_back(SpawnFn([&, i] {
-        std::vector<Clause> c = {Bind(&s, WUC_TRAIT(semaphore_register), [&, i] {
+        std::vector<Clause> c = {Bind(&s, WUC_TRAIT(wuc_semaphore_register), [&, i] {
           order.push_back(i);
           return Flow::kNext;
         })};
@@ -107,7 +107,7 @@ TEST(Semaphore, HandOffIsFifoAmongThreadsAndClauses) {
 TEST(Semaphore, ClauseTakesAPermitAndGivesItBack) {
   semaphore s = {};
   semaphore_init(&s, 2);
-  std::vector<Clause> c = {Bind(&s, WUC_TRAIT(semaphore_register), [&] {
+  std::vector<Clause> c = {Bind(&s, WUC_TRAIT(wuc_semaphore_register), [&] {
     EXPECT_EQ(CountPermits(&s), 1);
     return Flow::kNext;
   })};
@@ -120,8 +120,8 @@ TEST(Semaphore, ClauseWaitsForARelease) {
   semaphore s = {};
   latch never = {};
   uthread_t *t = SpawnFn([&] {
-    std::vector<Clause> c = {Bind(&never, WUC_TRAIT(latch_register)),
-                             Bind(&s, WUC_TRAIT(semaphore_register), [&] {
+    std::vector<Clause> c = {Bind(&never, WUC_TRAIT(wuc_latch_register)),
+                             Bind(&s, WUC_TRAIT(wuc_semaphore_register), [&] {
                                EXPECT_EQ(CountPermits(&s), 0);
                                return Flow::kNext;
                              })};

@@ -132,7 +132,7 @@ TEST(Timeout, UnregisterCancelsTheTimer) {
 TEST(Timeout, WinsWhenNothingElseComes) {
   latch never = {};
   wuc_timeout t = wuc_timeout_make(milliseconds(2));
-  std::vector<Clause> c = {Bind(&never, WUC_TRAIT(latch_register)),
+  std::vector<Clause> c = {Bind(&never, WUC_TRAIT(wuc_latch_register)),
                            Bind(&t, WUC_TRAIT(wuc_timeout_register))};
   auto o = Waituntil(wuc_test::AnyOf(2), c);
   EXPECT_EQ(o.ran, std::vector<int>{1});

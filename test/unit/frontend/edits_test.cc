@@ -295,13 +295,13 @@ TEST(Edits, Durations) {
   Parsed p = parse(
       "long a = 10`ms, b = 1.5`us, c = 1`s, d = 0x10`ns, e = 2e3`us, f = 7ull`s, g = 0x1p4`ms;\n");
   ASSERT_TRUE(p.ok) << p.diags;
-  EXPECT_EQ(replacement(p, "10`ms"), "((duration_t)(10 * 1000000LL))");
-  EXPECT_EQ(replacement(p, "1.5`us"), "((duration_t)(1.5 * 1000.0))");
-  EXPECT_EQ(replacement(p, "1`s"), "((duration_t)(1 * 1000000000LL))");
-  EXPECT_EQ(replacement(p, "0x10`ns"), "((duration_t)(0x10 * 1LL))");
-  EXPECT_EQ(replacement(p, "2e3`us"), "((duration_t)(2e3 * 1000.0))");
-  EXPECT_EQ(replacement(p, "7ull`s"), "((duration_t)(7ull * 1000000000LL))");
-  EXPECT_EQ(replacement(p, "0x1p4`ms"), "((duration_t)(0x1p4 * 1000000.0))");
+  EXPECT_EQ(replacement(p, "10`ms"), "((wuc_duration_t)(10 * 1000000LL))");
+  EXPECT_EQ(replacement(p, "1.5`us"), "((wuc_duration_t)(1.5 * 1000.0))");
+  EXPECT_EQ(replacement(p, "1`s"), "((wuc_duration_t)(1 * 1000000000LL))");
+  EXPECT_EQ(replacement(p, "0x10`ns"), "((wuc_duration_t)(0x10 * 1LL))");
+  EXPECT_EQ(replacement(p, "2e3`us"), "((wuc_duration_t)(2e3 * 1000.0))");
+  EXPECT_EQ(replacement(p, "7ull`s"), "((wuc_duration_t)(7ull * 1000000000LL))");
+  EXPECT_EQ(replacement(p, "0x1p4`ms"), "((wuc_duration_t)(0x1p4 * 1000000.0))");
   for (const Edit &e : p.fe.edits) EXPECT_EQ(e.kind, Edit::Duration);
 }
 
@@ -315,8 +315,8 @@ TEST(Edits, DurationsInStatements) {
   std::string operand, body;
   r.render(c.operand, operand);
   r.render(c.body, body);
-  EXPECT_EQ(operand, "timeout(((duration_t)(5 * 1000000LL)))");
-  EXPECT_EQ(body, "{ sleep(((duration_t)(1 * 1000000000LL))); }");
+  EXPECT_EQ(operand, "timeout(((wuc_duration_t)(5 * 1000000LL)))");
+  EXPECT_EQ(body, "{ sleep(((wuc_duration_t)(1 * 1000000000LL))); }");
 }
 
 TEST(Edits, NothingInLiteralsOrComments) {
@@ -341,10 +341,10 @@ TEST(Edits, InDefineReplacementLists) {
   Parsed q = parse(std::string(src).replace(src.find("a`ms"), 4, "1`s"));
   ASSERT_TRUE(q.ok) << q.diags;
   EXPECT_EQ(q.render(), "#include <wuc.h>\n"
-                        "#define TICK ((duration_t)(10 * 1000000LL))\n"
+                        "#define TICK ((wuc_duration_t)(10 * 1000000LL))\n"
                         "#define INTCHAN struct wuc_channel_int\n"
                         "# define PAIR(a, b) { struct wuc_future_long x; channel(a) y; "
-                        "((duration_t)(1 * 1000000000LL)); }\n"
+                        "((wuc_duration_t)(1 * 1000000000LL)); }\n"
                         "#define channel(T) foo(T)\n"
                         "#error 10`ms channel(int)\n"
                         "#if 0\n#endif\n"

@@ -2,15 +2,16 @@
 #include "runtime_probe.h"
 
 #include <scheduler.h>
+#include <wuc.h>
 #include <wuc/thread.h>
 
 unsigned probe_worker_id(void) { return wuc_current_worker()->id; }
 
-int probe_is_parked(const struct uthread *t) {
-  return atomic_load(&((struct uthread *)t)->park_state) == PARK_PARKED;
+int probe_is_parked(const struct wuc_uthread *t) {
+  return atomic_load(&((struct wuc_uthread *)t)->park_state) == PARK_PARKED;
 }
 
-void probe_await_parked(const struct uthread *t) {
+void probe_await_parked(const struct wuc_uthread *t) {
   while (!probe_is_parked(t)) uthread_sleep(microseconds(20));
 }
 

@@ -12,16 +12,16 @@
 extern "C" {
 #endif
 
-struct uthread;
+struct wuc_uthread;
 
 /* The id of the worker running the caller (0 .. workers-1). */
 unsigned probe_worker_id(void);
 /* Whether t is blocked in wuc_park (its park committed). */
-int probe_is_parked(const struct uthread *t);
+int probe_is_parked(const struct wuc_uthread *t);
 /* Sleeps on the calling user thread until probe_is_parked(t) (for tests that
  * queue waiters in a known order).  Only meaningful while t blocks in
  * nothing else. */
-void probe_await_parked(const struct uthread *t);
+void probe_await_parked(const struct wuc_uthread *t);
 /* Threads run on / stolen by the given worker so far (wuc_worker_stats). */
 uint64_t probe_threads_run(unsigned worker);
 uint64_t probe_threads_stolen(unsigned worker);

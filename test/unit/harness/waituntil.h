@@ -3,7 +3,7 @@
 // any clauses, given as {guard, trait bound to a resource, body}, and an
 // and/or tree over their indices.
 //
-//   std::vector<Clause> c = {Bind(&l, WUC_TRAIT(owner_lock_register), body0),
+//   std::vector<Clause> c = {Bind(&l, WUC_TRAIT(wuc_owner_lock_register), body0),
 //                            Bind(&f.core, WUC_TRAIT(wuc_future_register), body1)};
 //   Outcome o = Waituntil(Or({Leaf(0), Leaf(1)}), c);
 //

@@ -57,44 +57,76 @@ TEST(Lowering, SingleReceiveInPlace) {
   lower(fn("  waituntil (x << a) { x++; }"), {{recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
-          "wuc_wu_clause __wuc0_clauses[1];",
-          "wuc_wu __wuc0 __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */",
-          "wuc_wu_init(&__wuc0, __wuc0_clauses, 1);",
-          "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
-          "__auto_type __wuc0_clause0_recv_target = &(x);",
-          "__auto_type __wuc0_clause0_recv_chan = &(a);",
-          "wuc_chan_recv_clause __wuc0_clause0_recv = chan_recv_clause(__wuc0_clause0_recv_chan);",
-          "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_recv, "
-          "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
-          "\"t.wc:10:3\");",
-          "/* fast path: try each clause in source order without registering */",
-          "if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
-          "__wuc0_clause0_recv_tried;",
-          "/* block: register every enabled clause, park until one completes */",
-          "switch (wuc_wu_block_all_or(&__wuc0)) {",
-          "case 0: goto __wuc0_clause0_recv_won;",
-          "default: goto __wuc0_end;",
-          "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
-          "wuc_wu_won_try(&__wuc0, 0);",
-          "__wuc0_clause0_recv_won:",
-          "if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node)) {",
-          "{ x++; }",
-          "wuc_wu_end_winner(&__wuc0, 0);",
-          "(void)wuc_chan_recv_unregister(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node);",
-          "goto __wuc0_end;",
-          "__wuc0_end:;"}));
+      s,
+      {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
+       "wuc_wu_clause __wuc0_clauses[1];",
+       "wuc_wu __wuc0 __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */",
+       "wuc_wu_init(&__wuc0, __wuc0_clauses, 1);",
+       "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
+       "__extension__ __auto_type __wuc0_clause0_recv_target = &(x);",
+       "__extension__ __auto_type __wuc0_clause0_recv_chan = &(a);",
+       "wuc_chan_recv_clause __wuc0_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan);",
+       "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_recv, "
+       "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
+       "\"t.wc:10:3\");",
+       "/* fast path: try each clause in source order without registering */",
+       "if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
+       "__wuc0_clause0_recv_tried;",
+       "/* block: register every enabled clause, park until one completes */",
+       "switch (wuc_wu_block_all_or(&__wuc0)) {",
+       "case 0: goto __wuc0_clause0_recv_won;",
+       "default: goto __wuc0_end;",
+       "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
+       "wuc_wu_won_try(&__wuc0, 0);",
+       "__wuc0_clause0_recv_won:",
+       "if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node)) {",
+       "{ x++; }",
+       "wuc_wu_end_winner(&__wuc0, 0);",
+       "(void)wuc_chan_recv_unregister(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node);",
+       "goto __wuc0_end;",
+       "__wuc0_end:;"}));
   // In place: no temporary element, no guard variable, no guard test.
   EXPECT_EQ(count(s, "_elem"), 0u) << s;
   EXPECT_EQ(count(s, "_enabled"), 0u) << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s;
   EXPECT_EQ(count(l.c, "{ x++; }"), 1u);
-  // The prelude, then the file with the statement replaced.
-  EXPECT_TRUE(inOrder(l.c, {"#include <string.h>\n#include <wuc.h>\n#include <wuc/waituntil.h>\n",
-                            "WUC_CHANNEL_STRUCT(wuc_channel_int, int);",
+  // The file with the wuc headers before the external declaration of its
+  // first construct, and the statement replaced.
+  EXPECT_EQ(l.c.find("#include"), l.c.find("#include <wuc.h>\n\n#include <wuc/channel.h>\n"));
+  EXPECT_TRUE(inOrder(l.c, {"#include <wuc.h>\n\n#include <wuc/channel.h>\n#include "
+                            "<wuc/waituntil.h>\nWUC_CHANNEL_STRUCT(wuc_channel_int, int);",
                             "struct wuc_channel_int a;", "__wuc0_end:;", "return x + y + r;"}));
   EXPECT_EQ(count(l.c, "channel(int)"), 0u);
   EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- the wuc headers (docs/language.md, "Names and headers") ----------------
+
+TEST(Lowering, PlainCGetsNoHeader) {
+  Lowered l;
+  lower("#define _GNU_SOURCE\n#include <stdio.h>\nint main(void) { return 0; }\n", {}, l);
+  EXPECT_EQ(count(l.c, "#include <wuc"), 0u) << l.c;
+  EXPECT_EQ(l.c.find("#define _GNU_SOURCE"), l.c.find("#line 1 \"t.wc\"\n") + 15) << l.c;
+}
+
+TEST(Lowering, HeadersGoBeforeTheDeclarationOfTheFirstConstruct) {
+  Lowered l;
+  lower("#define _GNU_SOURCE\n#include <stdio.h>\nint g(int);\n"
+        "int main(void) {\n  int x = g(1);\n  waituntil (timeout(x)) {}\n  return 0;\n}\n",
+        {{timeoutFacts()}}, l);
+  EXPECT_EQ(count(l.c, "#include <wuc"), 1u) << l.c;
+  EXPECT_TRUE(inOrder(l.c, {"#define _GNU_SOURCE\n", "#include <stdio.h>\n", "int g(int);\n",
+                            "\n#include <wuc/waituntil.h>\n#line 4 \"t.wc\"\nint main(void) {"}))
+      << l.c;
+}
+
+TEST(Lowering, ADurationInAMacroGetsItsHeaderAfterTheDirective) {
+  Lowered l;
+  lower("int a;\n#define TICK 10`ms\nlong b = TICK;\n", {}, l);
+  EXPECT_TRUE(inOrder(l.c, {"int a;\n", "#define TICK ((wuc_duration_t)(10 * 1000000LL))\n",
+                            "\n#include <wuc/time.h>\n#line 3 \"t.wc\"\nlong b = TICK;"}))
+      << l.c;
+  EXPECT_EQ(count(l.c, "#include <wuc"), 1u) << l.c;
 }
 
 TEST(Lowering, ReceiveIntoAnotherTypeConvertsBeforeTheBody) {
@@ -102,8 +134,8 @@ TEST(Lowering, ReceiveIntoAnotherTypeConvertsBeforeTheBody) {
   lower(fn("  long z = 0;\n  waituntil (z << a) { use(z); }"), {{recvFacts(false)}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"__auto_type __wuc0_clause0_recv_target = &(z);",
-          "__auto_type __wuc0_clause0_recv_chan = &(a);",
+      s, {"__extension__ __auto_type __wuc0_clause0_recv_target = &(z);",
+          "__extension__ __auto_type __wuc0_clause0_recv_chan = &(a);",
           "__typeof__(((void)0, __wuc0_clause0_recv_chan->__wuc_elem[0])) "
           "__wuc0_clause0_recv_elem; /* "
           "received, then converted */",
@@ -142,9 +174,13 @@ TEST(Lowering, ChannelThroughPointerIsNotAddressed) {
             "  return x;\n}\n",
         {{recvFacts(true, true), sendFacts(true), closedFacts(true)}}, l);
   std::string s = l.statement(0);
-  EXPECT_NE(s.find("__auto_type __wuc0_clause0_recv_chan = (p);"), std::string::npos) << s;
-  EXPECT_NE(s.find("__auto_type __wuc0_clause1_send_chan = (q);"), std::string::npos) << s;
-  EXPECT_NE(s.find("__auto_type __wuc0_clause2_closed_chan = (p);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause0_recv_chan = (p);"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause1_send_chan = (q);"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause2_closed_chan = (p);"),
+            std::string::npos)
+      << s;
   EXPECT_EQ(count(s, "&(p)") + count(s, "&(q)"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -154,20 +190,21 @@ TEST(Lowering, SendConvertsItsValueToTheElementType) {
   lower(fn("  waituntil (a << n * 2.5) { r = 1; }"), {{sendFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
-          "__auto_type __wuc0_clause0_send_chan = &(a);",
-          "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) "
-          "__wuc0_clause0_send_value = (n * "
-          "2.5);",
-          "wuc_chan_send_clause __wuc0_clause0_send = chan_send_clause(__wuc0_clause0_send_chan);",
-          "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_send, "
-          "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0_clause0_send_value, "
-          "\"t.wc:10:3\");",
-          "if (wuc_chan_send_register(&__wuc0_clause0_send, wuc_wu_try_node(&__wuc0, 0))) goto "
-          "__wuc0_clause0_send_tried;",
-          "if (wuc_chan_send_on_selected(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node)) {",
-          "{ r = 1; }",
-          "(void)wuc_chan_send_unregister(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node);"}))
+      s,
+      {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
+       "__extension__ __auto_type __wuc0_clause0_send_chan = &(a);",
+       "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) "
+       "__wuc0_clause0_send_value = (n * "
+       "2.5);",
+       "wuc_chan_send_clause __wuc0_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan);",
+       "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_send, "
+       "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0_clause0_send_value, "
+       "\"t.wc:10:3\");",
+       "if (wuc_chan_send_register(&__wuc0_clause0_send, wuc_wu_try_node(&__wuc0, 0))) goto "
+       "__wuc0_clause0_send_tried;",
+       "if (wuc_chan_send_on_selected(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node)) {",
+       "{ r = 1; }",
+       "(void)wuc_chan_send_unregister(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node);"}))
       << s;
   // The value is evaluated once, at evaluation.
   EXPECT_EQ(count(codeLines(l.plain), "n * 2.5"), 1u);
@@ -182,9 +219,9 @@ TEST(Lowering, ClosedClause) {
   EXPECT_TRUE(inOrder(
       s,
       {"/* clause 0 at t.wc:10:3: waituntil (closed(a)) */",
-       "__auto_type __wuc0_clause0_closed_chan = &(a);",
+       "__extension__ __auto_type __wuc0_clause0_closed_chan = &(a);",
        "wuc_chan_closed_clause __wuc0_clause0_closed = "
-       "chan_closed_clause(__wuc0_clause0_closed_chan);",
+       "WUC_CHAN_CLOSED_CLAUSE(__wuc0_clause0_closed_chan);",
        "(void *)&__wuc0_clause0_closed, &wuc_selectable_ops_wuc_chan_closed_register, (void *)0,",
        "if (wuc_chan_closed_register(&__wuc0_clause0_closed, wuc_wu_try_node(&__wuc0, 0))) goto "
        "__wuc0_clause0_closed_tried;",
@@ -273,20 +310,21 @@ int f(int n) {
       {"{ /* waituntil statement 0 at t.wc:6:3: all-or, 2 clauses */",
        "\n    /* clause 1 at t.wc:7:6: when (n > 0) waituntil (e) */\n"
        "    _Bool __wuc0_clause1_latch_enabled = (n > 0) != 0;\n"
-       "    __auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : 0;\n"
+       "    __extension__ __auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : "
+       "0;\n"
        "    wuc_wu_clause_init(&__wuc0, 1, __wuc0_clause1_latch_enabled, (void "
        "*)__wuc0_clause1_latch, "
-       "&wuc_selectable_ops_latch_register, (void *)0, \"t.wc:7:19\");\n",
+       "&wuc_selectable_ops_wuc_latch_register, (void *)0, \"t.wc:7:19\");\n",
        "\n    if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
        "__wuc0_clause0_recv_tried;\n"
-       "    if (__wuc0_clause1_latch_enabled && latch_register(__wuc0_clause1_latch, "
+       "    if (__wuc0_clause1_latch_enabled && wuc_latch_register(__wuc0_clause1_latch, "
        "wuc_wu_try_node(&__wuc0, 1))) goto __wuc0_clause1_latch_tried;\n",
        "\n  __wuc0_clause1_latch_tried: /* its try on the fast path completed */\n"
        "    wuc_wu_won_try(&__wuc0, 1);\n"
        "  __wuc0_clause1_latch_won:\n"
-       "    if (latch_on_selected(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node)) {\n",
+       "    if (wuc_latch_on_selected(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node)) {\n",
        "{ x--; }\n    }\n    wuc_wu_end_winner(&__wuc0, 1);\n"
-       "    (void)latch_unregister(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node);\n"
+       "    (void)wuc_latch_unregister(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node);\n"
        "    goto __wuc0_end;\n  __wuc0_end:;"}))
       << s;
   // One clause has no guard: the statement can never lose every clause.
@@ -306,18 +344,20 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
   EXPECT_TRUE(inOrder(
       s,
       {"_Bool __wuc0_clause0_recv_enabled = (g(0)) != 0;",
-       "__auto_type __wuc0_clause0_recv_target = __wuc0_clause0_recv_enabled ? &(x) : 0;",
-       "__auto_type __wuc0_clause0_recv_chan = __wuc0_clause0_recv_enabled ? &(a) : 0;",
+       "__extension__ __auto_type __wuc0_clause0_recv_target = __wuc0_clause0_recv_enabled ? &(x) "
+       ": 0;",
+       "__extension__ __auto_type __wuc0_clause0_recv_chan = __wuc0_clause0_recv_enabled ? &(a) : "
+       "0;",
        "wuc_chan_recv_clause __wuc0_clause0_recv = __wuc0_clause0_recv_enabled ? "
-       "chan_recv_clause(__wuc0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
+       "WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
        "wuc_wu_clause_init(&__wuc0, 0, __wuc0_clause0_recv_enabled,",
        "_Bool __wuc0_clause1_latch_enabled = (g(1)) != 0;",
-       "__auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : 0;",
+       "__extension__ __auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : 0;",
        "_Bool __wuc0_clause2_timeout_enabled = (g(2)) != 0;",
        "wuc_timeout __wuc0_clause2_timeout = __wuc0_clause2_timeout_enabled ? "
        "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
        "if (__wuc0_clause0_recv_enabled && wuc_chan_recv_register(",
-       "if (__wuc0_clause1_latch_enabled && latch_register(",
+       "if (__wuc0_clause1_latch_enabled && wuc_latch_register(",
        "if (__wuc0_clause2_timeout_enabled && wuc_timeout_register(",
        "if (!(__wuc0_clause0_recv_enabled || __wuc0_clause1_latch_enabled || "
        "__wuc0_clause2_timeout_enabled)) goto __wuc0_end; /* every clause removed by its guard */",
@@ -343,12 +383,13 @@ TEST(Lowering, GuardedSendZeroesItsValueAndAssignsItOnlyIfEnabled) {
   EXPECT_TRUE(inOrder(
       s,
       {"_Bool __wuc0_clause0_send_enabled = (n > 0) != 0;",
-       "__auto_type __wuc0_clause0_send_chan = __wuc0_clause0_send_enabled ? &(a) : 0;",
+       "__extension__ __auto_type __wuc0_clause0_send_chan = __wuc0_clause0_send_enabled ? &(a) : "
+       "0;",
        "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) __wuc0_clause0_send_value;",
        "__builtin_memset(&__wuc0_clause0_send_value, 0, sizeof __wuc0_clause0_send_value);",
        "if (__wuc0_clause0_send_enabled) __wuc0_clause0_send_value = (n);",
        "wuc_chan_send_clause __wuc0_clause0_send = __wuc0_clause0_send_enabled ? "
-       "chan_send_clause(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
+       "WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
        "if (__wuc0_clause0_send_enabled && wuc_chan_send_register("}))
       << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s; // clause 1 has no guard
@@ -492,17 +533,18 @@ TEST(Lowering, TimeoutClauseFixesItsDeadlineAtEvaluation) {
         {{recvFacts(), timeoutFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
-          "wuc_timeout __wuc0_clause1_timeout = wuc_timeout_make(((duration_t)(10 * 1000000LL)));",
-          "wuc_wu_clause_init(&__wuc0, 1, 1, (void *)&__wuc0_clause1_timeout, "
-          "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
-          "/* fast path", // the deadline is fixed before anything is tried
-          "if (wuc_timeout_register(&__wuc0_clause1_timeout, wuc_wu_try_node(&__wuc0, 1))) goto "
-          "__wuc0_clause1_timeout_tried;",
-          "case 1: goto __wuc0_clause1_timeout_won;", "__wuc0_clause1_timeout_won:",
-          "if (wuc_timeout_on_selected(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node)) {",
-          "{ r = -1; }",
-          "(void)wuc_timeout_unregister(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node);"}))
+      s,
+      {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
+       "wuc_timeout __wuc0_clause1_timeout = wuc_timeout_make(((wuc_duration_t)(10 * 1000000LL)));",
+       "wuc_wu_clause_init(&__wuc0, 1, 1, (void *)&__wuc0_clause1_timeout, "
+       "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
+       "/* fast path", // the deadline is fixed before anything is tried
+       "if (wuc_timeout_register(&__wuc0_clause1_timeout, wuc_wu_try_node(&__wuc0, 1))) goto "
+       "__wuc0_clause1_timeout_tried;",
+       "case 1: goto __wuc0_clause1_timeout_won;", "__wuc0_clause1_timeout_won:",
+       "if (wuc_timeout_on_selected(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node)) {",
+       "{ r = -1; }",
+       "(void)wuc_timeout_unregister(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node);"}))
       << s;
   // The duration's backquote survives only in comments.
   for (const std::string &line : linesWith(l.plain, "10`ms"))
@@ -645,10 +687,14 @@ TEST(Lowering, GeneratedNamesAreReserved) {
         {{recvFacts(), sendFacts(), closedFacts(), timeoutFacts(), unnamed},
          {recvFacts(false), resourceFacts("latch"), recvFacts()}},
         l);
-  const std::set<std::string> c = {
-      "__auto_type", "__typeof__", "__attribute__", "__cleanup__", "__builtin_memset",
-      "_Bool",       "int",        "void",          "sizeof",      "if",
-      "goto",        "switch",     "case",          "default"};
+  const std::set<std::string> c = {"__auto_type", "__extension__",
+                                   "__typeof__",  "__attribute__",
+                                   "__cleanup__", "__builtin_memset",
+                                   "_Bool",       "int",
+                                   "void",        "sizeof",
+                                   "if",          "goto",
+                                   "switch",      "case",
+                                   "default"};
   const std::set<std::string> program = {"x", "y", "n", "a", "b", "e"};
   for (unsigned id : {0u, 1u}) {
     std::string s = l.statement(id);
@@ -659,14 +705,14 @@ TEST(Lowering, GeneratedNamesAreReserved) {
         EXPECT_EQ(n.compare(0, 6, "__wuc_"), 0) << "member " << n << " in\n" << s;
         continue;
       }
-      bool library = n.compare(0, 4, "wuc_") == 0 || n.compare(0, 4, "WUC_") == 0 ||
-                     n.compare(0, 5, "chan_") == 0 || n.compare(0, 6, "latch_") == 0;
+      // Only prefixed names of the library (docs/language.md, "Names and headers").
+      bool library = n.compare(0, 4, "wuc_") == 0 || n.compare(0, 4, "WUC_") == 0;
       EXPECT_TRUE(c.count(n) || program.count(n) || library || n.compare(0, 5, "__wuc") == 0)
           << n << " in\n"
           << s;
     }
   }
-  EXPECT_NE(l.plain.find("wuc_selectable_trait_latch_register.__wuc_register_select("),
+  EXPECT_NE(l.plain.find("wuc_selectable_trait_wuc_latch_register.__wuc_register_select("),
             std::string::npos)
       << l.plain;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -687,7 +733,7 @@ TEST(Lowering, FutureClauseIsNamedAfterItsTrait) {
   EXPECT_TRUE(inOrder(
       s,
       {"/* clause 0 at t.wc:11:3: waituntil (fu) */",
-       "__auto_type __wuc0_clause0_future_int = &(fu);",
+       "__extension__ __auto_type __wuc0_clause0_future_int = &(fu);",
        "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)__wuc0_clause0_future_int, "
        "&wuc_selectable_ops_wuc_future_int_register, (void *)0, \"t.wc:11:3\");",
        "if (wuc_future_int_register(__wuc0_clause0_future_int, wuc_wu_try_node(&__wuc0, 0))) goto "
@@ -713,13 +759,17 @@ TEST(Lowering, LockAndSemaphoreThroughPointers) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       s,
-      {"__auto_type __wuc0_clause0_owner_lock = (lk);", "&wuc_selectable_ops_owner_lock_register,",
-       "__auto_type __wuc0_clause1_semaphore = (sem);", "&wuc_selectable_ops_semaphore_register,",
-       "if (owner_lock_register(__wuc0_clause0_owner_lock, wuc_wu_try_node(&__wuc0, 0)))",
-       "if (semaphore_register(__wuc0_clause1_semaphore, wuc_wu_try_node(&__wuc0, 1)))",
+      {"__extension__ __auto_type __wuc0_clause0_owner_lock = (lk);",
+       "&wuc_selectable_ops_wuc_owner_lock_register,",
+       "__extension__ __auto_type __wuc0_clause1_semaphore = (sem);",
+       "&wuc_selectable_ops_wuc_semaphore_register,",
+       "if (wuc_owner_lock_register(__wuc0_clause0_owner_lock, wuc_wu_try_node(&__wuc0, 0)))",
+       "if (wuc_semaphore_register(__wuc0_clause1_semaphore, wuc_wu_try_node(&__wuc0, 1)))",
        "case 0: goto __wuc0_clause0_owner_lock_won;", "case 1: goto __wuc0_clause1_semaphore_won;",
-       "if (owner_lock_on_selected(__wuc0_clause0_owner_lock, &__wuc0_clauses[0].__wuc_node)) {",
-       "if (semaphore_on_selected(__wuc0_clause1_semaphore, &__wuc0_clauses[1].__wuc_node)) {"}))
+       "if (wuc_owner_lock_on_selected(__wuc0_clause0_owner_lock, &__wuc0_clauses[0].__wuc_node)) "
+       "{",
+       "if (wuc_semaphore_on_selected(__wuc0_clause1_semaphore, &__wuc0_clauses[1].__wuc_node)) "
+       "{"}))
       << s;
   EXPECT_EQ(count(s, "&(lk)") + count(s, "&(sem)"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -735,9 +785,13 @@ TEST(Lowering, ResourceReachedThroughItsFirstMember) {
                                 "  return r;\n}\n",
         {{resourceFacts("latch", false, {"done"}), resourceFacts("latch", true, {"done"})}}, l);
   std::string s = l.statement(0);
-  EXPECT_NE(s.find("__auto_type __wuc0_clause0_latch = &(j).done;"), std::string::npos) << s;
-  EXPECT_NE(s.find("__auto_type __wuc0_clause1_latch = &(pj)->done;"), std::string::npos) << s;
-  EXPECT_TRUE(compilesCleanly(l.c)); // latch_register takes a latch *
+  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause0_latch = &(j).done;"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause1_latch = &(pj)->done;"),
+            std::string::npos)
+      << s;
+  EXPECT_TRUE(compilesCleanly(l.c)); // wuc_latch_register takes a latch *
 }
 
 // ---- bodies ----------------------------------------------------------------
@@ -755,7 +809,8 @@ TEST(Lowering, NestedStatementIsLoweredInsideTheOuterBody) {
   EXPECT_NE(inner.find("waituntil statement 1 at t.wc:11:5: all-or, 2 clauses */"),
             std::string::npos)
       << inner;
-  EXPECT_NE(inner.find("__auto_type __wuc1_clause0_recv_chan = &(b);"), std::string::npos);
+  EXPECT_NE(inner.find("__extension__ __auto_type __wuc1_clause0_recv_chan = &(b);"),
+            std::string::npos);
   EXPECT_NE(inner.find("wuc_timeout __wuc1_clause1_timeout = "), std::string::npos);
   // The inner block sits in the outer clause's body, which runs once.
   EXPECT_TRUE(inOrder(l.plain, {"if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv,",

@@ -66,7 +66,9 @@ ClauseFacts timeoutFacts() {
 
 ClauseFacts resourceFacts(const std::string &type, bool isPointer,
                           std::vector<std::string> memberPath) {
-  ClauseFacts f = builtin(ClauseFacts::Resource, type);
+  // The library's resources have prefixed traits (<wuc.h>'s latch is wuc_latch).
+  const bool library = type == "latch" || type == "owner_lock" || type == "semaphore";
+  ClauseFacts f = builtin(ClauseFacts::Resource, library ? "wuc_" + type : type);
   f.resourceIsPointer = isPointer;
   f.memberPath = std::move(memberPath);
   f.operandType = type;

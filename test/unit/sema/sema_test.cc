@@ -334,7 +334,7 @@ TEST(Resource, BuiltIns) {
                                    "waituntil (ps) {}\n"
                                    "waituntil (pe) {}\n"));
   ASSERT_TRUE(r.ok) << r.errors;
-  const char *traits[] = {"wuc_future_int", "owner_lock", "semaphore", "latch"};
+  const char *traits[] = {"wuc_future_int", "wuc_owner_lock", "wuc_semaphore", "wuc_latch"};
   for (unsigned s = 0; s < 8; s++) {
     const ClauseFacts &f = r.at(s);
     EXPECT_EQ(f.kind, ClauseFacts::Resource) << s;
@@ -418,7 +418,7 @@ TEST(Resource, FirstMemberRule) {
   EXPECT_FALSE(r.ok);
   using Path = std::vector<std::string>;
   EXPECT_EQ(r.at(0).memberPath, (Path{"lock"}));
-  EXPECT_EQ(r.at(0).traitVar, "wuc_selectable_trait_owner_lock_register");
+  EXPECT_EQ(r.at(0).traitVar, "wuc_selectable_trait_wuc_owner_lock_register");
   EXPECT_EQ(r.at(1).memberPath, (Path{"g", "lock"}));
   EXPECT_EQ(r.at(2).memberPath, (Path{"g", "lock"}));
   EXPECT_TRUE(r.at(2).resourceIsPointer);
@@ -553,8 +553,21 @@ TEST(ClangErrors, MissingWucHeaderIsReported) {
   SemaFacts facts;
   EXPECT_FALSE(analyse(file, fe, opts, diags, facts));
   ASSERT_EQ(diags.all().size(), 1u);
-  EXPECT_EQ(diags.all()[0].message, format(msg::ProbeFailed, "'wuc.h' file not found"));
+  EXPECT_EQ(diags.all()[0].message, format(msg::ProbeFailed, "'wuc/waituntil.h' file not found"));
   EXPECT_TRUE(facts.statements[0][0].unseen);
+}
+
+TEST(Probe, WucHeadersGoBeforeTheFirstConstructNotAtTheTop) {
+  // docs/language.md, "Names and headers": the probe has the program's own
+  // short names first, then the <wuc/...> headers, as the lowering does.
+  Outcome r = analyseSource("typedef int duration_t;\nint semaphore;\n"
+                            "static double seconds(void) { return 1; }\n"
+                            "void f(void) { waituntil (timeout(1`ms)) {} }\n");
+  ASSERT_TRUE(r.ok) << r.errors << r.probe;
+  EXPECT_EQ(r.probe.find("#include <wuc"), r.probe.find("#include <wuc/waituntil.h>\n#line 4"))
+      << r.probe;
+  EXPECT_LT(r.probe.find("static double seconds(void)"), r.probe.find("#include <wuc")) << r.probe;
+  EXPECT_EQ(r.at(0).kind, ClauseFacts::Timeout);
 }
 
 TEST(ClangErrors, FatalErrorAtItsLineAfterInsertedTypeDefinitions) {
@@ -712,7 +725,9 @@ TEST(Probe, KeepsEveryBodyOnceAndNamesEveryOperand) {
   EXPECT_EQ(count(r.probe, "x += 2;"), 1u) << r.probe;
   EXPECT_EQ(count(r.probe, "goto body_one;"), 1u) << r.probe;
   EXPECT_EQ(count(r.probe, "wuc_sema_probe_("), 6u) << r.probe; // declaration + 5 operands
-  EXPECT_EQ(count(r.probe, "waituntil"), 0u) << r.probe;
+  // Only the header inserted before main (sema/prelude.h) names it.
+  EXPECT_EQ(count(r.probe, "waituntil"), 1u) << r.probe;
+  EXPECT_EQ(count(r.probe, "#include <wuc/waituntil.h>\n"), 1u) << r.probe;
   // A #line and the column restored before each user piece.
   EXPECT_NE(r.probe.find("#line 6 \"test.wc\"\n             x\n"), std::string::npos) << r.probe;
   EXPECT_NE(r.probe.find("#line 6 \"test.wc\"\n                  ch\n"), std::string::npos)
