@@ -7,14 +7,15 @@ static channel(int) c;
 '''
 
 # ---- lexical ----
-gen('unterminated_comment', "Lexical: a /* comment that never ends (reported at the '/*').",
+gen('unterminated_comment', "Lexical: a /* comment that never ends in a file that uses the dialect (reported at the '/*'; in plain C it is the back end's, which wucc hands the file to).",
     "unterminated /* comment",
     '''
 int main(void) {
+  waituntil (c) {}
   int x = 1; @@/* never closed
   return x;
 }
-''')
+''', prologue=CH)
 
 gen('unterminated_string', "Lexical: a string literal without its closing quote in a waituntil statement (reported at the opening quote; outside every statement it is the back end's business, as in #ifdef prose).",
     "missing terminating '\"' character",
