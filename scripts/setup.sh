@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build gcc g++ make bison flex python3
   clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev llvm-14-tools
   libclang-rt-14-dev libgtest-dev pkg-config
+  binutils                   # test/dropin, test/lit: readelf, nm, ar
   clang-format-14            # scripts/check_format.sh: the format check
   gdb                        # test/lit/debug: the debugger test
   spin                       # test/model: the select-protocol model check
