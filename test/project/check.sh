@@ -5,7 +5,8 @@
 # project (default: test/project) against it, as another project would:
 #   cmake-ninja  find_package(wuc), Ninja
 #   cmake-make   find_package(wuc), Unix Makefiles
-#   make         plain make, CC=wucc, -MMD (the project's Makefile)
+#   make         plain make, CC=wucc, -MMD (test/project/Makefile with the
+#                project's sources.mk)
 #   pkgconfig    plain make, CC=cc for plain C, wucc for .wc, pkg-config wuc
 # then runs its programs (deps.txt's "run:" line), and for each header of <project>/deps.txt touches
 # it and checks that the rebuild recompiles exactly the objects of the
@@ -17,7 +18,8 @@ set -euo pipefail
 build_dir=$1
 source_dir=$2
 mode=$3
-project=${4:-$source_dir/test/project}
+project=$(cd "${4:-$source_dir/test/project}" && pwd)
+makefile=$(cd "$source_dir/test/project" && pwd)/Makefile
 limit=120
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -49,7 +51,7 @@ make | pkgconfig)
     margs=(CC=cc WUCC="$prefix/bin/wucc" WUC_LIBS="$(pkg-config --libs wuc)"
            LDFLAGS="-Wl,-rpath,$(pkg-config --variable=libdir wuc)")
   fi
-  build() { timeout $limit make --no-print-directory -C "$out" -f "$project/Makefile" SRC="$project" "${margs[@]}" -j 2; }
+  build() { timeout $limit make --no-print-directory -C "$out" -f "$makefile" SRC="$project" "${margs[@]}" -j 2; }
   ;;
 *) echo "unknown mode $mode"; exit 2 ;;
 esac
@@ -72,7 +74,7 @@ idle() {
     build >"$scratch/idle.log" 2>&1 || { cat "$scratch/idle.log"; fail "rebuild $1"; }
     [ "$(objects)" = "$before" ] || fail "a second build recompiled something $1" ;;
   *)
-    timeout $limit make --no-print-directory -q -C "$out" -f "$project/Makefile" SRC="$project" "${margs[@]}" ||
+    timeout $limit make --no-print-directory -q -C "$out" -f "$makefile" SRC="$project" "${margs[@]}" ||
       fail "make -q: not up to date $1"
     build >"$scratch/idle.log" 2>&1 || { cat "$scratch/idle.log"; fail "rebuild $1"; }
     grep -q "Nothing to be done" "$scratch/idle.log" ||
@@ -104,7 +106,7 @@ while read -r header sources; do
     [ "$dirty" = "$expected" ] ||
       fail "after touching $header, ninja -n -d explain finds dirty: $(echo $dirty); expected: $(echo $expected)" ;;
   make | pkgconfig)
-    if timeout $limit make --no-print-directory -q -C "$out" -f "$project/Makefile" SRC="$project" "${margs[@]}"; then
+    if timeout $limit make --no-print-directory -q -C "$out" -f "$makefile" SRC="$project" "${margs[@]}"; then
       fail "make -q finds nothing to do after touching $header"
     fi ;;
   esac
