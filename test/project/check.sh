@@ -48,7 +48,7 @@ make | pkgconfig)
   else
     # libwuc.so for the programs and the shared library, found through the
     # run path (ld also follows it to the plugin's libwuc.so).
-    margs=(CC=cc WUCC="$prefix/bin/wucc" WUC_LIBS="$(pkg-config --libs wuc)"
+    margs=(CC=cc WUCC="$(pkg-config --variable=wucc wuc)" WUC_LIBS="$(pkg-config --libs wuc)"
            LDFLAGS="-Wl,-rpath,$(pkg-config --variable=libdir wuc)")
   fi
   build() { timeout $limit make --no-print-directory -C "$out" -f "$makefile" SRC="$project" "${margs[@]}" -j 2; }
