@@ -18,11 +18,13 @@ set -euo pipefail
 build_dir=$1
 source_dir=$2
 mode=$3
-project=$(cd "${4:-$source_dir/test/project}" && pwd)
-makefile=$(cd "$source_dir/test/project" && pwd)/Makefile
 limit=120
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+# The headers are touched in a copy: tests of the same project may run at once.
+cp -R "${4:-$source_dir/test/project}" "$scratch/src"
+project=$scratch/src
+makefile=$(cd "$source_dir/test/project" && pwd)/Makefile
 cmake --install "$build_dir" --prefix "$scratch/first" >/dev/null
 mv "$scratch/first" "$scratch/moved"
 prefix=$scratch/moved
