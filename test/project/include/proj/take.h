@@ -5,7 +5,8 @@
 #include <wuc.h>
 
 /* Receives the next element of *c into *out; false once *c is closed and
- * drained. */
+ * drained.  (clang-format does not know the waituntil statement.) */
+// clang-format off
 static inline bool proj_take(channel(int) *c, int *out) {
   bool got = false;
   int v;
@@ -16,4 +17,5 @@ static inline bool proj_take(channel(int) *c, int *out) {
   }
   return got;
 }
+// clang-format on
 #endif
