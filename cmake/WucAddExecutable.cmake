@@ -19,7 +19,8 @@
 #   dialect file and hands everything else to the back end untouched (a user's
 #   launcher such as ccache stays, behind wucc).  When the project's C compiler
 #   is wucc itself (CC=wucc), no launcher is needed and none is set;
-# - WUC_WC_FLAGS, if set, are added to the .wc sources only;
+# - WUC_WC_FLAGS, if set, are added to the .wc sources only (a .wc source
+#   added later, with target_sources(), needs LANGUAGE C set by hand);
 # - an executable or a shared library links LIBRARY (libwuc.a, position
 #   independent) privately, a static library publicly (its users link it);
 #   nothing else: no -rdynamic (reports name functions from the symbol table,
