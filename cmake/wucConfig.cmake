@@ -14,8 +14,8 @@ find_dependency(Threads)
 include(${CMAKE_CURRENT_LIST_DIR}/wucTargets.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/WucAddExecutable.cmake)
 
-# The installed wucc (WUC_WUCC, also for projects that run it themselves) and
-# its semantic pass.
+# WUC_WUCC: the installed wucc, for projects that run it themselves (the
+# functions below find it, and its semantic pass, from their own file).
 get_filename_component(WUC_WUCC "${CMAKE_CURRENT_LIST_DIR}/../../../bin/wucc" ABSOLUTE)
 
 function(_wuc_installed_target target kind)
