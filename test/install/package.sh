@@ -3,6 +3,7 @@
 # uses it from outside as another project would:
 #   package.sh <build> <source> cmake      find_package(wuc) + wuc_add_executable()
 #                                          in test/install/external (Ninja), run
+#                                          its program
 #   package.sh <build> <source> pkgconfig  cc $(pkg-config --cflags --libs wuc)
 #                                          on a plain C program, run; exits 77
 #                                          (skipped) without pkg-config
@@ -39,7 +40,7 @@ cmake)
   if grep -qE -- "-rdynamic|-lpthread|-ldl" "$scratch/external/build.ninja"; then
     echo "the link has -rdynamic, -lpthread or -ldl"; exit 1
   fi
-  "$scratch/external/external"
+  "$scratch/external/proj_app"
   ;;
 pkgconfig)
   export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
