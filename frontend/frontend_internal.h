@@ -46,4 +46,10 @@ void checkNestedFunctions(ParseContext &ctx);
 // successful parse: needs the external declarations.
 void collectEdits(ParseContext &ctx);
 
+// The text of `file` with each use of a macro of its own whose replacement
+// list holds a waituntil statement or a channel(T)/future(T) of a parameter
+// expanded in place, on the use's first line (macros.cpp; the text itself
+// when there is none).
+std::string expandDialectMacros(const SourceFile &file);
+
 } // namespace wuc::fe

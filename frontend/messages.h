@@ -121,6 +121,14 @@ inline constexpr const char *DialectNeedsC99 =
     "the waituntil dialect needs C99 or later, and the standard is '%s' (use -std=c99, gnu99 or "
     "later for this file)";
 
+// ---- macros (docs/language.md, "Macros") ---------------------------------
+// Reported by the back end, through the `waituntil` macro of <wuc.h>, at the
+// use of a header's macro that holds a waituntil statement.
+inline constexpr const char *WaituntilFromHeaderMacro =
+    "a waituntil statement from a macro defined in a header is not lowered: wucc expands only the "
+    "macros of the dialect file itself; define the macro in the .wc file, or make its statement a "
+    "static inline function of the header";
+
 } // namespace wuc::msg
 
 namespace wuc {

@@ -32,6 +32,17 @@
  * brings all of wuc, so a program's macros after it cannot split it. */
 #include <wuc/waituntil.h>
 
+/* A waituntil statement that reaches the C compiler was not lowered: it
+ * comes from a macro defined in a header (wucc expands only the uses of
+ * the dialect file's own macros, docs/language.md "Macros"), or stands in
+ * a plain C file.  Say so at the use, rather than "implicit declaration of
+ * function 'waituntil'" (the text is msg::WaituntilFromHeaderMacro). */
+/* clang-format off */
+#ifndef waituntil
+#define waituntil(...) _Pragma("GCC error \"a waituntil statement from a macro defined in a header is not lowered: wucc expands only the macros of the dialect file itself; define the macro in the .wc file, or make its statement a static inline function of the header\"") if (0)
+#endif
+/* clang-format on */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
