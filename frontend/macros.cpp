@@ -35,7 +35,7 @@ bool isPunct(const PTok &t, const char *p) { return t.kind == RawKind::Punct && 
 struct Macro {
   std::string name;
   bool functionLike = false;
-  bool variadic = false;          // `...` or `name...` last
+  bool variadic = false;           // `...` or `name...` last
   std::vector<std::string> params; // `__VA_ARGS__` for a plain `...`
   std::vector<PTok> body;
   unsigned defined = 0, undefined = ~0u; // where it is in force: [defined, undefined)
@@ -71,8 +71,7 @@ public:
       m.name = name;
       m.defined = at;
       size_t k = 2;
-      if (k < dl.toks.size() && dl.toks[k].cbegin == dl.toks[1].cend &&
-          punct(dl.toks[k], "(")) {
+      if (k < dl.toks.size() && dl.toks[k].cbegin == dl.toks[1].cend && punct(dl.toks[k], "(")) {
         m.functionLike = true;
         for (k++; k < dl.toks.size() && !punct(dl.toks[k], ")"); k++) {
           if (dl.toks[k].kind == RawKind::Ident) {
@@ -144,8 +143,9 @@ public:
       }
       out += line;
       // Keep the lines of the use, so later lines keep their numbers.
-      out.append(size_t(std::count(text.begin() + toks[i].begin, text.begin() + toks[last].end, '\n')),
-                 '\n');
+      out.append(
+          size_t(std::count(text.begin() + toks[i].begin, text.begin() + toks[last].end, '\n')),
+          '\n');
       copied = toks[last].end;
       i = last;
     }
@@ -278,8 +278,7 @@ private:
       const int p = paramIndex(m, t.text);
       return p < 0 ? nullptr : &args[size_t(p)];
     };
-    const bool vaEmpty =
-        m.variadic && (args.empty() || args.back().empty());
+    const bool vaEmpty = m.variadic && (args.empty() || args.back().empty());
     bool pasteNext = false; // the previous token was `##`
     for (size_t k = 0; k < b.size(); k++) {
       const PTok &t = b[k];
@@ -326,8 +325,8 @@ private:
         if (out.back().kind != RawKind::Ident || piece.front().kind != RawKind::Ident)
           out.back().kind = out.back().kind == RawKind::Ident ? RawKind::Ident : piece.front().kind;
         out.insert(out.end(), piece.begin() + 1, piece.end());
-      } else if (pasteNext && !out.empty() && piece.empty() && isPunct(out.back(), ",") &&
-                 k > 0 && t.text == "__VA_ARGS__") {
+      } else if (pasteNext && !out.empty() && piece.empty() && isPunct(out.back(), ",") && k > 0 &&
+                 t.text == "__VA_ARGS__") {
         out.pop_back(); // GNU `, ## __VA_ARGS__` with no variable arguments
       } else {
         out.insert(out.end(), piece.begin(), piece.end());
