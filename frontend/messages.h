@@ -129,6 +129,13 @@ inline constexpr const char *WaituntilFromHeaderMacro =
     "macros of the dialect file itself; define the macro in the .wc file, or make its statement a "
     "static inline function of the header";
 
+// ---- warnings (docs/language.md, "Durations: a bare integer") -------------
+// A lone nonzero integer constant as timeout(...)'s argument in a clause, or
+// as uthread_sleep(...)'s in a dialect file; every %s is the constant, the
+// first the call.  The fix-it inserts "`ms" after the constant.
+inline constexpr const char *BareDuration =
+    "%s of %s nanoseconds: write %s`ms, %s`s, or nanoseconds(%s) if you mean it";
+
 } // namespace wuc::msg
 
 namespace wuc {
