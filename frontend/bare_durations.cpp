@@ -61,10 +61,11 @@ void warnBareDurations(const ParseContext &ctx, DiagEngine &diags) {
   std::vector<Found> found;
   // The token at offset `at` (exactly), or -1.
   auto tokenAt = [&](unsigned at) {
-    auto it = std::lower_bound(ctx.toks.begin(), ctx.toks.end(), at,
-                               [&](const Tok &t, unsigned o) { return ctx.lex.toks[t.raw].begin < o; });
+    auto it = std::lower_bound(ctx.toks.begin(), ctx.toks.end(), at, [&](const Tok &t, unsigned o) {
+      return ctx.lex.toks[t.raw].begin < o;
+    });
     return it != ctx.toks.end() && ctx.lex.toks[it->raw].begin == at ? int(it - ctx.toks.begin())
-                                                                      : -1;
+                                                                     : -1;
   };
   for (const WaitUntil &w : ctx.out.statements)
     for (const Clause &c : w.clauses) {
@@ -90,8 +91,7 @@ void warnBareDurations(const ParseContext &ctx, DiagEngine &diags) {
       found.push_back(
           {ctx.begin(k + 2), ctx.end(k + 2), std::string(name), std::string(ctx.spelling(k + 2))});
   }
-  std::sort(found.begin(), found.end(),
-            [](const Found &a, const Found &b) { return a.at < b.at; });
+  std::sort(found.begin(), found.end(), [](const Found &a, const Found &b) { return a.at < b.at; });
   for (const Found &f : found) diags.warning(f.at, message(f.call, f.number), f.end, "`ms");
 }
 

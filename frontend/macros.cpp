@@ -14,11 +14,14 @@
 // statement's #line points at the use.  Other macros are left to the
 // preprocessor.
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "frontend.h"
 #include "frontend_internal.h"
 
 namespace wuc::fe {
@@ -46,19 +49,49 @@ struct Macro {
 // is left to the preprocessor.
 constexpr size_t kMaxExpansion = 1u << 20;
 
+// Headers included with quotes are read this deep (a cycle stops earlier).
+constexpr unsigned kMaxIncludeDepth = 32;
+
+// Where a header included with quotes is looked for after the including
+// file's directory (setMacroSearchDirs).
+std::vector<std::string> &searchDirs() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+
+std::string directoryOf(const std::string &path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
 class Expander {
 public:
   Expander(const Splice &splice, const LexOutput &lex) : splice_(splice), lex_(lex) {}
 
-  void readDirectives() {
-    for (const Directive &d : lex_.directives) {
+  void readDirectives(const std::string &path) {
+    std::set<std::string> visited{path};
+    readDirectives(splice_, lex_, directoryOf(path), ~0u, 0, visited);
+    markDialect();
+  }
+
+  // The #defines (and #undefs) of one file: the main file's in force from
+  // where they are (`includedAt` ~0u), a header's from the #include that
+  // reads it.  Headers included with quotes are looked for in the
+  // including file's directory, as the preprocessor does first.
+  void readDirectives(const Splice &splice, const LexOutput &lex, const std::string &dir,
+                      unsigned includedAt, unsigned depth, std::set<std::string> &visited) {
+    for (const Directive &d : lex.directives) {
       LexOutput dl;
-      unsigned from = d.cbegin + (splice_.clean()[d.cbegin] == '#' ? 1 : 2);
-      if (!scanRange(splice_, from, d.cend, dl) || dl.toks.size() < 2) continue;
-      const std::string word(spellingOf(splice_, dl.toks[0]));
+      unsigned from = d.cbegin + (splice.clean()[d.cbegin] == '#' ? 1 : 2);
+      if (!scanRange(splice, from, d.cend, dl) || dl.toks.size() < 2) continue;
+      const std::string word(spellingOf(splice, dl.toks[0]));
+      const unsigned at = includedAt != ~0u ? includedAt : splice.orig(d.cbegin);
+      if (word == "include" && dl.toks[1].kind == RawKind::String && depth < kMaxIncludeDepth) {
+        readHeader(std::string(spellingOf(splice, dl.toks[1])), dir, at, depth, visited);
+        continue;
+      }
       if (dl.toks[1].kind != RawKind::Ident) continue;
-      const std::string name(spellingOf(splice_, dl.toks[1]));
-      const unsigned at = splice_.orig(d.cbegin);
+      const std::string name(spellingOf(splice, dl.toks[1]));
       if (word == "undef") {
         for (Macro &m : macros_)
           if (m.name == name && m.undefined == ~0u) m.undefined = at;
@@ -75,7 +108,7 @@ public:
         m.functionLike = true;
         for (k++; k < dl.toks.size() && !punct(dl.toks[k], ")"); k++) {
           if (dl.toks[k].kind == RawKind::Ident) {
-            m.params.emplace_back(spellingOf(splice_, dl.toks[k]));
+            m.params.emplace_back(spellingOf(splice, dl.toks[k]));
           } else if (punct(dl.toks[k], "...")) {
             m.variadic = true;
             if (m.params.empty() || k == 0 || dl.toks[k - 1].kind != RawKind::Ident)
@@ -85,17 +118,40 @@ public:
         k++;
       }
       for (; k < dl.toks.size(); k++)
-        m.body.push_back({std::string(spellingOf(splice_, dl.toks[k])), dl.toks[k].kind});
+        m.body.push_back({std::string(spellingOf(splice, dl.toks[k])), dl.toks[k].kind});
       m.dialect = holdsDialect(m);
       macros_.push_back(std::move(m));
     }
+  }
+
+  void readHeader(const std::string &quoted, const std::string &dir, unsigned at, unsigned depth,
+                  std::set<std::string> &visited) {
+    if (quoted.size() < 3 || quoted.front() != '"') return;
+    const std::string name = quoted.substr(1, quoted.size() - 2);
+    std::string header = name[0] == '/' ? name : dir + "/" + name;
+    std::ifstream in(header, std::ios::binary);
+    for (size_t k = 0; !in && name[0] != '/' && k < searchDirs().size(); k++) {
+      header = searchDirs()[k] + "/" + name;
+      in.open(header, std::ios::binary);
+    }
+    if (!in || !visited.insert(header).second) return;
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    SourceFile file(header, std::move(text), SourceFile::Raw{});
+    Splice splice(file.text());
+    LexOutput lex;
+    DiagEngine quiet(file);
+    if (scanFile(file, splice, quiet, lex))
+      readDirectives(splice, lex, directoryOf(header), at, depth + 1, visited);
+  }
+
+  void markDialect() {
     // A macro whose replacement list uses a dialect macro is one too.
     for (bool changed = true; changed;) {
       changed = false;
       for (Macro &m : macros_) {
         if (m.dialect) continue;
         for (const PTok &t : m.body)
-          if (t.kind == RawKind::Ident && find(t.text, m.defined)) {
+          if (t.kind == RawKind::Ident && find(t.text, m.defined + 1)) {
             m.dialect = changed = true;
             break;
           }
@@ -342,7 +398,8 @@ private:
 std::string expandDialectMacros(const SourceFile &file) {
   const std::string &text = file.text();
   // Cheap: no candidate macro at all.
-  if (text.find("define") == std::string::npos) return text;
+  if (text.find("define") == std::string::npos && text.find("include") == std::string::npos)
+    return text;
   if (text.find("waituntil") == std::string::npos && text.find("channel") == std::string::npos &&
       text.find("future") == std::string::npos)
     return text;
@@ -351,9 +408,11 @@ std::string expandDialectMacros(const SourceFile &file) {
   DiagEngine quiet(file);
   if (!scanFile(file, splice, quiet, lex)) return text;
   Expander e(splice, lex);
-  e.readDirectives();
+  e.readDirectives(file.path());
   if (!e.any()) return text;
   return e.run(text);
 }
 
 } // namespace wuc::fe
+
+void wuc::setMacroSearchDirs(std::vector<std::string> dirs) { fe::searchDirs() = std::move(dirs); }

@@ -16,6 +16,13 @@ SourceFile::SourceFile(std::string path, std::string text)
     if (text_[i] == '\n') lineStarts_.push_back(i + 1);
 }
 
+SourceFile::SourceFile(std::string path, std::string text, Raw)
+    : path_(std::move(path)), text_(std::move(text)) {
+  lineStarts_.push_back(0);
+  for (unsigned i = 0; i < text_.size(); i++)
+    if (text_[i] == '\n') lineStarts_.push_back(i + 1);
+}
+
 LineCol SourceFile::lineCol(unsigned offset) const {
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
   unsigned line = unsigned(it - lineStarts_.begin()); // 1-based: lineStarts_[line-1] <= offset
