@@ -381,8 +381,8 @@ private:
         if (out.back().kind != RawKind::Ident || piece.front().kind != RawKind::Ident)
           out.back().kind = out.back().kind == RawKind::Ident ? RawKind::Ident : piece.front().kind;
         out.insert(out.end(), piece.begin() + 1, piece.end());
-      } else if (pasteNext && !out.empty() && piece.empty() && isPunct(out.back(), ",") && k > 0 &&
-                 t.text == "__VA_ARGS__") {
+      } else if (pasteNext && !out.empty() && piece.empty() && isPunct(out.back(), ",") &&
+                 m.variadic && t.text == m.params.back()) {
         out.pop_back(); // GNU `, ## __VA_ARGS__` with no variable arguments
       } else {
         out.insert(out.end(), piece.begin(), piece.end());
