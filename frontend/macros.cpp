@@ -190,6 +190,7 @@ public:
         use.push_back({std::string(spellingOf(splice_, toks[k])), toks[k].kind});
       std::vector<PTok> result;
       expanded_ = false;
+      produced_ = 0; // the limit is per use
       if (!expandAll(use, toks[i].begin, {}, result) || !expanded_) continue;
       out.append(text, copied, toks[i].begin - copied);
       std::string line;
@@ -305,11 +306,13 @@ private:
       } else {
         k = i;
       }
-      // Another macro is expanded only when a waituntil is in its arguments.
-      if (!m->dialect && !std::any_of(args.begin(), args.end(), [](const std::vector<PTok> &a) {
-            return std::any_of(a.begin(), a.end(), [](const PTok &t) {
-              return t.kind == RawKind::Ident && t.text == "waituntil";
-            });
+      // Another macro is expanded only when a waituntil (or a use of a
+      // macro expanded here) is in its arguments.
+      auto wakes = [&](const PTok &t) {
+        return t.kind == RawKind::Ident && (t.text == "waituntil" || find(t.text, at));
+      };
+      if (!m->dialect && !std::any_of(args.begin(), args.end(), [&](const std::vector<PTok> &a) {
+            return std::any_of(a.begin(), a.end(), wakes);
           })) {
         out.push_back(in[i]);
         continue;

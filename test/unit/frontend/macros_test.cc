@@ -62,6 +62,20 @@ TEST(Macros, SelfReferenceUndefAndOrder) {
   EXPECT_EQ(expanded(c), c);
 }
 
+TEST(Macros, ArgumentThatExpandsToWaituntil) {
+  // D's argument holds a use of W, which gives a waituntil: D is expanded.
+  EXPECT_EQ(expanded("#define D(x) x x\n#define W(x) waituntil (x) {}\nD(W(c))\n"),
+            "#define D(x) x x\n#define W(x) waituntil (x) {}\n"
+            "waituntil ( c ) { } waituntil ( c ) { }\n");
+}
+
+TEST(Macros, ExponentialUseStops) {
+  std::string use = "W(c)";
+  for (int i = 0; i < 40; i++) use = "D(" + use + ")";
+  const std::string text = "#define D(x) x x\n#define W(x) waituntil (x) {}\n" + use + "\n";
+  EXPECT_LT(expanded(text).size(), text.size() + (1u << 24)); // and it returns
+}
+
 TEST(Macros, UnterminatedUseIsLeftAlone) {
   const std::string text = "#define R(x) waituntil (x) {}\nR(a\n";
   EXPECT_EQ(expanded(text), text);
