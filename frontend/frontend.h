@@ -19,7 +19,8 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
 
 // Where the macro expansion of a dialect file (docs/language.md, "Macros")
 // looks for a header included with quotes after the including file's
-// directory: the driver's -iquote and -I directories, in order.  Empty by
+// directory, and for one included with <...> (only there): the driver's
+// -iquote and -I directories, in order (the system's never).  Empty by
 // default; set it before constructing the SourceFile.
 void setMacroSearchDirs(std::vector<std::string> dirs);
 

@@ -86,8 +86,18 @@ public:
       if (!scanRange(splice, from, d.cend, dl) || dl.toks.size() < 2) continue;
       const std::string word(spellingOf(splice, dl.toks[0]));
       const unsigned at = includedAt != ~0u ? includedAt : splice.orig(d.cbegin);
-      if (word == "include" && dl.toks[1].kind == RawKind::String && depth < kMaxIncludeDepth) {
-        readHeader(std::string(spellingOf(splice, dl.toks[1])), dir, at, depth, visited);
+      if (word == "include" && depth < kMaxIncludeDepth) {
+        const std::string_view quoted = spellingOf(splice, dl.toks[1]);
+        if (dl.toks[1].kind == RawKind::String && quoted.size() > 2 && quoted.front() == '"') {
+          readHeader(std::string(quoted.substr(1, quoted.size() - 2)), dir, at, depth, visited);
+        } else if (punct(dl.toks[1], "<")) {
+          // <...>: the search directories only (never the system's).
+          std::string name;
+          size_t k = 2;
+          for (; k < dl.toks.size() && !punct(dl.toks[k], ">"); k++)
+            name += spellingOf(splice, dl.toks[k]);
+          if (k < dl.toks.size() && !name.empty()) readHeader(name, "", at, depth, visited);
+        }
         continue;
       }
       if (dl.toks[1].kind != RawKind::Ident) continue;
@@ -124,17 +134,17 @@ public:
     }
   }
 
-  void readHeader(const std::string &quoted, const std::string &dir, unsigned at, unsigned depth,
+  // `name` in `dir` (none: "") then in the search directories.
+  void readHeader(const std::string &name, const std::string &dir, unsigned at, unsigned depth,
                   std::set<std::string> &visited) {
-    if (quoted.size() < 3 || quoted.front() != '"') return;
-    const std::string name = quoted.substr(1, quoted.size() - 2);
-    std::string header = name[0] == '/' ? name : dir + "/" + name;
-    std::ifstream in(header, std::ios::binary);
-    for (size_t k = 0; !in && name[0] != '/' && k < searchDirs().size(); k++) {
+    std::string header = name[0] == '/' ? name : dir.empty() ? std::string() : dir + "/" + name;
+    std::ifstream in;
+    if (!header.empty()) in.open(header, std::ios::binary);
+    for (size_t k = 0; !in.is_open() && name[0] != '/' && k < searchDirs().size(); k++) {
       header = searchDirs()[k] + "/" + name;
       in.open(header, std::ios::binary);
     }
-    if (!in || !visited.insert(header).second) return;
+    if (!in.is_open() || !in || !visited.insert(header).second) return;
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     SourceFile file(header, std::move(text), SourceFile::Raw{});
     Splice splice(file.text());
@@ -400,11 +410,12 @@ private:
 
 std::string expandDialectMacros(const SourceFile &file) {
   const std::string &text = file.text();
-  // Cheap: no candidate macro at all.
-  if (text.find("define") == std::string::npos && text.find("include") == std::string::npos)
-    return text;
-  if (text.find("waituntil") == std::string::npos && text.find("channel") == std::string::npos &&
-      text.find("future") == std::string::npos)
+  // Cheap: no candidate macro at all (a header's macros may give the
+  // dialect words).
+  const bool includes = text.find("include") != std::string::npos;
+  if (text.find("define") == std::string::npos && !includes) return text;
+  if (!includes && text.find("waituntil") == std::string::npos &&
+      text.find("channel") == std::string::npos && text.find("future") == std::string::npos)
     return text;
   Splice splice(text);
   LexOutput lex;

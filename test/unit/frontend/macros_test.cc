@@ -2,6 +2,12 @@
 // (docs/language.md, "Macros"), and the diagnostics' fix-it line.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 #include "diag.h"
@@ -74,6 +80,35 @@ TEST(Macros, ExponentialUseStops) {
   for (int i = 0; i < 40; i++) use = "D(" + use + ")";
   const std::string text = "#define D(x) x x\n#define W(x) waituntil (x) {}\n" + use + "\n";
   EXPECT_LT(expanded(text).size(), text.size() + (1u << 24)); // and it returns
+}
+
+TEST(Macros, HeadersNextToTheFileAndInTheSearchDirectories) {
+  char dir[] = "/tmp/wuc_macros_testXXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string d = dir;
+  ASSERT_EQ(mkdir((d + "/inc").c_str(), 0700), 0);
+  std::ofstream(d + "/near.h") << "#define NEAR(x) waituntil (x) {}\n";
+  std::ofstream(d + "/inc/far.h") << "#include \"farther.h\"\n";
+  std::ofstream(d + "/inc/farther.h") << "#define FAR(T) channel(T) q\n";
+  const std::string text =
+      "#include \"near.h\"\n#include \"far.h\"\n#include <far.h>\nNEAR(a) FAR(int);\n";
+  // Without search directories only near.h is found.
+  EXPECT_EQ(SourceFile(d + "/t.wc", text).text(),
+            "#include \"near.h\"\n#include \"far.h\"\n#include <far.h>\n"
+            "waituntil ( a ) { } FAR(int);\n");
+  setMacroSearchDirs({d + "/inc"});
+  EXPECT_EQ(SourceFile(d + "/t.wc", text).text(),
+            "#include \"near.h\"\n#include \"far.h\"\n#include <far.h>\n"
+            "waituntil ( a ) { } channel ( int ) q;\n");
+  // <...> is looked for in the search directories only.
+  EXPECT_EQ(SourceFile(d + "/t.wc", "#include <near.h>\nNEAR(a)\n").text(),
+            "#include <near.h>\nNEAR(a)\n");
+  EXPECT_EQ(SourceFile(d + "/t.wc", "#include <far.h>\nFAR(long);\n").text(),
+            "#include <far.h>\nchannel ( long ) q;\n");
+  setMacroSearchDirs({});
+  for (const char *f : {"/near.h", "/inc/far.h", "/inc/farther.h"}) std::remove((d + f).c_str());
+  rmdir((d + "/inc").c_str());
+  rmdir(dir);
 }
 
 TEST(Macros, UnterminatedUseIsLeftAlone) {
