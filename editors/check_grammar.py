@@ -25,7 +25,10 @@ NOT_DIALECT = {
     "continue", "return", "struct", "union", "enum", "volatile", "inline", "extern",
     "asm", "__asm", "__asm__", "__volatile", "__volatile__", "__inline", "__inline__",
     "__attribute", "__attribute__", "define", "error", "namespace", "_Pragma", "ifdef",
-    "ifndef", "elif", "elifdef", "elifndef", "endif", "typedef",
+    "ifndef", "elif", "elifdef", "elifndef", "endif", "typedef", "undef", "include", "__VA_ARGS__",
+    "__VA_OPT__",
+    # library functions whose bare-integer argument the frontend warns about
+    "uthread_sleep", "wuc_uthread_sleep",
 }
 # `else` is C's; the grammar leaves it to source.c.
 

@@ -7,14 +7,18 @@
 namespace wuc {
 
 void DiagEngine::error(unsigned offset, std::string message) {
-  diags_.push_back({Severity::Error, offset, std::move(message)});
+  diags_.push_back({Severity::Error, offset, std::move(message), {}, 0});
   errors_++;
 }
 void DiagEngine::warning(unsigned offset, std::string message) {
-  diags_.push_back({Severity::Warning, offset, std::move(message)});
+  diags_.push_back({Severity::Warning, offset, std::move(message), {}, 0});
+}
+void DiagEngine::warning(unsigned offset, std::string message, unsigned insertAt,
+                         std::string insert) {
+  diags_.push_back({Severity::Warning, offset, std::move(message), std::move(insert), insertAt});
 }
 void DiagEngine::note(unsigned offset, std::string message) {
-  diags_.push_back({Severity::Note, offset, std::move(message)});
+  diags_.push_back({Severity::Note, offset, std::move(message), {}, 0});
 }
 
 void DiagEngine::print(std::ostream &os) const {
@@ -57,6 +61,10 @@ void DiagEngine::format(std::ostream &os, const SourceFile &file, const Diagnost
   // Keep tabs so the caret lines up under the same column in a terminal.
   for (size_t i = 0; i < caret && i < line.size(); i++) os << (line[i] == '\t' ? '\t' : ' ');
   os << "^\n";
+  const LineCol fix = file.lineCol(d.fixItOffset);
+  if (d.fixIt.empty() || fix.line != lc.line || *cutBefore) return;
+  for (size_t i = 0; i + 1 < fix.col && i < line.size(); i++) os << (line[i] == '\t' ? '\t' : ' ');
+  os << d.fixIt << '\n';
 }
 
 std::string format(const char *pattern, const std::string &a, const std::string &b) {

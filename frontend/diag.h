@@ -3,6 +3,7 @@
 //   file:line:col: error: message
 //   <the source line>
 //   <spaces, tabs copied from the line>^
+//   <spaces, tabs copied from the line>fix-it text      (when there is one)
 //
 // Every error the compiler reports goes through a DiagEngine, so the format
 // and the exit status (1 on any error) live in one place.  Message texts are
@@ -23,6 +24,10 @@ struct Diagnostic {
   Severity severity;
   unsigned offset; // into the file's text
   std::string message;
+  // A fix-it: text to insert at fixItOffset, on the same line (clang prints
+  // it under the caret line, at its column).
+  std::string fixIt;
+  unsigned fixItOffset = 0;
 };
 
 class DiagEngine {
@@ -31,6 +36,8 @@ public:
 
   void error(unsigned offset, std::string message);
   void warning(unsigned offset, std::string message);
+  // A warning with a fix-it inserting `insert` at `insertAt`.
+  void warning(unsigned offset, std::string message, unsigned insertAt, std::string insert);
   void note(unsigned offset, std::string message);
 
   bool hasErrors() const { return errors_ > 0; }

@@ -654,6 +654,7 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
       ctx.diags.begin(), ctx.diags.end(),
       [](const fe::PendingDiag &a, const fe::PendingDiag &b) { return a.offset < b.offset; });
   for (auto &d : ctx.diags) diags.error(d.offset, d.message);
+  if (diags.errorCount() == errorsBefore) fe::warnBareDurations(ctx, diags);
   return diags.errorCount() == errorsBefore;
 }
 

@@ -46,4 +46,14 @@ void checkNestedFunctions(ParseContext &ctx);
 // successful parse: needs the external declarations.
 void collectEdits(ParseContext &ctx);
 
+// Warns of a bare integer where a duration is expected: `timeout(2)` in a
+// clause, `uthread_sleep(1)` (bare_durations.cpp).
+void warnBareDurations(const ParseContext &ctx, DiagEngine &diags);
+
+// The text of `file` with each use of a macro of its own whose replacement
+// list holds a waituntil statement or a channel(T)/future(T) of a parameter
+// expanded in place, on the use's first line (macros.cpp; the text itself
+// when there is none).
+std::string expandDialectMacros(const SourceFile &file);
+
 } // namespace wuc::fe

@@ -121,6 +121,21 @@ inline constexpr const char *DialectNeedsC99 =
     "the waituntil dialect needs C99 or later, and the standard is '%s' (use -std=c99, gnu99 or "
     "later for this file)";
 
+// ---- macros (docs/language.md, "Macros") ---------------------------------
+// Reported by the back end, through the `waituntil` macro of <wuc.h>, at the
+// use of a header's macro that holds a waituntil statement.
+inline constexpr const char *WaituntilFromHeaderMacro =
+    "a waituntil statement from a macro defined in a header is not lowered: wucc expands only the "
+    "macros of the dialect file itself; define the macro in the .wc file, or make its statement a "
+    "static inline function of the header";
+
+// ---- warnings (docs/language.md, "Durations: a bare integer") -------------
+// A lone nonzero integer constant as timeout(...)'s argument in a clause, or
+// as uthread_sleep(...)'s in a dialect file; every %s is the constant, the
+// first the call.  The fix-it inserts "`ms" after the constant.
+inline constexpr const char *BareDuration =
+    "%s of %s nanoseconds: write %s`ms, %s`s, or nanoseconds(%s) if you mean it";
+
 } // namespace wuc::msg
 
 namespace wuc {

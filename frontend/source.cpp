@@ -2,9 +2,21 @@
 
 #include <algorithm>
 
+#include "frontend_internal.h"
+
 namespace wuc {
 
 SourceFile::SourceFile(std::string path, std::string text)
+    : path_(std::move(path)), text_(std::move(text)) {
+  // The uses of the file's own dialect macros, expanded (macros.cpp); the
+  // file's lines keep their numbers.
+  text_ = fe::expandDialectMacros(*this);
+  lineStarts_.push_back(0);
+  for (unsigned i = 0; i < text_.size(); i++)
+    if (text_[i] == '\n') lineStarts_.push_back(i + 1);
+}
+
+SourceFile::SourceFile(std::string path, std::string text, Raw)
     : path_(std::move(path)), text_(std::move(text)) {
   lineStarts_.push_back(0);
   for (unsigned i = 0; i < text_.size(); i++)

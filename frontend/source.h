@@ -26,7 +26,12 @@ struct LineCol {
 
 class SourceFile {
 public:
+  // The uses of the file's own dialect macros (and those of the headers it
+  // includes with quotes, found next to it) are expanded in the text
+  // (frontend_internal.h, expandDialectMacros); a Raw file keeps its text.
   SourceFile(std::string path, std::string text);
+  struct Raw {};
+  SourceFile(std::string path, std::string text, Raw);
 
   const std::string &path() const { return path_; }
   const std::string &text() const { return text_; }

@@ -32,6 +32,17 @@
  * brings all of wuc, so a program's macros after it cannot split it. */
 #include <wuc/waituntil.h>
 
+/* A waituntil statement that reaches the C compiler was not lowered: it
+ * comes from a macro defined in a header (wucc expands only the uses of
+ * the dialect file's own macros, docs/language.md "Macros"), or stands in
+ * a plain C file.  Say so at the use, rather than "implicit declaration of
+ * function 'waituntil'" (the text is msg::WaituntilFromHeaderMacro). */
+/* clang-format off */
+#ifndef waituntil
+#define waituntil(...) _Pragma("GCC error \"a waituntil statement from a macro defined in a header is not lowered: wucc expands only the macros of the dialect file itself; define the macro in the .wc file, or make its statement a static inline function of the header\"") if (0)
+#endif
+/* clang-format on */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,9 +59,9 @@ static inline void uthread_yield(void) { wuc_uthread_yield(); }
 static inline uthread_t *uthread_self(void) { return wuc_uthread_self(); }
 static inline void(uthread_sleep)(wuc_duration_t d) { (wuc_uthread_sleep)(d); }
 static inline unsigned long uthread_id(const uthread_t *t) { return wuc_uthread_id(t); }
-#define uthread_spawn(fn, arg) wuc_uthread_spawn(fn, arg)
-#define uthread_join(t) wuc_uthread_join(t)
-#define uthread_sleep(d) wuc_uthread_sleep(d)
+#define uthread_spawn(fn, ...) wuc_uthread_spawn(fn, __VA_ARGS__)
+#define uthread_join(...) wuc_uthread_join(__VA_ARGS__)
+#define uthread_sleep(...) wuc_uthread_sleep(__VA_ARGS__)
 
 /* ---- durations (<wuc/time.h>) --------------------------------------------- */
 typedef wuc_duration_t duration_t;
@@ -61,12 +72,12 @@ static inline duration_t seconds(int64_t n) { return wuc_seconds(n); }
 
 /* ---- channels (<wuc/channel.h>) ------------------------------------------- */
 #define CHAN_UNBOUNDED WUC_CHAN_UNBOUNDED
-#define chan_init(ch, cap) WUC_CHAN_INIT(ch, cap)
+#define chan_init(ch, ...) WUC_CHAN_INIT(ch, __VA_ARGS__)
 #define chan_destroy(ch) WUC_CHAN_DESTROY(ch)
-#define chan_send(ch, v) WUC_CHAN_SEND(ch, v)
-#define chan_try_send(ch, v) WUC_CHAN_TRY_SEND(ch, v)
-#define chan_recv(ch, out) WUC_CHAN_RECV(ch, out)
-#define chan_try_recv(ch, out) WUC_CHAN_TRY_RECV(ch, out)
+#define chan_send(ch, ...) WUC_CHAN_SEND(ch, __VA_ARGS__)
+#define chan_try_send(ch, ...) WUC_CHAN_TRY_SEND(ch, __VA_ARGS__)
+#define chan_recv(ch, ...) WUC_CHAN_RECV(ch, __VA_ARGS__)
+#define chan_try_recv(ch, ...) WUC_CHAN_TRY_RECV(ch, __VA_ARGS__)
 #define chan_close(ch) WUC_CHAN_CLOSE(ch)
 #define chan_is_closed(ch) WUC_CHAN_IS_CLOSED(ch)
 #define chan_len(ch) WUC_CHAN_LEN(ch)
@@ -76,9 +87,9 @@ static inline duration_t seconds(int64_t n) { return wuc_seconds(n); }
 #define chan_closed_clause(ch) WUC_CHAN_CLOSED_CLAUSE(ch)
 
 /* ---- futures (<wuc/future.h>) --------------------------------------------- */
-#define future_set(f, v) WUC_FUTURE_SET(f, v)
+#define future_set(f, ...) WUC_FUTURE_SET(f, __VA_ARGS__)
 #define future_get(f) WUC_FUTURE_GET(f)
-#define future_try_get(f, out) WUC_FUTURE_TRY_GET(f, out)
+#define future_try_get(f, ...) WUC_FUTURE_TRY_GET(f, __VA_ARGS__)
 #define future_ready(f) WUC_FUTURE_IS_READY(f)
 #define future_reset(f) WUC_FUTURE_RESET(f)
 
@@ -87,7 +98,7 @@ typedef wuc_owner_lock owner_lock;
 static inline void(lock_acquire)(owner_lock *l) { (wuc_lock_acquire)(l); }
 static inline bool lock_try_acquire(owner_lock *l) { return wuc_lock_try_acquire(l); }
 static inline void lock_release(owner_lock *l) { wuc_lock_release(l); }
-#define lock_acquire(l) wuc_lock_acquire(l)
+#define lock_acquire(...) wuc_lock_acquire(__VA_ARGS__)
 
 /* ---- semaphores (<wuc/semaphore.h>) --------------------------------------- */
 typedef wuc_semaphore semaphore;
@@ -95,14 +106,14 @@ static inline void semaphore_init(semaphore *s, long n) { wuc_semaphore_init(s, 
 static inline void(semaphore_acquire)(semaphore *s) { (wuc_semaphore_acquire)(s); }
 static inline bool semaphore_try_acquire(semaphore *s) { return wuc_semaphore_try_acquire(s); }
 static inline void semaphore_release(semaphore *s) { wuc_semaphore_release(s); }
-#define semaphore_acquire(s) wuc_semaphore_acquire(s)
+#define semaphore_acquire(...) wuc_semaphore_acquire(__VA_ARGS__)
 
 /* ---- latches (<wuc/latch.h>) ---------------------------------------------- */
 typedef wuc_latch latch;
 static inline void latch_set(latch *e) { wuc_latch_set(e); }
 static inline void(latch_wait)(latch *e) { (wuc_latch_wait)(e); }
 static inline bool latch_is_set(latch *e) { return wuc_latch_is_set(e); }
-#define latch_wait(e) wuc_latch_wait(e)
+#define latch_wait(...) wuc_latch_wait(__VA_ARGS__)
 
 #ifdef __cplusplus
 }

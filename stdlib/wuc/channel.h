@@ -154,26 +154,26 @@ wuc_bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *__wuc_c,
 #define WUC_CHAN_SEND_CLAUSE(ch) ((wuc_chan_send_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
 #define WUC_CHAN_CLOSED_CLAUSE(ch) ((wuc_chan_closed_clause){(wuc_chan *)(ch), WUC_CHAN_SIZE_(ch)})
 
-#define WUC_CHAN_INIT(ch, cap) wuc_chan_init((wuc_chan *)(ch), (cap), WUC_CHAN_SIZE_(ch))
+#define WUC_CHAN_INIT(ch, ...) wuc_chan_init((wuc_chan *)(ch), (__VA_ARGS__), WUC_CHAN_SIZE_(ch))
 #define WUC_CHAN_DESTROY(ch) wuc_chan_destroy(WUC_CHAN_CORE_(ch))
-#define WUC_CHAN_SEND(ch, v)                                                                       \
+#define WUC_CHAN_SEND(ch, ...)                                                                     \
   __extension__({                                                                                  \
-    WUC_CHAN_ELEM_(ch) __wuc_value = (v);                                                          \
+    WUC_CHAN_ELEM_(ch) __wuc_value = (__VA_ARGS__);                                                \
     wuc_chan_send((wuc_chan *)(ch), &__wuc_value, sizeof __wuc_value);                             \
   })
-#define WUC_CHAN_TRY_SEND(ch, v)                                                                   \
+#define WUC_CHAN_TRY_SEND(ch, ...)                                                                 \
   __extension__({                                                                                  \
-    WUC_CHAN_ELEM_(ch) __wuc_value = (v);                                                          \
+    WUC_CHAN_ELEM_(ch) __wuc_value = (__VA_ARGS__);                                                \
     wuc_chan_try_send((wuc_chan *)(ch), &__wuc_value, sizeof __wuc_value);                         \
   })
-#define WUC_CHAN_RECV(ch, out)                                                                     \
+#define WUC_CHAN_RECV(ch, ...)                                                                     \
   __extension__({                                                                                  \
-    WUC_CHAN_ELEM_(ch) *__wuc_out = (out);                                                         \
+    WUC_CHAN_ELEM_(ch) *__wuc_out = (__VA_ARGS__);                                                 \
     wuc_chan_recv((wuc_chan *)(ch), __wuc_out, sizeof *__wuc_out);                                 \
   })
-#define WUC_CHAN_TRY_RECV(ch, out)                                                                 \
+#define WUC_CHAN_TRY_RECV(ch, ...)                                                                 \
   __extension__({                                                                                  \
-    WUC_CHAN_ELEM_(ch) *__wuc_out = (out);                                                         \
+    WUC_CHAN_ELEM_(ch) *__wuc_out = (__VA_ARGS__);                                                 \
     wuc_chan_try_recv((wuc_chan *)(ch), __wuc_out, sizeof *__wuc_out);                             \
   })
 #define WUC_CHAN_CLOSE(ch) wuc_chan_close((wuc_chan *)(ch), WUC_CHAN_SIZE_(ch))

@@ -114,10 +114,10 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
 
 /* Each macro evaluates its arguments once (GNU statement expressions); its
  * temporaries are reserved names, so an argument can name anything. */
-#define WUC_FUTURE_SET(f, v)                                                                       \
+#define WUC_FUTURE_SET(f, ...)                                                                     \
   __extension__({                                                                                  \
     __typeof__(f) __wuc_fut = (f);                                                                 \
-    __typeof__(__wuc_fut->value) __wuc_fut_v = (v); /* assignment conversion to T */               \
+    __typeof__(__wuc_fut->value) __wuc_fut_v = (__VA_ARGS__); /* assignment conversion to T */     \
     wuc_bool __wuc_fut_ok = wuc_future_begin_set(&__wuc_fut->core);                                \
     if (__wuc_fut_ok) {                                                                            \
       __wuc_fut->value = __wuc_fut_v;                                                              \
@@ -134,11 +134,11 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
     __wuc_fut->value;                                                                              \
   })
 
-#define WUC_FUTURE_TRY_GET(f, out)                                                                 \
+#define WUC_FUTURE_TRY_GET(f, ...)                                                                 \
   __extension__({                                                                                  \
     __typeof__(f) __wuc_fut = (f);                                                                 \
     wuc_bool __wuc_fut_ok = wuc_future_is_ready(&__wuc_fut->core);                                 \
-    if (__wuc_fut_ok) *(out) = __wuc_fut->value;                                                   \
+    if (__wuc_fut_ok) *(__VA_ARGS__) = __wuc_fut->value;                                           \
     __wuc_fut_ok;                                                                                  \
   })
 

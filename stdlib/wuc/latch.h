@@ -41,7 +41,7 @@ void wuc_latch_wait(wuc_latch *__wuc_e);
 
 /* The call records its source line for the deadlock report;
  * (wuc_latch_wait)(e) still reaches the plain function. */
-#define wuc_latch_wait(e) wuc_latch_wait_at((e), __FILE__, __LINE__)
+#define wuc_latch_wait(...) wuc_latch_wait_at((__VA_ARGS__), __FILE__, __LINE__)
 
 /* The waituntil trait (<wuc/select.h>). */
 wuc_bool wuc_latch_register(wuc_latch *__wuc_e, wuc_select_node *__wuc_n);

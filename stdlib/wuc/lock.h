@@ -53,7 +53,7 @@ void wuc_lock_release(wuc_owner_lock *__wuc_l);
 
 /* The call records its source line for the deadlock report;
  * (wuc_lock_acquire)(l) still reaches the plain function. */
-#define wuc_lock_acquire(l) wuc_lock_acquire_at((l), __FILE__, __LINE__)
+#define wuc_lock_acquire(...) wuc_lock_acquire_at((__VA_ARGS__), __FILE__, __LINE__)
 
 /* The waituntil trait (<wuc/select.h>). */
 wuc_bool wuc_owner_lock_register(wuc_owner_lock *__wuc_l, wuc_select_node *__wuc_n);

@@ -46,7 +46,7 @@ void wuc_semaphore_release(wuc_semaphore *__wuc_s);
 
 /* The call records its source line for the deadlock report;
  * (wuc_semaphore_acquire)(s) still reaches the plain function. */
-#define wuc_semaphore_acquire(s) wuc_semaphore_acquire_at((s), __FILE__, __LINE__)
+#define wuc_semaphore_acquire(...) wuc_semaphore_acquire_at((__VA_ARGS__), __FILE__, __LINE__)
 
 /* The waituntil trait (<wuc/select.h>). */
 wuc_bool wuc_semaphore_register(wuc_semaphore *__wuc_s, wuc_select_node *__wuc_n);

@@ -54,12 +54,13 @@ wuc_uthread_t *wuc_uthread_spawn_at(void (*__wuc_fn)(void *), void *__wuc_arg,
 void wuc_uthread_join_at(wuc_uthread_t *__wuc_t, const char *__wuc_file, int __wuc_line);
 void wuc_uthread_sleep_at(wuc_duration_t __wuc_d, const char *__wuc_file, int __wuc_line);
 
-#define wuc_uthread_spawn(fn, arg) wuc_uthread_spawn_at((fn), (arg), __FILE__, __LINE__)
-#define wuc_uthread_join(t) wuc_uthread_join_at((t), __FILE__, __LINE__)
+#define wuc_uthread_spawn(fn, ...) wuc_uthread_spawn_at((fn), (__VA_ARGS__), __FILE__, __LINE__)
+#define wuc_uthread_join(...) wuc_uthread_join_at((__VA_ARGS__), __FILE__, __LINE__)
 /* Any arithmetic d (WUC_DURATION_ in <wuc/time.h>: 1e19 or UINT64_MAX sleeps
  * for ever, a NaN stops the program). */
-#define wuc_uthread_sleep(d)                                                                       \
-  wuc_uthread_sleep_at(WUC_DURATION_((d), "uthread_sleep", __FILE__, __LINE__), __FILE__, __LINE__)
+#define wuc_uthread_sleep(...)                                                                     \
+  wuc_uthread_sleep_at(WUC_DURATION_((__VA_ARGS__), "uthread_sleep", __FILE__, __LINE__),          \
+                       __FILE__, __LINE__)
 
 #ifdef __cplusplus
 }

@@ -42,7 +42,8 @@ static inline wuc_timeout wuc_timeout_make(wuc_duration_t __wuc_d) {
 }
 /* Any arithmetic d, converted by WUC_DURATION_ (1e19 or UINT64_MAX is never,
  * not INT64_MIN or -1). */
-#define wuc_timeout_make(d) wuc_timeout_after_(WUC_DURATION_((d), "timeout", __FILE__, __LINE__))
+#define wuc_timeout_make(...)                                                                      \
+  wuc_timeout_after_(WUC_DURATION_((__VA_ARGS__), "timeout", __FILE__, __LINE__))
 #endif
 
 /* The waituntil trait (<wuc/select.h>). */

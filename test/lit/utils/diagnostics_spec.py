@@ -684,3 +684,25 @@ int main(void) {
   return 0;
 }
 ''')
+
+# ---- warnings: a bare integer where a duration is expected ----
+gen('bare_duration_timeout', "Warning: a nonzero integer constant alone as timeout(...)'s argument in a clause means nanoseconds (at the constant, with a fix-it adding `ms; the silenced forms are in bare_duration_silenced.wc).",
+    "timeout of 2 nanoseconds: write 2`ms, 2`s, or nanoseconds(2) if you mean it",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) {} or waituntil (timeout(@@2$$)) {}
+  return x;
+}
+''', prologue=CH, severity='warning', fixit='`ms')
+
+gen('bare_duration_sleep', "Warning: a nonzero integer constant alone as uthread_sleep(...)'s argument in a dialect file means nanoseconds (at the constant, with a fix-it adding `ms; plain C files get no warning).",
+    "uthread_sleep of 1 nanoseconds: write 1`ms, 1`s, or nanoseconds(1) if you mean it",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil (x << c) {} or else {}
+	uthread_sleep(@@1$$);
+  return x;
+}
+''', prologue=CH, severity='warning', fixit='`ms')

@@ -15,10 +15,23 @@ HEAD = '''// {desc}
 // RUN: rm -f %t && %expect_exit 1 %wucc %s -o %t 2>/dev/null && test ! -e %t
 '''
 
-def gen(name, desc, message, body, prologue='#include <wuc.h>\n', extra_run=''):
+# A warning: the compile succeeds; `fixit` is the text clang-style fix-it
+# line shows, inserted where a `$$` marks (after the @@).
+WARNING_HEAD = '''// {desc}
+// RUN: %wucc -fsyntax-only %s 2>&1 | %FileCheck --strict-whitespace %s
+// RUN: rm -f %t && %wucc %s -o %t && test -e %t
+'''
+
+def gen(name, desc, message, body, prologue='#include <wuc.h>\n', extra_run='', severity='error',
+        fixit=None):
     lines = body.split('\n')
     out_lines = []
-    head = HEAD.format(desc=desc) + extra_run
+    head = (HEAD if severity == 'error' else WARNING_HEAD).format(desc=desc) + extra_run
+    fixcol = None
+    for k, l in enumerate(lines):
+        if '$$' in l:
+            fixcol = l.replace('@@', '').index('$$') + 1
+            lines[k] = l.replace('$$', '')
     text = head + prologue
     # find the marker
     idx = [i for i, l in enumerate(lines) if '@@' in l]
@@ -39,15 +52,23 @@ def gen(name, desc, message, body, prologue='#include <wuc.h>\n', extra_run=''):
             i -= 1
     else:
         j = i
-    offset = (i - j) + 3  # the 3 CHECK lines sit between
+    clean = clean.replace('$$', '')
+    lines[i] = clean
+    offset = (i - j) + (4 if fixit else 3)  # the CHECK lines sit between
     caret = ''.join('\t' if ch == '\t' else ' ' for ch in clean[:col - 1]) + '^'
     block = [
-        '// CHECK: {{^}}{{.*}}%s.wc:[[@LINE+%d]]:%d: error: %s{{$}}' % (name, offset, col, message),
+        '// CHECK: {{^}}{{.*}}%s.wc:[[@LINE+%d]]:%d: %s: %s{{$}}' % (name, offset, col, severity,
+                                                                   message),
         '// CHECK-NEXT: {{^}}%s{{$}}' % clean,
         '// CHECK-NEXT: {{^}}%s{{$}}' % caret,
     ]
+    if fixit:
+        pad = ''.join('\t' if ch == '\t' else ' ' for ch in clean[:fixcol - 1])
+        block.append('// CHECK-NEXT: {{^}}%s%s{{$}}' % (pad, fixit))
     lines[j:j] = block
     lines.append('// CHECK-NOT: error:')
+    if severity == 'warning':
+        lines.append('// CHECK-NOT: warning:')
     text += '\n'.join(lines)
     if not text.endswith('\n'):
         text += '\n'
