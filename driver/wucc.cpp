@@ -293,7 +293,12 @@ private:
       ok = false;
     }
     wuc::SemaFacts facts;
-    if (ok && !fe.statements.empty()) {
+    // The channel and future types need the pass too: it names them by
+    // their canonical element types (docs/language.md, "Types").
+    const bool types = std::any_of(fe.edits.begin(), fe.edits.end(), [](const wuc::Edit &e) {
+      return e.kind == wuc::Edit::ChannelType || e.kind == wuc::Edit::FutureType;
+    });
+    if (ok && (!fe.statements.empty() || types)) {
       wuc::SemaOptions opts;
       opts.compilerArgs = a_.options();
       opts.wucIncludeDir = layout_.includeDir;

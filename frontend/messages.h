@@ -121,6 +121,12 @@ inline constexpr const char *DialectNeedsC99 =
     "the waituntil dialect needs C99 or later, and the standard is '%s' (use -std=c99, gnu99 or "
     "later for this file)";
 
+// docs/language.md, 'Types': the definition of channel(T) / future(T) is
+// made at the type's first use in a file and needs T complete there.
+inline constexpr const char *ElementTypeIncomplete =
+    "'%s' needs a complete element type at its first use in the file, where wucc defines it "
+    "(declare the type before this line): %s";
+
 } // namespace wuc::msg
 
 namespace wuc {
