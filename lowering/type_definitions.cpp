@@ -19,7 +19,8 @@ std::string tagOf(const std::string &text) {
 
 // A definition line's tag: `MACRO(tag, T);` -> tag (empty: not a definition).
 std::string definedTag(const std::string &line) {
-  for (const char *macro : {"WUC_CHANNEL_STRUCT(", "WUC_FUTURE_STRUCT(", "WUC_FUTURE_LOCAL_STRUCT("}) {
+  for (const char *macro :
+       {"WUC_CHANNEL_STRUCT(", "WUC_FUTURE_STRUCT(", "WUC_FUTURE_LOCAL_STRUCT("}) {
     const size_t n = std::strlen(macro);
     if (line.compare(0, n, macro) != 0) continue;
     const size_t comma = line.find(',', n);

@@ -953,7 +953,9 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
 
   // The probe stands in for the source file at the same path, so that
   // #include "..." finds what it finds next to the source.
-  std::string path = file.path().empty() || file.path() == "-" ? "wuc-stdin.c" : file.path();
+  std::string path = !opts.probePath.empty()                     ? opts.probePath
+                     : file.path().empty() || file.path() == "-" ? "wuc-stdin.c"
+                                                                 : file.path();
   llvm::SmallString<256> abs(path);
   llvm::sys::fs::make_absolute(abs);
   path = std::string(abs.str());

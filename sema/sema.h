@@ -79,6 +79,12 @@ struct SemaOptions {
   // Empty wucIncludeDir / resourceDir: the source tree's stdlib/, and the
   // resource directory of the Clang wuc_sema was built against.
 
+  // Where Clang reads the probe ("": the file's own path).  The driver puts
+  // it in the mirror of the file's directory when the file includes project
+  // headers, so `#include "x.h"` finds the lowered x.h beside it first
+  // (docs/lowering.md, "Headers").
+  std::string probePath;
+
   // Debugging (e.g. a --dump-probe flag): if set, receives the probe, the C
   // text Clang parses.
   std::string *probeText = nullptr;

@@ -13,11 +13,11 @@ namespace {
 // The punctuators a printed type can hold, longest first where one is the
 // start of another; the names are frontend/edits.cpp's.
 const std::pair<const char *, const char *> kPuncts[] = {
-    {"...", "ellipsis"}, {"->", "arrow"}, {"(", "lp"},     {")", "rp"},    {"{", "lb"},
-    {"}", "rb"},         {",", "comma"},  {".", "dot"},    {"&", "amp"},   {"|", "bor"},
-    {"^", "xor"},        {"~", "tilde"},  {"!", "not"},    {"+", "plus"},  {"-", "minus"},
-    {"/", "div"},        {"%", "mod"},    {"<", "lt"},     {">", "gt"},    {"=", "assign"},
-    {"?", "q"},          {":", "colon"},  {";", "semi"},   {"#", "hash"}};
+    {"...", "ellipsis"}, {"->", "arrow"}, {"(", "lp"},   {")", "rp"},   {"{", "lb"},
+    {"}", "rb"},         {",", "comma"},  {".", "dot"},  {"&", "amp"},  {"|", "bor"},
+    {"^", "xor"},        {"~", "tilde"},  {"!", "not"},  {"+", "plus"}, {"-", "minus"},
+    {"/", "div"},        {"%", "mod"},    {"<", "lt"},   {">", "gt"},   {"=", "assign"},
+    {"?", "q"},          {":", "colon"},  {";", "semi"}, {"#", "hash"}};
 
 bool identChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
