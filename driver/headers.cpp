@@ -8,8 +8,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "detect.h"
-
 namespace wuc {
 
 namespace {
