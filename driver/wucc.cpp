@@ -349,6 +349,10 @@ private:
       std::string out;
       if (wuc::mayUseDialect(h.text)) {
         if (!lowerHeader(h, out)) return false;
+      } else if (h.text.find("include_next") != std::string::npos) {
+        // A copy's #include_next would find the original itself next: the
+        // back end reads this one where it is.
+        continue;
       } else {
         out = "#line 1 " + wuc::cStringLiteral(h.display) + "\n" + h.text;
       }

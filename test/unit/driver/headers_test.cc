@@ -53,9 +53,8 @@ TEST_F(Headers, FollowsProjectIncludesIncludedFirst) {
   std::map<std::string, bool> known;
   std::vector<ProjectHeader> found;
   findProjectHeaders("src/a.wc", main, {"-iquote", "q", "-Ii"}, "", known, found);
-  EXPECT_EQ(displays(found),
-            (std::vector<std::string>{"i/deep/sibling.h", "i/deep/d.h", "q/inc_q.h", "src/near.h",
-                                      "i/angle.h"}));
+  EXPECT_EQ(displays(found), (std::vector<std::string>{"i/deep/sibling.h", "i/deep/d.h",
+                                                       "q/inc_q.h", "src/near.h", "i/angle.h"}));
   EXPECT_EQ(found[0].text, "int s;\n");
   // Known headers are not found again.
   std::vector<ProjectHeader> again;
