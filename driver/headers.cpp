@@ -155,7 +155,9 @@ void findProjectHeaders(const std::string &sourcePath, const std::string &text,
 
 std::string mirrorOf(const std::string &root, const std::string &path) {
   const std::string real = realPath(path);
-  return real.empty() ? "" : root + real;
+  struct stat st;
+  if (real.empty() || stat((root + real).c_str(), &st) != 0) return "";
+  return root + real;
 }
 
 std::vector<std::string> withMirrors(const std::vector<std::string> &options,
@@ -173,6 +175,7 @@ std::vector<std::string> withMirrors(const std::vector<std::string> &options,
       } else if (i + 1 < options.size()) {
         dir = options[i + 1];
       }
+      // Only a mirror that exists: -Wmissing-include-dirs would warn.
       const std::string mirror = dir.empty() || dir == "-" ? "" : mirrorOf(root, dir);
       if (!mirror.empty()) out.insert(out.end(), {flag, mirror});
       out.push_back(o);

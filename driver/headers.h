@@ -41,7 +41,8 @@ void findProjectHeaders(const std::string &sourcePath, const std::string &text,
 std::vector<std::string> withMirrors(const std::vector<std::string> &options,
                                      const std::string &root);
 
-// The mirror of directory or file `path` under `root` ("" if it cannot be resolved).
+// The mirror of directory or file `path` under `root` ("" if `path` cannot
+// be resolved or has no mirror).
 std::string mirrorOf(const std::string &root, const std::string &path);
 
 // The directories whose mirror the back end may name, mirror -> as given

@@ -86,23 +86,30 @@ TEST_F(Headers, SystemAndWucDirectoriesAreNeverSearched) {
 TEST_F(Headers, MirrorsComeRightBeforeTheirDirectories) {
   file("i/x.h", "");
   file("q/y.h", "");
-  const std::string root = "/R";
+  file("plain/z.h", "");
+  const std::string root = dir_ + "/root";
+  file(root + dir_ + "/i/x.h", "");
+  file(root + dir_ + "/q/y.h", "");
   const std::string i = mirrorOf(root, "i"), q = mirrorOf(root, "q");
   ASSERT_EQ(i, root + dir_ + "/i");
-  EXPECT_EQ(withMirrors({"-O2", "-Ii", "-iquote", "q", "-DX", "-I", "missing"}, root),
+  // plain/ has no mirror: none is named (-Wmissing-include-dirs).
+  EXPECT_EQ(mirrorOf(root, "plain"), "");
+  EXPECT_EQ(withMirrors({"-O2", "-Ii", "-iquote", "q", "-DX", "-I", "missing", "-Iplain"}, root),
             (std::vector<std::string>{"-O2", "-I", i, "-Ii", "-iquote", q, "-iquote", "q", "-DX",
-                                      "-I", "missing"}));
+                                      "-I", "missing", "-Iplain"}));
 }
 
 TEST_F(Headers, MirroredDirectoriesMapBackToTheirNames) {
   file("inc/sub/k.h", "");
+  const std::string root = dir_ + "/root";
+  file(root + dir_ + "/inc/sub/k.h", "");
   std::vector<ProjectHeader> hs(1);
   hs[0].display = "inc/sub/k.h";
   std::map<std::string, std::string> dirs;
-  mirroredDirectories("/R", "a.wc", {"-Iinc"}, hs, dirs);
-  EXPECT_EQ(dirs["/R" + dir_ + "/inc/"], "inc/");
-  EXPECT_EQ(dirs["/R" + dir_ + "/inc/sub/"], "inc/sub/");
-  EXPECT_EQ(dirs["/R" + dir_ + "/"], "");
+  mirroredDirectories(root, "a.wc", {"-Iinc"}, hs, dirs);
+  EXPECT_EQ(dirs[root + dir_ + "/inc/"], "inc/");
+  EXPECT_EQ(dirs[root + dir_ + "/inc/sub/"], "inc/sub/");
+  EXPECT_EQ(dirs[root + dir_ + "/"], "");
 }
 
 } // namespace
