@@ -203,6 +203,17 @@ void mirroredDirectories(const std::string &root, const std::string &sourcePath,
   for (const ProjectHeader &h : headers) add(dirOf(h.display));
 }
 
+bool makeMirrorDirectory(const std::string &root, const std::string &dir) {
+  const std::string real = realPath(dir.empty() ? "." : dir);
+  if (real.empty()) return false;
+  const std::string path = root + real + "/";
+  for (size_t slash = path.find('/', 1); slash != std::string::npos;
+       slash = path.find('/', slash + 1))
+    mkdir(path.substr(0, slash).c_str(), 0700); // exists already: fine
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 bool writeMirrorFile(const std::string &path, const std::string &text) {
   for (size_t slash = path.find('/', 1); slash != std::string::npos;
        slash = path.find('/', slash + 1))

@@ -53,6 +53,10 @@ void mirroredDirectories(const std::string &root, const std::string &sourcePath,
                          const std::vector<ProjectHeader> &headers,
                          std::map<std::string, std::string> &out);
 
+// Creates the mirror of directory `dir` under `root` (for a source's own
+// directory, whose quote includes may go up: "../inc/x.h").
+bool makeMirrorDirectory(const std::string &root, const std::string &dir);
+
 // Creates the directories of `path`, then writes it.
 bool writeMirrorFile(const std::string &path, const std::string &text);
 

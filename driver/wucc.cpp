@@ -344,7 +344,11 @@ private:
   bool lowerHeaders(const Source &s, const std::string &text) {
     std::vector<wuc::ProjectHeader> found;
     wuc::findProjectHeaders(s.path, text, a_.options(), layout_.includeDir, knownHeaders_, found);
-    if (found.empty()) return true;
+    if (found.empty() && headers_.empty()) return true;
+    // The source's own directory too (also when its headers were mirrored
+    // for another source): its lowered C is elsewhere, so a quote include
+    // beside it, also "../inc/x.h", is looked for there.
+    wuc::makeMirrorDirectory(mirrorRoot(), dirName(s.path));
     for (wuc::ProjectHeader &h : found) {
       std::string out;
       if (wuc::mayUseDialect(h.text)) {
