@@ -25,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -35,8 +36,10 @@
 #include "diag.h"
 #include "driver_args.h"
 #include "frontend.h"
+#include "headers.h"
 #include "lower.h"
 #include "messages.h"
+#include "quote.h"
 #include "runtime_use.h"
 #include "sema_loader.h"
 
@@ -276,7 +279,11 @@ private:
       return false;
     }
     s.includesWuc = includesWucHeader(text);
-    if (!a_.emitC && !wuc::mayUseDialect(text)) return true;
+    // A .wc file whose only dialect is in its headers is a dialect file
+    // too (docs/language.md, "Headers"); a .c file is not looked into.
+    const bool viaHeaders = !wuc::mayUseDialect(text) && s.path != "-" &&
+                            hasSuffix(s.path, ".wc") && includesDialectHeader(s.path, text);
+    if (!a_.emitC && !wuc::mayUseDialect(text) && !viaHeaders) return true;
     wuc::SourceFile file(s.path == "-" ? "<stdin>" : s.path, std::move(text));
     wuc::DiagEngine diags(file);
     wuc::FrontendResult fe;
@@ -284,7 +291,7 @@ private:
     if (ok) wuc::checkClauseBodies(file, fe, diags);
     ok = ok && !diags.hasErrors();
     if (ok && a_.dumpAst) wuc::dumpFrontend(file, fe, std::cerr);
-    if (ok && fe.statements.empty() && fe.edits.empty() && !a_.emitC) {
+    if (ok && fe.statements.empty() && fe.edits.empty() && !a_.emitC && !viaHeaders) {
       diags.print(std::cerr);
       return true; // plain C after all
     }
@@ -293,9 +300,18 @@ private:
       ok = false;
     }
     wuc::SemaFacts facts;
-    if (ok && !fe.statements.empty()) {
+    // The channel and future types need the pass too: it names them by
+    // their canonical element types (docs/language.md, "Types").
+    const bool types = std::any_of(fe.edits.begin(), fe.edits.end(), [](const wuc::Edit &e) {
+      return e.kind == wuc::Edit::ChannelType || e.kind == wuc::Edit::FutureType;
+    });
+    // Its project headers, lowered into the mirror first: the pass reads
+    // the file with them (docs/language.md, "Headers").
+    if (ok && s.path != "-" && !lowerHeaders(s, file.text())) return false;
+    if (ok && (!fe.statements.empty() || types)) {
       wuc::SemaOptions opts;
-      opts.compilerArgs = a_.options();
+      opts.compilerArgs = semaArgs(s.path);
+      opts.probePath = probePath(s.path);
       opts.wucIncludeDir = layout_.includeDir;
       opts.resourceDir = layout_.clangResourceDir;
       std::string loadError;
@@ -313,6 +329,117 @@ private:
     s.lowered = wuc::lowerFile(file, fe, facts);
     s.usesDialect = true;
     return true;
+  }
+
+  // ---- project headers (headers.h) ---------------------------------------
+
+  const std::string &mirrorRoot() {
+    if (mirrorRoot_.empty()) mirrorRoot_ = tempDir() + "/include";
+    return mirrorRoot_;
+  }
+
+  // Finds the project headers `s` includes and writes each into the mirror:
+  // lowered if it uses the dialect, else as written (after a #line naming
+  // it).  False (diagnostics printed) if one has an error.
+  bool lowerHeaders(const Source &s, const std::string &text) {
+    std::vector<wuc::ProjectHeader> found;
+    wuc::findProjectHeaders(s.path, text, a_.options(), layout_.includeDir, knownHeaders_, found);
+    if (found.empty() && headers_.empty()) return true;
+    // The source's own directory too (also when its headers were mirrored
+    // for another source): its lowered C is elsewhere, so a quote include
+    // beside it, also "../inc/x.h", is looked for there.
+    wuc::makeMirrorDirectory(mirrorRoot(), dirName(s.path));
+    for (wuc::ProjectHeader &h : found) {
+      std::string out;
+      if (wuc::mayUseDialect(h.text)) {
+        if (!lowerHeader(h, out)) return false;
+      } else if (h.text.find("include_next") != std::string::npos) {
+        // A copy's #include_next would find the original itself next: the
+        // back end reads this one where it is.
+        continue;
+      } else {
+        out = "#line 1 " + wuc::cStringLiteral(h.display) + "\n" + h.text;
+      }
+      const std::string path = mirrorRoot() + h.real;
+      if (!wuc::writeMirrorFile(path, out)) return fail("cannot write '" + path + "'"), false;
+      h.text.clear();
+      headers_.push_back(std::move(h));
+    }
+    return true;
+  }
+
+  // Whether a project header `path` includes (directly or not) may use the
+  // dialect.
+  bool includesDialectHeader(const std::string &path, const std::string &text) const {
+    std::map<std::string, bool> known;
+    std::vector<wuc::ProjectHeader> found;
+    wuc::findProjectHeaders(path, text, a_.options(), layout_.includeDir, known, found);
+    return std::any_of(found.begin(), found.end(),
+                       [](const wuc::ProjectHeader &h) { return wuc::mayUseDialect(h.text); });
+  }
+
+  // A dialect header: parsed, analysed and lowered on its own, as a dialect
+  // file compiled with the same options.  False only when wucc itself
+  // cannot go on (the semantic pass cannot be loaded).
+  bool lowerHeader(const wuc::ProjectHeader &h, std::string &out) {
+    wuc::SourceFile file(h.display, h.text);
+    wuc::DiagEngine diags(file);
+    wuc::FrontendResult fe;
+    bool ok = wuc::parseSource(file, diags, fe);
+    if (ok) wuc::checkClauseBodies(file, fe, diags);
+    ok = ok && !diags.hasErrors();
+    wuc::SemaFacts facts;
+    const bool types = std::any_of(fe.edits.begin(), fe.edits.end(), [](const wuc::Edit &e) {
+      return e.kind == wuc::Edit::ChannelType || e.kind == wuc::Edit::FutureType;
+    });
+    if (ok && (!fe.statements.empty() || types)) {
+      wuc::SemaOptions opts;
+      opts.compilerArgs = semaArgs(h.display);
+      opts.probePath = mirrorRoot() + h.real;
+      opts.wucIncludeDir = layout_.includeDir;
+      opts.resourceDir = layout_.clangResourceDir;
+      std::string loadError;
+      ok = wuc::analyseWithModule(layout_.semaModule, file, fe, opts, diags, facts, loadError);
+      if (!loadError.empty()) {
+        diags.print(std::cerr);
+        std::cerr << "wucc: error: " << loadError << '\n';
+        return false;
+      }
+    }
+    if (!ok || diags.hasErrors()) {
+      // wucc cannot tell whether the back end will include the header (an
+      // #if may exclude it): its errors become #error lines of the mirror,
+      // which the back end reports at the header's line and column only if
+      // it reads the header.
+      out.clear();
+      for (const wuc::Diagnostic &d : diags.all()) {
+        if (d.severity != wuc::Severity::Error) continue;
+        const wuc::LineCol lc = file.lineCol(d.offset);
+        out += "#line " + std::to_string(lc.line) + " " + wuc::cStringLiteral(h.display) + "\n";
+        // The back end reports the column of the word `error`.
+        out.append(lc.col > 1 ? lc.col - 2 : 0, ' ');
+        out += "#error " + wuc::cStringLiteral(d.message) + "\n";
+      }
+      return true;
+    }
+    diags.print(std::cerr); // warnings
+    out = wuc::lowerFile(file, fe, facts);
+    return true;
+  }
+
+  // The options of the semantic pass for a file at `path`: the mirrors
+  // searched first, and the file's own directory after them (its probe
+  // stands in the mirror, probePath).
+  Strings semaArgs(const std::string &path) {
+    if (headers_.empty()) return a_.options();
+    Strings args = wuc::withMirrors(a_.options(), mirrorRoot());
+    args.insert(args.end(), {"-iquote", dirName(path)});
+    return args;
+  }
+  std::string probePath(const std::string &path) {
+    if (headers_.empty() || path == "-") return "";
+    const std::string dir = wuc::mirrorOf(mirrorRoot(), dirName(path));
+    return dir.empty() ? "" : dir + "/" + fileName(path);
   }
 
   int emitC() {
@@ -418,8 +545,19 @@ private:
     // 'Stacks'); before the user's options, so -fno-stack-clash-protection
     // wins.  -iquote: #include "x.h" finds x.h beside the source first.
     Strings cmd = backEnd_;
-    cmd.insert(cmd.end(), {"-fstack-clash-protection", "-iquote", dirName(s.path)});
-    cmd.insert(cmd.end(), options.begin(), options.end());
+    cmd.push_back("-fstack-clash-protection");
+    if (headers_.empty()) {
+      cmd.insert(cmd.end(), {"-iquote", dirName(s.path)});
+      cmd.insert(cmd.end(), options.begin(), options.end());
+    } else {
+      // The mirror of each directory before it: the back end reads the
+      // lowered headers (docs/lowering.md, "Headers").
+      const std::string mirror = wuc::mirrorOf(mirrorRoot_, dirName(s.path));
+      if (!mirror.empty()) cmd.insert(cmd.end(), {"-iquote", mirror});
+      cmd.insert(cmd.end(), {"-iquote", dirName(s.path)});
+      Strings mirrored = wuc::withMirrors(options, mirrorRoot_);
+      cmd.insert(cmd.end(), mirrored.begin(), mirrored.end());
+    }
     addWucPaths(cmd, false);
     // Debug information names the source, not the temporary file.
     std::string dir = dirName(s.loweredPath) + "/";
@@ -449,6 +587,15 @@ private:
   std::string rewriteNames(std::string text, const Source &s) const {
     std::string source = s.path == "-" ? "<stdin>" : s.path;
     replaceAll(text, s.loweredPath, source);
+    if (headers_.empty()) return text;
+    // The mirrored headers by their own names: each mirrored directory as
+    // given, longest first.
+    std::map<std::string, std::string> dirs;
+    wuc::mirroredDirectories(mirrorRoot_, s.path, a_.options(), headers_, dirs);
+    std::vector<std::pair<std::string, std::string>> byLength(dirs.begin(), dirs.end());
+    std::stable_sort(byLength.begin(), byLength.end(),
+                     [](const auto &a, const auto &b) { return a.first.size() > b.first.size(); });
+    for (const auto &[mirror, dir] : byLength) replaceAll(text, mirror, dir);
     return text;
   }
 
@@ -579,6 +726,11 @@ private:
   Strings backEnd_;
   std::vector<Source> sources_;
   std::string stdinText_;
+  // The project headers of the dialect sources (headers.h), by real path,
+  // and those copied into the mirror (tempDir()/include).
+  std::map<std::string, bool> knownHeaders_;
+  std::vector<wuc::ProjectHeader> headers_;
+  std::string mirrorRoot_; // "" until a header is mirrored
   bool haveStdin_ = false;
   TempDir tmp_;
 };

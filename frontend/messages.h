@@ -136,6 +136,12 @@ inline constexpr const char *WaituntilFromHeaderMacro =
 inline constexpr const char *BareDuration =
     "%s of %s nanoseconds: write %s`ms, %s`s, or nanoseconds(%s) if you mean it";
 
+// docs/language.md, 'Types': the definition of channel(T) / future(T) is
+// made at the type's first use in a file and needs T complete there.
+inline constexpr const char *ElementTypeIncomplete =
+    "'%s' needs a complete element type at its first use in the file, where wucc defines it "
+    "(declare the type before this line): %s";
+
 } // namespace wuc::msg
 
 namespace wuc {

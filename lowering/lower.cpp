@@ -33,6 +33,7 @@
 #include "prelude.h"
 #include "quote.h"
 #include "render.h"
+#include "type_definitions.h"
 
 namespace wuc {
 
@@ -422,6 +423,7 @@ std::string lowerFile(const SourceFile &file, const FrontendResult &fe, const Se
   FrontendResult adjusted = fe;
   insertPrelude(dialectPrelude(file, fe), adjusted.edits);
   Renderer plain(file, fe, nullptr);
+  lowerTypeDefinitions(file, plain, facts.typeTags, adjusted.edits);
   for (Edit &e : adjusted.edits) {
     if (e.kind != Edit::TypeDefinition) continue;
     std::string text = "\n" + e.text;

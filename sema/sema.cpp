@@ -33,6 +33,7 @@
 
 #include "messages.h"
 #include "probe.h"
+#include "type_tag.h"
 
 #ifndef WUC_SEMA_DEFAULT_RESOURCE_DIR
 #define WUC_SEMA_DEFAULT_RESOURCE_DIR ""
@@ -158,6 +159,8 @@ private:
 
   void collectFileScope();
   void checkTypeDefinitions();
+  void computeTypeTags();
+  void retagTraits();
   void collectMarkers(const Stmt *s);
   void classify(const WaitUntil &w, const Clause &c, ClauseFacts &f);
   void shift(const Clause &c, const Marker &lhs, const Marker &rhs, ClauseFacts &f);
@@ -410,8 +413,8 @@ void Analysis::checkTypeDefinitions() {
 
   // Clang's errors on the line of an inserted definition, which starts
   // with its macro (sema/probe.cpp puts each on a line of its own), when
-  // they name something declared in a function: T depends on the function
-  // in a way the frontend did not see.  Other errors there (a type only gcc
+  // they name something declared in a function (T depends on the function
+  // in a way the frontend did not see) or say T is incomplete.  Other errors there (a type only gcc
   // knows, a name declared nowhere) are the back-end compiler's to judge.
   auto namesLocal = [&](const std::string &message) {
     std::string word;
@@ -443,9 +446,25 @@ void Analysis::checkTypeDefinitions() {
     size_t comma = probe.find(',', open);
     if (comma == std::string::npos) continue;
     auto u = uses.find(probe.substr(open, comma - open));
-    if (u == uses.end() || u->second.reported || !namesLocal(e.message)) continue;
+    if (u == uses.end() || u->second.reported) continue;
+    // An incomplete T (declared later, or never): the definition needs it
+    // complete at the first use (docs/language.md, 'Types').
+    const bool incomplete = e.message.find("incomplete") != std::string::npos;
+    if (!incomplete && !namesLocal(e.message)) continue;
     u->second.reported = true;
-    error(u->second.offset, format(msg::ElementTypeInvalid, written(u->second), e.message));
+    // "'typeof(struct later)' (aka 'struct later')": the macro's typeof is
+    // none of the user's business.
+    std::string message = e.message;
+    const size_t t = message.find("'typeof("), aka = message.find("' (aka '");
+    if (t != std::string::npos && aka != std::string::npos && aka > t) {
+      const size_t close = message.find("')", aka + 8);
+      if (close != std::string::npos)
+        message = message.substr(0, t) + message.substr(aka + 7, close + 1 - (aka + 7)) +
+                  message.substr(close + 2);
+    }
+    error(u->second.offset,
+          format(incomplete ? msg::ElementTypeIncomplete : msg::ElementTypeInvalid,
+                 written(u->second), message));
   }
 
   for (const RecordDecl *rd : records) {
@@ -458,6 +477,54 @@ void Analysis::checkTypeDefinitions() {
     u->second.reported = true;
     error(u->second.offset, format(msg::ArrayElement, written(u->second),
                                    elem->getCanonicalType().getAsString(*policy_)));
+  }
+}
+
+// One tag per canonical element type (docs/language.md, "Types"): each
+// channel and future struct the frontend defined at file scope, named by
+// its element type as Clang prints the canonical type.  Inner types are
+// defined before the types holding them, so their new tags are known when
+// an outer type's element names them.
+void Analysis::computeTypeTags() {
+  PrintingPolicy p(ctx_->getLangOpts());
+  p.AnonymousTagLocations = false;
+  p.SuppressTagKeyword = false;
+  p.Bool = false; // _Bool under every -std, so every file names it alike
+  // Tags with a definition inside a function: T is local to it, so the tag
+  // is too (the frontend defines it in the block).
+  std::set<std::string> local;
+  std::vector<const Stmt *> work;
+  for (const Decl *d : ctx_->getTranslationUnitDecl()->decls())
+    if (const auto *fd = dyn_cast<FunctionDecl>(d))
+      if (fd->doesThisDeclarationHaveABody()) work.push_back(fd->getBody());
+  while (!work.empty()) {
+    const Stmt *st = work.back();
+    work.pop_back();
+    if (!st) continue;
+    if (const auto *ds = dyn_cast<DeclStmt>(st))
+      for (const Decl *d : ds->decls())
+        if (const auto *rd = dyn_cast<RecordDecl>(d))
+          if (rd->getIdentifier() && sema::isTypeTag(rd->getName()))
+            local.insert(rd->getName().str());
+    for (const Stmt *kid : st->children()) work.push_back(kid);
+  }
+  for (const Decl *d : ctx_->getTranslationUnitDecl()->decls()) {
+    const auto *rd = dyn_cast<RecordDecl>(d);
+    if (!rd || !rd->isThisDeclarationADefinition() || !rd->getIdentifier()) continue;
+    std::string name = rd->getName().str();
+    if (!sema::isTypeTag(name) || local.count(name) || out_.typeTags.count(name)) continue;
+    QualType type = ctx_->getRecordType(rd);
+    bool chan = true;
+    std::optional<QualType> elem = channelObjectElem(type);
+    if (!elem) {
+      elem = futureValue(type);
+      chan = false;
+    }
+    if (!elem || elem->isNull() || ctx_->getAsArrayType(*elem)) continue;
+    std::string printed =
+        sema::renameIdentifiers(elem->getCanonicalType().getAsString(p), out_.typeTags);
+    std::string tag = sema::canonicalTypeTag(chan, printed);
+    if (!tag.empty()) out_.typeTags[name] = tag;
   }
 }
 
@@ -730,6 +797,7 @@ void Analysis::run(ASTContext &ctx, Sema &sema) {
   policy_->AnonymousTagLocations = false;
   collectFileScope();
   checkTypeDefinitions();
+  computeTypeTags();
 
   // Clang's first error inside each clause's operands.
   std::map<std::pair<unsigned, unsigned>, const ClangError *> operandError;
@@ -758,6 +826,35 @@ void Analysis::run(ASTContext &ctx, Sema &sema) {
       classify(w, c, f);
     }
   }
+  retagTraits();
+}
+
+// A future's trait is named after its struct's tag (WUC_FUTURE_STRUCT:
+// <tag>_register, wuc_selectable_trait_<tag>_register): the names the
+// lowered C declares are those of the canonical tag.
+void Analysis::retagTraits() {
+  auto retag = [&](std::string &name) {
+    for (const char *prefix : {"", "wuc_selectable_trait_"}) {
+      const size_t p = std::char_traits<char>::length(prefix);
+      if (name.compare(0, p, prefix) != 0) continue;
+      for (const char *suffix : {"_register", "_unregister", "_on_selected"}) {
+        const size_t n = std::char_traits<char>::length(suffix);
+        if (name.size() <= p + n || name.compare(name.size() - n, n, suffix) != 0) continue;
+        auto it = out_.typeTags.find(name.substr(p, name.size() - n - p));
+        if (it != out_.typeTags.end()) {
+          name = prefix + it->second + suffix;
+          return;
+        }
+      }
+    }
+  };
+  for (auto &stmt : out_.statements)
+    for (ClauseFacts &f : stmt) {
+      retag(f.traitVar);
+      retag(f.registerFn);
+      retag(f.unregisterFn);
+      retag(f.onSelectedFn);
+    }
 }
 
 class Consumer : public ASTConsumer {
@@ -848,6 +945,7 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
   sema::Probe probe = sema::buildProbe(file, fe);
   if (opts.probeText) *opts.probeText = probe.text;
   out.statements.assign(fe.statements.size(), {});
+  out.typeTags.clear();
   for (const WaitUntil &w : fe.statements) {
     out.statements[w.id].assign(w.clauses.size(), ClauseFacts());
     for (ClauseFacts &f : out.statements[w.id]) f.unseen = true;
@@ -855,7 +953,9 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
 
   // The probe stands in for the source file at the same path, so that
   // #include "..." finds what it finds next to the source.
-  std::string path = file.path().empty() || file.path() == "-" ? "wuc-stdin.c" : file.path();
+  std::string path = !opts.probePath.empty()                     ? opts.probePath
+                     : file.path().empty() || file.path() == "-" ? "wuc-stdin.c"
+                                                                 : file.path();
   llvm::SmallString<256> abs(path);
   llvm::sys::fs::make_absolute(abs);
   path = std::string(abs.str());
@@ -905,6 +1005,7 @@ bool analyse(const SourceFile &file, const FrontendResult &fe, const SemaOptions
   }
 
   auto unseen = [&] {
+    out.typeTags.clear();
     for (auto &stmt : out.statements)
       for (ClauseFacts &f : stmt) f = ClauseFacts(), f.unseen = true;
   };

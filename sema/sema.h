@@ -4,11 +4,13 @@
 // lowering may include it for the facts' types).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "ast.h"
 #include "diag.h"
+#include "type_tag.h" // the tags of SemaFacts::typeTags
 
 namespace wuc {
 
@@ -61,6 +63,13 @@ struct ClauseFacts {
 struct SemaFacts {
   // statements[i][j]: clause j of FrontendResult::statements[i].
   std::vector<std::vector<ClauseFacts>> statements;
+  // channel(T) / future(T): the tag the frontend gave each (from T as
+  // spelled, e.g. wuc_channel_m_t) -> the tag of T's canonical type
+  // (wuc_channel_struct_m; sema/type_tag.h), which the lowering uses and
+  // defines under a guard (docs/lowering.md, "Types").  A tag not here
+  // keeps its spelling and an unguarded definition: T is local to a
+  // function or an anonymous struct, or the pass did not run.
+  std::map<std::string, std::string> typeTags;
 };
 
 struct SemaOptions {
@@ -69,6 +78,12 @@ struct SemaOptions {
   std::string resourceDir;               // Clang's resource directory (builtin headers)
   // Empty wucIncludeDir / resourceDir: the source tree's stdlib/, and the
   // resource directory of the Clang wuc_sema was built against.
+
+  // Where Clang reads the probe ("": the file's own path).  The driver puts
+  // it in the mirror of the file's directory when the file includes project
+  // headers, so `#include "x.h"` finds the lowered x.h beside it first
+  // (docs/lowering.md, "Headers").
+  std::string probePath;
 
   // Debugging (e.g. a --dump-probe flag): if set, receives the probe, the C
   // text Clang parses.

@@ -674,6 +674,18 @@ int main(void) {
 }
 ''')
 
+gen('element_type_incomplete', "Types: T of a channel(T) that is incomplete at the type's first use in the file, where wucc defines the type (issue 15: reported at the user's declaration, the caret under channel(, not in the definition wucc inserts; no waituntil statement is needed for the check).",
+    "'channel(struct later)' needs a complete element type at its first use in the file, where wucc defines it (declare the type before this line): array has incomplete element type 'struct later'",
+    '''
+static @@channel(struct later) q;
+
+struct later {
+  int x;
+};
+
+int main(void) { return q.core.elem_size == 0 ? 0 : 1; }
+''')
+
 gen('element_type_invalid', "Types: T of a channel(T) that is not valid where wucc defines the type: here it names a local variable, which file scope cannot see (at the channel(T); a type declared in the function works: grammar/channel_local_types.wc).",
     "'channel(__typeof__(x))' has no valid element type where wucc defines it (at file scope, or after the declaration of a type local to the function): use of undeclared identifier 'x'",
     '''

@@ -94,10 +94,59 @@ TEST(Lowering, SingleReceiveInPlace) {
   // first construct, and the statement replaced.
   EXPECT_EQ(l.c.find("#include"), l.c.find("#include <wuc.h>\n\n#include <wuc/channel.h>\n"));
   EXPECT_TRUE(inOrder(l.c, {"#include <wuc.h>\n\n#include <wuc/channel.h>\n#include "
-                            "<wuc/waituntil.h>\nWUC_CHANNEL_STRUCT(wuc_channel_int, int);",
+                            "<wuc/waituntil.h>\n#line 2 \"t.wc\"\n"
+                            "WUC_CHANNEL_STRUCT(wuc_channel_int, int);",
                             "struct wuc_channel_int a;", "__wuc0_end:;", "return x + y + r;"}));
   EXPECT_EQ(count(l.c, "channel(int)"), 0u);
   EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// ---- channel and future types (docs/lowering.md, "Types") -------------------
+
+TEST(Lowering, TypesTakeTheCanonicalTagUnderAGuard) {
+  Lowered l;
+  lower("typedef struct m { int x; } m_t;\n"
+        "channel(m_t) a;\n"
+        "channel(struct m) *b = &a;\n"
+        "channel(channel(m_t) *) c;\n",
+        {},
+        {{"wuc_channel_m_t", "wuc_channel_struct_m"},
+         {"wuc_channel_struct_m", "wuc_channel_struct_m"},
+         {"wuc_channel_struct_wuc_channel_m_t_P", "wuc_channel_struct_wuc_channel_struct_m_P"}},
+        l);
+  // The typedef, and T of the definition of channel(m_t) (the inner type of
+  // line 4 is defined already).
+  EXPECT_EQ(count(l.c, "m_t"), 2u) << l.c;
+  EXPECT_EQ(count(l.c, "#ifndef WUC_DEFINED_wuc_channel_struct_m\n"
+                       "#define WUC_DEFINED_wuc_channel_struct_m\n"),
+            2u)
+      << l.c;
+  EXPECT_TRUE(inOrder(l.plain, {"WUC_CHANNEL_STRUCT(wuc_channel_struct_m, m_t);\n#endif\n",
+                                "struct wuc_channel_struct_m a;",
+                                "WUC_CHANNEL_STRUCT(wuc_channel_struct_m, struct m);\n#endif\n",
+                                "struct wuc_channel_struct_m *b = &a;",
+                                "WUC_CHANNEL_STRUCT(wuc_channel_struct_wuc_channel_struct_m_P, "
+                                "struct wuc_channel_struct_m *);",
+                                "struct wuc_channel_struct_wuc_channel_struct_m_P c;"}))
+      << l.c;
+  EXPECT_TRUE(compilesCleanly(l.c)) << l.c;
+}
+
+TEST(Lowering, ADefinitionIsAttributedToTheTypesFirstUse) {
+  Lowered l;
+  lower("int a;\nstatic   channel(int) q;\n", {}, {{"wuc_channel_int", "wuc_channel_int"}}, l);
+  // Line 2, the `channel(` at column 10.
+  EXPECT_TRUE(inOrder(l.c, {"#define WUC_DEFINED_wuc_channel_int\n#line 2 \"t.wc\"\n"
+                            "         WUC_CHANNEL_STRUCT(wuc_channel_int, int);\n#endif\n"}))
+      << l.c;
+}
+
+TEST(Lowering, ATagWithoutACanonicalOneStaysUnguarded) {
+  Lowered l;
+  lower("void f(void) {\n  struct loc { int z; };\n  channel(struct loc) c;\n  (void)c;\n}\n", {},
+        {}, l);
+  EXPECT_EQ(count(l.c, "#ifndef"), 0u) << l.c;
+  EXPECT_EQ(count(l.c, "WUC_CHANNEL_STRUCT(wuc_channel_struct_loc, struct loc);"), 1u) << l.c;
 }
 
 // ---- the wuc headers (docs/language.md, "Names and headers") ----------------

@@ -91,6 +91,11 @@ std::string Lowered::statement(unsigned id) const {
 
 void lower(const std::string &source, const std::vector<std::vector<ClauseFacts>> &facts,
            Lowered &out) {
+  lower(source, facts, {}, out);
+}
+
+void lower(const std::string &source, const std::vector<std::vector<ClauseFacts>> &facts,
+           const std::map<std::string, std::string> &typeTags, Lowered &out) {
   out.parsed = parse(source, "t.wc");
   ASSERT_TRUE(out.parsed.ok) << out.parsed.diags;
   const std::vector<WaitUntil> &stmts = out.parsed.fe.statements;
@@ -99,6 +104,7 @@ void lower(const std::string &source, const std::vector<std::vector<ClauseFacts>
     ASSERT_EQ(stmts[i].clauses.size(), facts[i].size()) << "facts for every clause of " << i;
   SemaFacts sf;
   sf.statements = facts;
+  sf.typeTags = typeTags;
   out.c = lowerFile(*out.parsed.file, out.parsed.fe, sf);
   std::istringstream in(out.c);
   out.plain.clear();

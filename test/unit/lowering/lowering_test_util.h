@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,9 @@ struct Lowered {
 // do not match the statements the frontend found.
 void lower(const std::string &source, const std::vector<std::vector<ClauseFacts>> &facts,
            Lowered &out);
+// The same with the semantic pass's canonical type tags (SemaFacts::typeTags).
+void lower(const std::string &source, const std::vector<std::vector<ClauseFacts>> &facts,
+           const std::map<std::string, std::string> &typeTags, Lowered &out);
 
 // ---- looking at text -----------------------------------------------------
 

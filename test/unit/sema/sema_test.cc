@@ -787,5 +787,76 @@ TEST(Perf, TwoThousandLinesTwoHundredStatements) {
   EXPECT_LT(ms, 5000.0); // a hang catcher, not a benchmark
 }
 
+// ---- one type per canonical element type (docs/language.md, "Types") -------
+
+TEST(TypeTags, FromCanonicalSpelling) {
+  using sema::canonicalTypeTag;
+  EXPECT_EQ(canonicalTypeTag(true, "int"), "wuc_channel_int");
+  EXPECT_EQ(canonicalTypeTag(true, "unsigned int"), "wuc_channel_unsigned_int");
+  EXPECT_EQ(canonicalTypeTag(true, "struct m"), "wuc_channel_struct_m");
+  EXPECT_EQ(canonicalTypeTag(false, "unsigned long"), "wuc_future_unsigned_long");
+  EXPECT_EQ(canonicalTypeTag(true, "const int"), "wuc_channel_const_int");
+  EXPECT_EQ(canonicalTypeTag(true, "char *"), "wuc_channel_char_P");
+  EXPECT_EQ(canonicalTypeTag(true, "int (*)(int, ...)"),
+            "wuc_channel_int_lp_P_rp_lp_int_comma_ellipsis_rp");
+  EXPECT_EQ(canonicalTypeTag(true, "struct pt (*)[4]"), "wuc_channel_struct_pt_lp_P_rp_A4");
+  EXPECT_EQ(canonicalTypeTag(true, "_Atomic(int)"), "wuc_channel__Atomic_lp_int_rp");
+  // No name that every translation unit shares.
+  EXPECT_EQ(canonicalTypeTag(true, "struct (unnamed struct)"), "");
+  EXPECT_EQ(canonicalTypeTag(true, "struct (anonymous)"), "");
+  // Long: the start, then a hash of the whole.
+  std::string longType = "struct " + std::string(200, 'x');
+  std::string tag = canonicalTypeTag(true, longType);
+  EXPECT_EQ(tag.size(), std::string("wuc_channel_").size() + 120) << tag;
+  EXPECT_NE(tag, canonicalTypeTag(true, longType + "y"));
+}
+
+TEST(TypeTags, RenameIdentifiersWholeWordsOnly) {
+  std::map<std::string, std::string> m = {{"wuc_channel_m_t", "wuc_channel_struct_m"}};
+  EXPECT_EQ(sema::renameIdentifiers("struct wuc_channel_m_t *", m),
+            "struct wuc_channel_struct_m *");
+  EXPECT_EQ(sema::renameIdentifiers("wuc_channel_m_t2 x_wuc_channel_m_t", m),
+            "wuc_channel_m_t2 x_wuc_channel_m_t");
+}
+
+TEST(TypeTags, EverySpellingOfOneTypeGetsOneTag) {
+  Outcome r = analyseSource("#include <stdint.h>\n#include <stddef.h>\n#include <wuc.h>\n"
+                            "typedef struct m { int x; } m_t;\n"
+                            "typedef struct { int a; } pt_t;\n"
+                            "typedef int (*fn_t)(int32_t);\n"
+                            "channel(m_t) a;\nchannel(struct m) b;\n"
+                            "channel(unsigned) c;\nchannel(unsigned int) d;\n"
+                            "channel(int32_t) e;\nchannel(int) f;\n"
+                            "channel(channel(m_t) *) g;\n"
+                            "future(size_t) h;\n"
+                            "channel(pt_t) i;\n"
+                            "channel(fn_t) j;\n"
+                            "channel(const int) k;\n"
+                            "channel(_Bool) l;\n"
+                            "void fn(void) {\n  struct loc { int z; };\n"
+                            "  channel(struct loc) x;\n  (void)x;\n}\n",
+                            {"-std=c2x"});
+  ASSERT_TRUE(r.ok) << r.errors;
+  const auto &t = r.facts.typeTags;
+  auto tagOf = [&](const std::string &spelled) {
+    auto it = t.find(spelled);
+    return it == t.end() ? std::string("<none>") : it->second;
+  };
+  EXPECT_EQ(tagOf("wuc_channel_m_t"), "wuc_channel_struct_m");
+  EXPECT_EQ(tagOf("wuc_channel_struct_m"), "wuc_channel_struct_m");
+  EXPECT_EQ(tagOf("wuc_channel_unsigned"), "wuc_channel_unsigned_int");
+  EXPECT_EQ(tagOf("wuc_channel_unsigned_int"), "wuc_channel_unsigned_int");
+  EXPECT_EQ(tagOf("wuc_channel_int32_t"), "wuc_channel_int");
+  EXPECT_EQ(tagOf("wuc_channel_int"), "wuc_channel_int");
+  EXPECT_EQ(tagOf("wuc_channel_struct_wuc_channel_m_t_P"),
+            "wuc_channel_struct_wuc_channel_struct_m_P");
+  EXPECT_EQ(tagOf("wuc_future_size_t"), "wuc_future_unsigned_long");
+  EXPECT_EQ(tagOf("wuc_channel_pt_t"), "wuc_channel_pt_t"); // by its typedef name
+  EXPECT_EQ(tagOf("wuc_channel_fn_t"), "wuc_channel_int_lp_P_rp_lp_int_rp");
+  EXPECT_EQ(tagOf("wuc_channel_const_int"), "wuc_channel_const_int");
+  EXPECT_EQ(tagOf("wuc_channel__Bool"), "wuc_channel__Bool"); // not `bool` under C2x
+  EXPECT_EQ(tagOf("wuc_channel_struct_loc"), "<none>");       // local to fn
+}
+
 } // namespace
 } // namespace wuc
