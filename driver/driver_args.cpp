@@ -180,6 +180,23 @@ std::vector<std::string> DriverArgs::compileOptions() const {
   return out;
 }
 
+std::vector<std::string> DriverArgs::quoteSearchDirs() const {
+  std::vector<std::string> quote, dirs;
+  for (size_t i = 0; i < args.size(); i++) {
+    if (!isOption[i]) continue;
+    for (const char *flag : {"-iquote", "-I"}) {
+      const std::string &a = args[i];
+      size_t n = std::strlen(flag);
+      if (a.compare(0, n, flag) != 0) continue;
+      std::string dir = a.size() > n ? a.substr(n) : i + 1 < args.size() ? args[i + 1] : "";
+      if (!dir.empty()) (flag[2] == 'q' ? quote : dirs).push_back(dir);
+      break;
+    }
+  }
+  quote.insert(quote.end(), dirs.begin(), dirs.end());
+  return quote;
+}
+
 DriverArgs parseDriverArgs(const std::vector<std::string> &argv) {
   DriverArgs d;
   std::vector<std::string> all;

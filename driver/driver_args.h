@@ -57,6 +57,9 @@ struct DriverArgs {
   // The options for a compile of one source: options() less those that only
   // the link step or the output take (-o, -l, -L, -Wl, -shared, ...).
   std::vector<std::string> compileOptions() const;
+  // The -iquote directories, then the -I ones, in order: where a quoted
+  // #include looks after the including file's directory.
+  std::vector<std::string> quoteSearchDirs() const;
 };
 
 // Reads argv (without argv[0]).  Response files (@file) are expanded as gcc

@@ -212,9 +212,15 @@ struct Source {
   std::string language; // the -x in force, "" for none
   bool isC = false;     // C or the dialect (by -x or by its suffix)
   bool usesDialect = false;
-  bool includesWuc = false; // names <wuc.h> or <wuc/...>: runs on user-thread stacks
+  bool includesWuc = false; // names <wuc.h> or <wuc/...>
   std::string lowered;      // the lowered C, if usesDialect (or --emit-c)
   std::string loweredPath;  // where the back end reads it
+
+  // A file of a wuc program: it runs on user-thread stacks and may reach
+  // <wuc.h> (also through a project header, for a .wc file).
+  bool ofWucProgram() const {
+    return usesDialect || includesWuc || (language.empty() && hasSuffix(path, ".wc"));
+  }
 };
 
 class Driver {
@@ -223,6 +229,10 @@ public:
       : a_(std::move(args)), layout_(std::move(layout)), backEnd_(std::move(backEnd)) {}
 
   int run() {
+    // Macros of quoted headers that hold the dialect are expanded at their
+    // uses (docs/language.md, "Macros"): the frontend looks for those
+    // headers where the back end would.
+    wuc::setMacroSearchDirs(a_.quoteSearchDirs());
     sources_.reserve(a_.inputs.size());
     for (const wuc::InputFile &in : a_.inputs) {
       Source s;
@@ -321,8 +331,6 @@ private:
         std::cerr << "wucc: error: " << loadError << '\n';
         return false;
       }
-    } else if (ok) {
-      facts.statements.clear();
     }
     diags.print(std::cerr);
     if (!ok || diags.hasErrors()) return false;
@@ -443,13 +451,9 @@ private:
   }
 
   int emitC() {
-    Strings others;
-    size_t count = 0;
-    for (const Source &s : sources_) {
+    for (const Source &s : sources_)
       if (!s.isC) return fail("--emit-c takes C and dialect sources only");
-      count++;
-    }
-    if (count > 1 && !a_.output.empty())
+    if (sources_.size() > 1 && !a_.output.empty())
       return fail("cannot specify '-o' with '--emit-c' and multiple files");
     for (const Source &s : sources_) {
       if (a_.output.empty() || a_.output == "-")
@@ -472,7 +476,7 @@ private:
   // first), and for a link that may refer to it, libwuc (runtime_use.h).
   void addWucPaths(Strings &cmd, bool link) const {
     bool sourcesUseWuc = false;
-    for (const Source &s : sources_) sourcesUseWuc |= s.usesDialect || s.includesWuc;
+    for (const Source &s : sources_) sourcesUseWuc |= s.ofWucProgram();
     if (sourcesUseWuc) cmd.push_back("-I" + layout_.includeDir);
     if (!link || (!sourcesUseWuc && !wuc::linkedFilesUseWuc(a_))) return;
     if (!a_.languageAtEnd.empty()) cmd.insert(cmd.end(), {"-x", "none"}); // an archive, not C
@@ -486,7 +490,7 @@ private:
   // does (loweredCommand), before the user's options.
   void addStackClashProtection(Strings &cmd) const {
     for (const Source &s : sources_)
-      if (s.includesWuc) return cmd.push_back("-fstack-clash-protection");
+      if (s.ofWucProgram()) return cmd.push_back("-fstack-clash-protection");
   }
 
   // No input uses the dialect: the back end, with the user's arguments.
@@ -602,7 +606,7 @@ private:
   int compileOne(Source &s, size_t n) {
     if (!s.usesDialect) {
       Strings cmd = backEnd_;
-      if (s.includesWuc) cmd.push_back("-fstack-clash-protection");
+      if (s.ofWucProgram()) cmd.push_back("-fstack-clash-protection");
       Strings options = a_.options();
       cmd.insert(cmd.end(), options.begin(), options.end());
       addWucPaths(cmd, false);

@@ -93,6 +93,11 @@ TEST(DriverArgs, CompileOptionsLeaveTheLinkOut) {
   EXPECT_EQ(d.compileOptions(), (Strings{"-I", "inc", "-DX=1", "-O2"}));
 }
 
+TEST(DriverArgs, QuoteSearchDirs) {
+  DriverArgs d = parseDriverArgs({"-Ia", "-iquote", "q", "-I", "b", "-isystem", "s", "-iquoter"});
+  EXPECT_EQ(d.quoteSearchDirs(), (Strings{"q", "r", "a", "b"}));
+}
+
 TEST(DriverArgs, Standards) {
   EXPECT_EQ(parseDriverArgs({"-std=c99", "-std=gnu89", "a.c"}).standard, "gnu89");
   EXPECT_EQ(parseDriverArgs({"-ansi", "a.c"}).standard, "c89");
