@@ -162,8 +162,12 @@ struct Skim {
     return j;
   }
 
-  // Whether the quote at j is a digit separator (C23) in a pp-number:
-  // the word before it starts with a digit (or `.` and a digit).
+  // Whether the quote at j is a digit separator (C23) in a pp-number.  The
+  // run of identifier characters, dots, quotes and exponent signs before it
+  // is read again from its start, as the preprocessor reads it: a pp-number
+  // starts at a digit or a `.` and a digit that does not continue an
+  // identifier (`arra.5'5` is `arra`, then the pp-number `.5'5`), and a
+  // quote outside a pp-number opens a character literal.
   bool separator(size_t j) const {
     if (j + 1 >= n || !kT.id[p[j + 1]] || p[j + 1] == '$' || p[j + 1] >= 0x80) return false;
     size_t k = j;
@@ -171,9 +175,33 @@ struct Skim {
                      ((p[k - 1] == '+' || p[k - 1] == '-') && k >= 2 &&
                       (p[k - 2] == 'e' || p[k - 2] == 'E' || p[k - 2] == 'p' || p[k - 2] == 'P'))))
       k--;
-    if (k == j) return false;
-    if (p[k] == '.') k++;
-    return k < j && kT.cls[p[k]] == Digit;
+    bool inNumber = false;
+    for (size_t t = k; t < j;) {
+      const unsigned char c = p[t];
+      if (inNumber) {
+        if (c == '\'' || ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && t + 1 < j &&
+                          (p[t + 1] == '+' || p[t + 1] == '-')))
+          t += 2; // a separator and what follows it, or an exponent's sign
+        else if (kT.id[c] || c == '.')
+          t++;
+        else
+          inNumber = false; // a sign that is no exponent's
+      } else if (kT.cls[c] == Digit || (c == '.' && t + 1 < n && kT.cls[p[t + 1]] == Digit)) {
+        inNumber = true;
+        t++;
+      } else if (kT.cls[c] == IdStart) {
+        while (t < j && kT.id[p[t]]) t++;
+      } else if (c == '\'') {
+        // A character literal: j closes it, or it closes before j.
+        size_t close = t + 1;
+        while (close < j && p[close] != '\'') close++;
+        if (close >= j) return false;
+        t = close + 1;
+      } else {
+        t++;
+      }
+    }
+    return inNumber;
   }
 
   // Whether only spaces stand between the start of j's line and j.  (A

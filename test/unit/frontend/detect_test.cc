@@ -89,6 +89,12 @@ TEST(Detect, PpNumbers) {
   EXPECT_TRUE(may("double d = 1e+waituntil;"));
   EXPECT_FALSE(may("double d = .5waituntil;"));
   EXPECT_TRUE(may("int x = 1 + waituntil;"));
+  // A pp-number may start after an identifier and a dot: the quote in
+  // `arra.5'5` is a separator (found by the fuzzer: the frontend lowered
+  // .5'5`us, the detector had read a character literal).
+  EXPECT_TRUE(may("x = arra.5'5`us;"));
+  EXPECT_TRUE(may("x = a.b'c'; waituntil"));
+  EXPECT_TRUE(may("x = 'a'5'6`us;"));
 }
 
 TEST(Detect, IfZeroGroups) {
