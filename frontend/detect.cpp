@@ -179,9 +179,13 @@ struct Skim {
     for (size_t t = k; t < j;) {
       const unsigned char c = p[t];
       if (inNumber) {
-        if (c == '\'' || ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && t + 1 < j &&
-                          (p[t + 1] == '+' || p[t + 1] == '-')))
+        const bool quoteSeparates =
+            c == '\'' && t + 1 < n && kT.id[p[t + 1]] && p[t + 1] != '$' && p[t + 1] < 0x80;
+        if (quoteSeparates || ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && t + 1 < j &&
+                               (p[t + 1] == '+' || p[t + 1] == '-')))
           t += 2; // a separator and what follows it, or an exponent's sign
+        else if (c == '\'')
+          inNumber = false; // not followed by a digit or nondigit: a literal opens
         else if (kT.id[c] || c == '.')
           t++;
         else

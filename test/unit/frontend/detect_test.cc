@@ -95,6 +95,8 @@ TEST(Detect, PpNumbers) {
   EXPECT_TRUE(may("x = arra.5'5`us;"));
   EXPECT_TRUE(may("x = a.b'c'; waituntil"));
   EXPECT_TRUE(may("x = 'a'5'6`us;"));
+  // A quote not followed by a digit or nondigit ends the pp-number: 2 '' 'p' ( 0`s.
+  EXPECT_TRUE(may("2'''p'(0`s"));
 }
 
 TEST(Detect, IfZeroGroups) {
