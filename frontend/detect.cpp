@@ -163,17 +163,20 @@ struct Skim {
   }
 
   // Whether the quote at j is a digit separator (C23) in a pp-number.  The
-  // run of identifier characters, dots, quotes and exponent signs before it
-  // is read again from its start, as the preprocessor reads it: a pp-number
+  // run of identifier characters, dots, quotes and exponent signs before it,
+  // from no earlier than `floor` (where the caller's last literal or comment
+  // ended: `' '8'J` is a literal, then 8'J), is read again from its start,
+  // as the preprocessor reads it: a pp-number
   // starts at a digit or a `.` and a digit that does not continue an
   // identifier (`arra.5'5` is `arra`, then the pp-number `.5'5`), and a
   // quote outside a pp-number opens a character literal.
-  bool separator(size_t j) const {
+  bool separator(size_t j, size_t floor) const {
     if (j + 1 >= n || !kT.id[p[j + 1]] || p[j + 1] == '$' || p[j + 1] >= 0x80) return false;
     size_t k = j;
-    while (k > 0 && (kT.id[p[k - 1]] || p[k - 1] == '.' || p[k - 1] == '\'' ||
-                     ((p[k - 1] == '+' || p[k - 1] == '-') && k >= 2 &&
-                      (p[k - 2] == 'e' || p[k - 2] == 'E' || p[k - 2] == 'p' || p[k - 2] == 'P'))))
+    while (k > floor &&
+           (kT.id[p[k - 1]] || p[k - 1] == '.' || p[k - 1] == '\'' ||
+            ((p[k - 1] == '+' || p[k - 1] == '-') && k >= 2 &&
+             (p[k - 2] == 'e' || p[k - 2] == 'E' || p[k - 2] == 'p' || p[k - 2] == 'P'))))
       k--;
     bool inNumber = false;
     for (size_t t = k; t < j;) {
@@ -251,21 +254,22 @@ struct Skim {
   // From j to the newline that ends its line (or n), through comments and
   // literals.
   size_t lineEnd(size_t j) const {
+    size_t floor = j;
     while (j < n) {
       const unsigned char c = p[j];
       if (c == '\n') return j;
       if (c == '/') {
         const size_t k = unsplice(j + 1);
         if (at(k, '*')) {
-          j = blockComment(k + 1);
+          j = floor = blockComment(k + 1);
           continue;
         }
         if (at(k, '/')) return lineComment(k + 1);
         j++;
-      } else if (c == '\'' && separator(j)) {
+      } else if (c == '\'' && separator(j, floor)) {
         j++;
       } else if (c == '"' || c == '\'') {
-        j = literal(j + 1, c);
+        j = floor = literal(j + 1, c);
       } else if (c == '\\') {
         const size_t s = splice(j);
         j += s ? s : 1;
@@ -322,6 +326,9 @@ bool mayUseDialect(std::string_view text) {
   const Skim s{reinterpret_cast<const unsigned char *>(text.data()), text.size()};
   const unsigned char *const p = s.p;
   const size_t n = s.n;
+  // Where the last literal or comment ended: no pp-number reaches back
+  // over it (Skim::separator).
+  size_t floor = 0;
   for (size_t i = 0;;) {
     // Only the bytes that may start a comment, a literal, a directive, a
     // backtick or one of the three words need a look.
@@ -332,7 +339,7 @@ bool mayUseDialect(std::string_view text) {
     case 'w':
     case 'c':
     case 'f': {
-      if (i > 0 && (kT.id[p[i - 1]] || (p[i - 1] == '\'' && s.separator(i - 1)))) {
+      if (i > 0 && (kT.id[p[i - 1]] || (p[i - 1] == '\'' && s.separator(i - 1, floor)))) {
         // inside an identifier or a pp-number
         while (i < n && kT.id[p[i]]) i++;
         break;
@@ -356,18 +363,21 @@ bool mayUseDialect(std::string_view text) {
     case '/': {
       const size_t k = s.unsplice(i + 1);
       if (s.at(k, '*'))
-        i = s.blockComment(k + 1);
+        i = floor = s.blockComment(k + 1);
       else if (s.at(k, '/'))
-        i = s.lineComment(k + 1);
+        i = floor = s.lineComment(k + 1);
       else
         i++;
       break;
     }
     case '"':
-      i = s.literal(i + 1, c);
+      i = floor = s.literal(i + 1, c);
       break;
     case '\'':
-      i = s.separator(i) ? i + 1 : s.literal(i + 1, c);
+      if (s.separator(i, floor))
+        i++;
+      else
+        i = floor = s.literal(i + 1, c);
       break;
     case '#':
     case '%': {

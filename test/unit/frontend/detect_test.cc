@@ -97,6 +97,8 @@ TEST(Detect, PpNumbers) {
   EXPECT_TRUE(may("x = 'a'5'6`us;"));
   // A quote not followed by a digit or nondigit ends the pp-number: 2 '' 'p' ( 0`s.
   EXPECT_TRUE(may("2'''p'(0`s"));
+  // A pp-number does not reach back over a literal: ' ' then 8'J.
+  EXPECT_TRUE(may("' '8'J(channel(l)g"));
 }
 
 TEST(Detect, IfZeroGroups) {
