@@ -310,33 +310,39 @@ private:
       ok = false;
     }
     wuc::SemaFacts facts;
-    // The channel and future types need the pass too: it names them by
-    // their canonical element types (docs/language.md, "Types").
-    const bool types = std::any_of(fe.edits.begin(), fe.edits.end(), [](const wuc::Edit &e) {
-      return e.kind == wuc::Edit::ChannelType || e.kind == wuc::Edit::FutureType;
-    });
     // Its project headers, lowered into the mirror first: the pass reads
     // the file with them (docs/language.md, "Headers").
     if (ok && s.path != "-" && !lowerHeaders(s, file.text())) return false;
-    if (ok && (!fe.statements.empty() || types)) {
-      wuc::SemaOptions opts;
-      opts.compilerArgs = semaArgs(s.path);
-      opts.probePath = probePath(s.path);
-      opts.wucIncludeDir = layout_.includeDir;
-      opts.resourceDir = layout_.clangResourceDir;
-      std::string loadError;
-      ok = wuc::analyseWithModule(layout_.semaModule, file, fe, opts, diags, facts, loadError);
-      if (!loadError.empty()) {
-        diags.print(std::cerr);
-        std::cerr << "wucc: error: " << loadError << '\n';
-        return false;
-      }
-    }
+    if (ok && !analyse(file, fe, semaArgs(s.path), probePath(s.path), diags, facts, ok))
+      return false;
     diags.print(std::cerr);
     if (!ok || diags.hasErrors()) return false;
     s.lowered = wuc::lowerFile(file, fe, facts);
     s.usesDialect = true;
     return true;
+  }
+
+  // The semantic pass over a parsed file, when it has statements or channel
+  // and future types (the pass names those by their canonical element types:
+  // docs/language.md, "Types"); `ok` becomes its verdict.  False only when
+  // the pass cannot be loaded (the diagnostics so far and why are printed).
+  bool analyse(const wuc::SourceFile &file, const wuc::FrontendResult &fe, Strings args,
+               std::string probe, wuc::DiagEngine &diags, wuc::SemaFacts &facts, bool &ok) {
+    const bool types = std::any_of(fe.edits.begin(), fe.edits.end(), [](const wuc::Edit &e) {
+      return e.kind == wuc::Edit::ChannelType || e.kind == wuc::Edit::FutureType;
+    });
+    if (fe.statements.empty() && !types) return true;
+    wuc::SemaOptions opts;
+    opts.compilerArgs = std::move(args);
+    opts.probePath = std::move(probe);
+    opts.wucIncludeDir = layout_.includeDir;
+    opts.resourceDir = layout_.clangResourceDir;
+    std::string loadError;
+    ok = wuc::analyseWithModule(layout_.semaModule, file, fe, opts, diags, facts, loadError);
+    if (loadError.empty()) return true;
+    diags.print(std::cerr);
+    std::cerr << "wucc: error: " << loadError << '\n';
+    return false;
   }
 
   // ---- project headers (headers.h) ---------------------------------------
@@ -397,23 +403,8 @@ private:
     if (ok) wuc::checkClauseBodies(file, fe, diags);
     ok = ok && !diags.hasErrors();
     wuc::SemaFacts facts;
-    const bool types = std::any_of(fe.edits.begin(), fe.edits.end(), [](const wuc::Edit &e) {
-      return e.kind == wuc::Edit::ChannelType || e.kind == wuc::Edit::FutureType;
-    });
-    if (ok && (!fe.statements.empty() || types)) {
-      wuc::SemaOptions opts;
-      opts.compilerArgs = semaArgs(h.display);
-      opts.probePath = mirrorRoot() + h.real;
-      opts.wucIncludeDir = layout_.includeDir;
-      opts.resourceDir = layout_.clangResourceDir;
-      std::string loadError;
-      ok = wuc::analyseWithModule(layout_.semaModule, file, fe, opts, diags, facts, loadError);
-      if (!loadError.empty()) {
-        diags.print(std::cerr);
-        std::cerr << "wucc: error: " << loadError << '\n';
-        return false;
-      }
-    }
+    if (ok && !analyse(file, fe, semaArgs(h.display), mirrorRoot() + h.real, diags, facts, ok))
+      return false;
     if (!ok || diags.hasErrors()) {
       // wucc cannot tell whether the back end will include the header (an
       // #if may exclude it): its errors become #error lines of the mirror,
