@@ -1,5 +1,7 @@
 #include "driver_args.h"
 
+#include "files.h"
+
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -99,11 +101,9 @@ bool linkOnly(const std::string &a) {
 // libiberty's expandargv: words separated by white space, with single and
 // double quotes and backslash escapes; nested response files expand too.
 bool readResponseFile(const std::string &path, std::vector<std::string> &words) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  words = splitCommand(ss.str());
+  std::string text, err;
+  if (!files::readFile(path, text, err)) return false;
+  words = splitCommand(text);
   return true;
 }
 

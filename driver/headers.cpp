@@ -6,7 +6,8 @@
 #include <climits>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
+
+#include "files.h"
 
 namespace wuc {
 
@@ -26,15 +27,6 @@ std::string realPath(const std::string &path) {
 bool isRegularFile(const std::string &path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool readAll(const std::string &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
 }
 
 // Directories the back end treats as system directories even when named by
@@ -129,7 +121,8 @@ void scan(const std::string &path, const std::string &text, const SearchDirs &di
       ProjectHeader h;
       h.display = display;
       h.real = real;
-      if (!readAll(display, h.text)) break;
+      std::string err;
+      if (!files::readFile(display, h.text, err)) break;
       scan(display, h.text, dirs, known, out);
       out.push_back(std::move(h));
       break;

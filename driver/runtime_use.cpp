@@ -1,5 +1,7 @@
 #include "runtime_use.h"
 
+#include "files.h"
+
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,10 +14,7 @@ namespace wuc {
 
 namespace {
 
-bool hasSuffix(const std::string &s, const char *suffix) {
-  size_t n = strlen(suffix);
-  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
+using files::hasSuffix;
 
 // A shared library that uses wuc has libwuc linked into it already.
 bool isSharedLibrary(const std::string &path) {

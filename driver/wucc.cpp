@@ -11,9 +11,7 @@
 // (analyse, a module loaded only then) and the lowering (lowerFile); the
 // back end compiles the lowered C, which sits in a temporary directory
 // under the source's own file name, with the user's options.
-#include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,11 +20,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +31,7 @@
 #include "detect.h"
 #include "diag.h"
 #include "driver_args.h"
+#include "files.h"
 #include "frontend.h"
 #include "headers.h"
 #include "lower.h"
@@ -45,6 +42,7 @@
 
 namespace {
 
+using namespace wuc::files;
 using wuc::DriverArgs;
 using Strings = std::vector<std::string>;
 
@@ -97,72 +95,12 @@ Layout findLayout() {
   return l;
 }
 
-bool readFile(const std::string &path, std::string &text, std::string &err) {
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    err = std::strerror(EISDIR); // an ifstream would read a directory as empty
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    err = std::strerror(errno);
-    return false;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return true;
-}
-
-bool writeFile(const std::string &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  return bool(out.flush());
-}
-
-std::string dirName(const std::string &path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string fileName(const std::string &path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string withoutSuffix(const std::string &name) {
-  size_t dot = name.find_last_of('.');
-  size_t slash = name.find_last_of('/');
-  return dot == std::string::npos || (slash != std::string::npos && dot < slash)
-             ? name
-             : name.substr(0, dot);
-}
-
-bool hasSuffix(const std::string &s, const char *suffix) {
-  size_t n = std::strlen(suffix);
-  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
-}
-
-void replaceAll(std::string &text, const std::string &from, const std::string &to) {
-  if (from.empty()) return;
-  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-    text.replace(at, from.size(), to);
-}
-
 // Whether the text names one of wuc's headers (a comment that does is
 // harmless: it only adds -fstack-clash-protection).
 bool includesWucHeader(const std::string &text) {
   for (const char *name : {"<wuc.h>", "<wuc/", "\"wuc.h\"", "\"wuc/"})
     if (text.find(name) != std::string::npos) return true;
   return false;
-}
-
-// After a failed build no partial output stays behind; but only a regular
-// file is ours to remove (as gcc: -o /dev/null must survive, even as root).
-void removeFailedOutput(const std::string &path) {
-  struct stat st;
-  if (!path.empty() && path != "-" && lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-    std::remove(path.c_str());
 }
 
 // Where the file first uses the dialect (a statement or a rewritten token;
@@ -173,37 +111,6 @@ unsigned firstConstruct(const wuc::FrontendResult &fe) {
     if (e.kind != wuc::Edit::TypeDefinition) first = std::min(first, e.range.begin);
   return first == ~0u ? 0 : first;
 }
-
-// Made on first use: a plain-C build, which ends in exec, makes none.
-class TempDir {
-public:
-  ~TempDir() { remove(); }
-  // The directory's path, or "" (errno set) if it cannot be made.
-  const std::string &path() {
-    if (path_.empty() && !removed_) {
-      const char *t = std::getenv("TMPDIR");
-      std::string tmpl = std::string(t && *t ? t : "/tmp") + "/wucc-XXXXXX";
-      std::vector<char> buf(tmpl.begin(), tmpl.end());
-      buf.push_back(0);
-      if (mkdtemp(buf.data())) path_ = buf.data();
-    }
-    return path_;
-  }
-  void remove() {
-    removed_ = true;
-    if (path_.empty() || keep_) return;
-    nftw(
-        path_.c_str(),
-        [](const char *p, const struct stat *, int, struct FTW *) { return ::remove(p), 0; }, 16,
-        FTW_DEPTH | FTW_PHYS);
-    path_.clear();
-  }
-  void keep() { keep_ = true; }
-
-private:
-  std::string path_;
-  bool keep_ = false, removed_ = false;
-};
 
 // One input file of the command line, and what wucc made of it.
 struct Source {
