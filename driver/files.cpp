@@ -71,7 +71,6 @@ void removeFailedOutput(const std::string &path) {
     std::remove(path.c_str());
 }
 
-
 const std::string &TempDir::path() {
   if (path_.empty() && !removed_) {
     const char *t = std::getenv("TMPDIR");

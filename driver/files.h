@@ -10,9 +10,9 @@ namespace wuc::files {
 bool readFile(const std::string &path, std::string &text, std::string &err);
 bool writeFile(const std::string &path, const std::string &text);
 
-std::string dirName(const std::string &path);        // "." when there is no '/'
-std::string fileName(const std::string &path);       // the last component
-std::string withoutSuffix(const std::string &name);  // "dir/x.wc" -> "dir/x"
+std::string dirName(const std::string &path);       // "." when there is no '/'
+std::string fileName(const std::string &path);      // the last component
+std::string withoutSuffix(const std::string &name); // "dir/x.wc" -> "dir/x"
 bool hasSuffix(const std::string &s, const char *suffix);
 void replaceAll(std::string &text, const std::string &from, const std::string &to);
 
