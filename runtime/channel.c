@@ -345,8 +345,10 @@ struct blocking_op {
   wuc_select_node node;
 };
 
-static void blocking_op_init(struct blocking_op *op, void *data) {
-  wuc_select_stmt_init(&op->stmt, true);
+/* `call`: chan_send or chan_recv, for the misuse report of a caller that
+ * is no user thread (docs/library.md, "Threads"). */
+static void blocking_op_init(struct blocking_op *op, void *data, const char *call) {
+  wuc_select_stmt_init_for(&op->stmt, true, call);
   wuc_select_node_init(&op->node, &op->stmt, data);
   op->node.res.word[RES_KIND] = NODE_BLOCKING_OP;
 }
@@ -372,6 +374,7 @@ struct waiter {
   enum waiter_kind kind;
   wuc_select_node *node; /* the clause's; a blocking op's once set up */
   struct blocking_op *op;
+  const char *call; /* a blocking op's: chan_send or chan_recv */
 };
 
 static inline bool gives_up(const struct waiter *w) {
@@ -381,7 +384,7 @@ static inline bool gives_up(const struct waiter *w) {
 /* The node to leave in the cell (`data` is where a receiver's element goes). */
 static inline wuc_select_node *waiting_node(struct waiter *w, void *data) {
   if (w->kind == WAITER_BLOCKING && !w->node) {
-    blocking_op_init(w->op, data);
+    blocking_op_init(w->op, data, w->call);
     w->node = &w->op->node;
   }
   return w->node;
@@ -564,7 +567,7 @@ send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct wuc_chan_se
 static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const void *value,
                                                             enum waiter_kind kind) {
   struct blocking_op op;
-  struct waiter w = {.kind = kind, .node = NULL, .op = &op};
+  struct waiter w = {.kind = kind, .node = NULL, .op = &op, .call = "chan_send"};
   struct wuc_chan_segment *seg;
   uint64_t s;
   bool sent = false;
@@ -723,7 +726,7 @@ static bool next_element_buffered(wuc_chan *ch, struct wuc_chan_segment *seg) {
 static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *out,
                                                             enum waiter_kind kind) {
   struct blocking_op op;
-  struct waiter w = {.kind = kind, .node = NULL, .op = &op};
+  struct waiter w = {.kind = kind, .node = NULL, .op = &op, .call = "chan_recv"};
   struct wuc_chan_segment *seg, *held = NULL;
   uint64_t r;
   bool received = false;

@@ -23,8 +23,12 @@ _Static_assert(WUC_RACE_OPEN == WUC_CLAUSE_WAITING && WUC_RACE_PENDING == WUC_CL
 static inline _Atomic uintptr_t *race_word(wuc_select_node *n) { return &n->stmt->race; }
 
 void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
+  wuc_select_stmt_init_for(s, all_or, "waituntil");
+}
+
+void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call) {
   atomic_init(&s->race, WUC_RACE_OPEN);
-  s->thread = wuc_statement_start("waituntil");
+  s->thread = wuc_statement_start(call);
   /* Live statements are in live frames, so their addresses order them. */
   s->id = (uint64_t)(uintptr_t)s;
   s->all_or = all_or;

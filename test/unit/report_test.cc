@@ -626,6 +626,25 @@ WUC_SCENARIO(spawn_from_foreign_thread) {
   return Survived();
 }
 
+// A blocking channel operation from such a thread is told its own name.
+WUC_SCENARIO(recv_from_foreign_thread) {
+  static wuc_chan ch;
+  std::thread([] {
+    int v = 0;
+    wuc_chan_recv(&ch, &v, sizeof v);
+  }).join();
+  return Survived();
+}
+
+WUC_SCENARIO(send_from_foreign_thread) {
+  static wuc_chan ch;
+  std::thread([] {
+    int v = 1;
+    wuc_chan_send(&ch, &v, sizeof v);
+  }).join();
+  return Survived();
+}
+
 WUC_SCENARIO(timer_start_from_foreign_thread) {
   static wuc_timer t;
   std::thread([] { wuc_timer_start(&t, wuc_now(), NeverFires); }).join();
@@ -746,6 +765,13 @@ const std::string kForeign = "a kernel thread that is not a wuc worker";
 TEST(Misuse, SpawnFromAForeignKernelThread) {
   ExpectFatal(RunScenario("spawn_from_foreign_thread"),
               "uthread_spawn called outside a user thread", kForeign);
+}
+
+TEST(Misuse, ChannelCallsFromAForeignKernelThreadNameThemselves) {
+  ExpectFatal(RunScenario("recv_from_foreign_thread"), "chan_recv called outside a user thread",
+              kForeign);
+  ExpectFatal(RunScenario("send_from_foreign_thread"), "chan_send called outside a user thread",
+              kForeign);
 }
 
 TEST(Misuse, ParkFromAForeignKernelThread) {
