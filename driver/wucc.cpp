@@ -5,8 +5,9 @@
 //
 // A file that does not use the dialect goes to the back end exactly as
 // written: when no input does, wucc replaces itself with the back end and
-// its original arguments (plus <wuc.h>'s directory and, for a link, libwuc,
-// an archive that adds nothing to a program that does not use it).  A file
+// its original arguments (plus, for a file of a wuc program, <wuc.h>'s
+// directory and -fstack-clash-protection, and for a link that may use it,
+// libwuc: runtime_use.h).  A file
 // that does goes through the frontend (parseSource), the semantic pass
 // (analyse, a module loaded only then) and the lowering (lowerFile); the
 // back end compiles the lowered C, which sits in a temporary directory
