@@ -51,8 +51,6 @@ std::string punctName(const char *p) {
   return identifierSafe(p);
 }
 
-constexpr size_t kMaxMangled = 120;
-
 // channel and future types nest at most this deep (docs/language.md §7,
 // TypesNestedTooDeeply): their definitions are made recursively.
 constexpr unsigned kMaxTypeNesting = 4096;
@@ -409,18 +407,7 @@ struct Collector {
         part(identifierSafe(v->spelling(j)));
       }
     }
-    std::string mangled;
-    for (size_t k = 0; k < parts.size(); k++) mangled += (k ? "_" : "") + parts[k];
-    // A long name keeps its start and ends in a hash of the rest, so names
-    // of nested types grow by a constant per level.
-    if (mangled.size() > kMaxMangled) {
-      std::uint64_t h = 14695981039346656037ull; // FNV-1a
-      for (unsigned char ch : mangled) h = (h ^ ch) * 1099511628211ull;
-      mangled.resize(kMaxMangled - 18);
-      mangled += "_h";
-      appendHex(mangled, h, 16);
-    }
-    std::string tag = (chan ? "wuc_channel_" : "wuc_future_") + mangled;
+    std::string tag = typeTagFromParts(chan, parts);
     if (local) *local = localAt;
     // A struct defined in a block has no trait of its own: a future there is
     // selectable through its core (WUC_FUTURE_LOCAL_STRUCT).

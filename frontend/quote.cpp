@@ -68,6 +68,20 @@ bool identifierByte(unsigned char c) {
          c == '$' || c >= 0x80;
 }
 
+std::string typeTagFromParts(bool channel, const std::vector<std::string> &parts) {
+  constexpr size_t kMaxMangled = 120;
+  std::string mangled;
+  for (size_t k = 0; k < parts.size(); k++) mangled += (k ? "_" : "") + parts[k];
+  if (mangled.size() > kMaxMangled) {
+    std::uint64_t h = 14695981039346656037ull; // FNV-1a
+    for (unsigned char ch : mangled) h = (h ^ ch) * 1099511628211ull;
+    mangled.resize(kMaxMangled - 18);
+    mangled += "_h";
+    appendHex(mangled, h, 16);
+  }
+  return (channel ? "wuc_channel_" : "wuc_future_") + mangled;
+}
+
 std::string identifierSafe(std::string_view s) {
   std::string out;
   for (unsigned char c : s) {

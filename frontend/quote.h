@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace wuc {
 
@@ -34,6 +35,13 @@ std::string identifierSafe(std::string_view s);
 // Appends the low `digits` hex digits of `v`, lower case, most significant
 // first.
 void appendHex(std::string &out, std::uint64_t v, unsigned digits);
+
+// The struct tag of channel(T) / future(T) from the mangled parts of T:
+// wuc_channel_ or wuc_future_, then the parts joined by '_'.  A long name
+// keeps its start and ends in a hash of the rest, so names of nested types
+// grow by a constant per level.  The frontend's spelled tags and the
+// semantic pass's canonical ones (sema/type_tag.h) are both made here.
+std::string typeTagFromParts(bool channel, const std::vector<std::string> &parts);
 
 // `s` as one POSIX shell word: single-quoted, `'` as '\''.
 std::string shellQuoted(std::string_view s);

@@ -23,8 +23,6 @@ bool identChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-constexpr size_t kMaxMangled = 120;
-
 } // namespace
 
 std::string canonicalTypeTag(bool channel, std::string_view t) {
@@ -82,16 +80,7 @@ std::string canonicalTypeTag(bool channel, std::string_view t) {
       k += len;
     }
   }
-  std::string mangled;
-  for (size_t k = 0; k < parts.size(); k++) mangled += (k ? "_" : "") + parts[k];
-  if (mangled.size() > kMaxMangled) {
-    std::uint64_t h = 14695981039346656037ull; // FNV-1a
-    for (unsigned char ch : mangled) h = (h ^ ch) * 1099511628211ull;
-    mangled.resize(kMaxMangled - 18);
-    mangled += "_h";
-    appendHex(mangled, h, 16);
-  }
-  return (channel ? "wuc_channel_" : "wuc_future_") + mangled;
+  return typeTagFromParts(channel, parts);
 }
 
 } // namespace wuc::sema
