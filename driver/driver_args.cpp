@@ -180,18 +180,26 @@ std::vector<std::string> DriverArgs::compileOptions() const {
   return out;
 }
 
+bool readIncludeDirOption(const std::vector<std::string> &options, size_t i,
+                          IncludeDirOption &out) {
+  const std::string &o = options[i];
+  for (const char *flag : {"-iquote", "-I"}) {
+    const size_t n = std::strlen(flag);
+    if (o.compare(0, n, flag) != 0) continue;
+    out.flag = flag;
+    out.words = o.size() == n && i + 1 < options.size() ? 2 : 1;
+    out.dir = o.size() > n ? o.substr(n) : out.words == 2 ? options[i + 1] : "";
+    return true;
+  }
+  return false;
+}
+
 std::vector<std::string> DriverArgs::quoteSearchDirs() const {
   std::vector<std::string> quote, dirs;
+  IncludeDirOption opt;
   for (size_t i = 0; i < args.size(); i++) {
-    if (!isOption[i]) continue;
-    for (const char *flag : {"-iquote", "-I"}) {
-      const std::string &a = args[i];
-      size_t n = std::strlen(flag);
-      if (a.compare(0, n, flag) != 0) continue;
-      std::string dir = a.size() > n ? a.substr(n) : i + 1 < args.size() ? args[i + 1] : "";
-      if (!dir.empty()) (flag[2] == 'q' ? quote : dirs).push_back(dir);
-      break;
-    }
+    if (!isOption[i] || !readIncludeDirOption(args, i, opt)) continue;
+    if (!opt.dir.empty()) (opt.flag[2] == 'q' ? quote : dirs).push_back(opt.dir);
   }
   quote.insert(quote.end(), dirs.begin(), dirs.end());
   return quote;

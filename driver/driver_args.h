@@ -62,6 +62,16 @@ struct DriverArgs {
   std::vector<std::string> quoteSearchDirs() const;
 };
 
+// An -I or -iquote option at options[i] (-Idir, or -I and dir apart): its
+// flag ("-I" or "-iquote"), its directory ("" when the value is missing)
+// and how many words it takes; false for any other option.
+struct IncludeDirOption {
+  const char *flag = nullptr;
+  std::string dir;
+  size_t words = 1;
+};
+bool readIncludeDirOption(const std::vector<std::string> &options, size_t i, IncludeDirOption &out);
+
 // Reads argv (without argv[0]).  Response files (@file) are expanded as gcc
 // does; one that cannot be read stays an argument.
 DriverArgs parseDriverArgs(const std::vector<std::string> &argv);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "driver_args.h"
 #include "files.h"
 
 namespace wuc {
@@ -48,23 +49,12 @@ SearchDirs searchDirs(const std::vector<std::string> &options) {
     const std::string real = realPath(dir.empty() ? "." : dir);
     if (!real.empty() && !systemDirectory(real)) to.push_back(dir);
   };
+  IncludeDirOption opt;
   for (size_t i = 0; i < options.size(); i++) {
-    const std::string &o = options[i];
-    for (const char *flag : {"-I", "-iquote"}) {
-      const size_t n = std::char_traits<char>::length(flag);
-      if (o.compare(0, n, flag) != 0) continue;
-      std::string dir;
-      if (o.size() > n) {
-        dir = o.substr(n);
-      } else if (i + 1 < options.size()) {
-        dir = options[++i];
-      } else {
-        break;
-      }
-      if (dir == "-") break; // -I- (obsolete)
-      add(flag[2] == 'q' ? d.quote : d.bracket, dir);
-      break;
-    }
+    if (!readIncludeDirOption(options, i, opt)) continue;
+    i += opt.words - 1;
+    if (opt.dir.empty() || opt.dir == "-") continue; // missing, or -I- (obsolete)
+    add(opt.flag[2] == 'q' ? d.quote : d.bracket, opt.dir);
   }
   return d;
 }
@@ -156,27 +146,17 @@ std::string mirrorOf(const std::string &root, const std::string &path) {
 std::vector<std::string> withMirrors(const std::vector<std::string> &options,
                                      const std::string &root) {
   std::vector<std::string> out;
+  IncludeDirOption opt;
   for (size_t i = 0; i < options.size(); i++) {
-    const std::string &o = options[i];
-    bool done = false;
-    for (const char *flag : {"-I", "-iquote"}) {
-      const size_t n = std::char_traits<char>::length(flag);
-      if (o.compare(0, n, flag) != 0) continue;
-      std::string dir;
-      if (o.size() > n) {
-        dir = o.substr(n);
-      } else if (i + 1 < options.size()) {
-        dir = options[i + 1];
-      }
+    if (readIncludeDirOption(options, i, opt)) {
       // Only a mirror that exists: -Wmissing-include-dirs would warn.
-      const std::string mirror = dir.empty() || dir == "-" ? "" : mirrorOf(root, dir);
-      if (!mirror.empty()) out.insert(out.end(), {flag, mirror});
-      out.push_back(o);
-      if (o.size() == n && i + 1 < options.size()) out.push_back(options[++i]);
-      done = true;
-      break;
+      const std::string mirror = opt.dir.empty() || opt.dir == "-" ? "" : mirrorOf(root, opt.dir);
+      if (!mirror.empty()) out.insert(out.end(), {opt.flag, mirror});
+      out.insert(out.end(), options.begin() + i, options.begin() + i + opt.words);
+      i += opt.words - 1;
+    } else {
+      out.push_back(options[i]);
     }
-    if (!done) out.push_back(o);
   }
   return out;
 }
