@@ -374,17 +374,17 @@ struct waiter {
   enum waiter_kind kind;
   wuc_select_node *node; /* the clause's; a blocking op's once set up */
   struct blocking_op *op;
-  const char *call; /* a blocking op's: chan_send or chan_recv */
 };
 
 static inline bool gives_up(const struct waiter *w) {
   return w->kind == WAITER_TRY || (w->kind == WAITER_CLAUSE && w->node->try_only);
 }
 
-/* The node to leave in the cell (`data` is where a receiver's element goes). */
-static inline wuc_select_node *waiting_node(struct waiter *w, void *data) {
+/* The node to leave in the cell (`data` is where a receiver's element goes;
+ * `call`, chan_send or chan_recv, names a blocking operation's misuse). */
+static inline wuc_select_node *waiting_node(struct waiter *w, void *data, const char *call) {
   if (w->kind == WAITER_BLOCKING && !w->node) {
-    blocking_op_init(w->op, data, w->call);
+    blocking_op_init(w->op, data, call);
     w->node = &w->op->node;
   }
   return w->node;
@@ -514,8 +514,8 @@ update_cell_send(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t s, const v
           wuc_chan_segment_cell_cleaned(ch, seg);
           return OUTCOME_GAVE_UP;
         }
-      } else if (atomic_compare_exchange_strong(c, &state,
-                                                (uintptr_t)waiting_node(w, NULL) | WAITER_SENDER)) {
+      } else if (atomic_compare_exchange_strong(
+                     c, &state, (uintptr_t)waiting_node(w, NULL, "chan_send") | WAITER_SENDER)) {
         return OUTCOME_WAITING;
       }
       break;
@@ -567,7 +567,7 @@ send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct wuc_chan_se
 static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const void *value,
                                                             enum waiter_kind kind) {
   struct blocking_op op;
-  struct waiter w = {.kind = kind, .node = NULL, .op = &op, .call = "chan_send"};
+  struct waiter w = {.kind = kind, .node = NULL, .op = &op};
   struct wuc_chan_segment *seg;
   uint64_t s;
   bool sent = false;
@@ -663,7 +663,8 @@ update_cell_receive(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r, void
           wuc_chan_segment_cell_cleaned(ch, seg);
           return OUTCOME_GAVE_UP;
         }
-      } else if (atomic_compare_exchange_strong(c, &state, (uintptr_t)waiting_node(w, out))) {
+      } else if (atomic_compare_exchange_strong(c, &state,
+                                                (uintptr_t)waiting_node(w, out, "chan_recv"))) {
         expand_buffer(ch); /* the cell is used up */
         return OUTCOME_WAITING;
       }
@@ -726,7 +727,7 @@ static bool next_element_buffered(wuc_chan *ch, struct wuc_chan_segment *seg) {
 static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *out,
                                                             enum waiter_kind kind) {
   struct blocking_op op;
-  struct waiter w = {.kind = kind, .node = NULL, .op = &op, .call = "chan_recv"};
+  struct waiter w = {.kind = kind, .node = NULL, .op = &op};
   struct wuc_chan_segment *seg, *held = NULL;
   uint64_t r;
   bool received = false;

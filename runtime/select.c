@@ -22,11 +22,9 @@ _Static_assert(WUC_RACE_OPEN == WUC_CLAUSE_WAITING && WUC_RACE_PENDING == WUC_CL
 
 static inline _Atomic uintptr_t *race_word(wuc_select_node *n) { return &n->stmt->race; }
 
-void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
-  wuc_select_stmt_init_for(s, all_or, "waituntil");
-}
-
-void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call) {
+/* Static, so that wuc_select_stmt_init (every statement's first call) does
+ * not pay a call more: an exported function is not inlined under -fPIC. */
+static inline void stmt_init(wuc_select_stmt *s, bool all_or, const char *call) {
   atomic_init(&s->race, WUC_RACE_OPEN);
   s->thread = wuc_statement_start(call);
   /* Live statements are in live frames, so their addresses order them. */
@@ -34,6 +32,12 @@ void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call)
   s->all_or = all_or;
   s->rereg_rounds = 0;
   atomic_init(&s->deferred, NULL);
+}
+
+void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) { stmt_init(s, all_or, "waituntil"); }
+
+void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call) {
+  stmt_init(s, all_or, call);
 }
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
