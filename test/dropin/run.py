@@ -407,7 +407,8 @@ class Normaliser:
             data = data.replace(p.encode(), b"CC")
         data = data.replace(self.tmp.encode(), b"<TMPDIR>").replace(self.work.encode(), b"<WORK>")
         data = re.sub(rb"<TMPDIR>/cc[A-Za-z0-9]{6}(\.[A-Za-z0-9]+)", rb"<TMPDIR>/ccXXXXXX\1", data)
-        data = re.sub(rb"(bash: line \d+: +)\d+ ", rb"\1PID ", data)  # a crashed program's pid
+        # bash pads a crashed program's pid to a width that depends on the pid
+        data = re.sub(rb"(bash: line \d+:) +\d+ ", rb"\1 PID ", data)
         return self.name_re.sub(rb"\1CC", data)
 
 
