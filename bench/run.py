@@ -102,7 +102,7 @@ BENCHES = [
                "mispredicted); 'bare-same-site' switches from one call site, as the scheduler does"),
     Bench("yield", 1, ["-t", "1"], ["-t", "1"], 60_000_000, 6_000_000),
     Bench("yield", 1, ["-t", "2"], ["-t", "2"], 30_000_000, 6_000_000),
-    # A lone yield at 2 workers (issue 17): Go's Gosched ~110-220 ns here; wuc's
+    # A lone yield at 2 workers (issue 17): Go's Gosched ~70-220 ns here; wuc's
     # took 4-6 us before the issue's change (a run of ~10 s at this count).
     Bench("yield", 2, ["-t", "1"], ["-t", "1"], 2_000_000, 4_000_000),
     Bench("pingpong", 1, [], [], 5_000_000, 2_000_000),
