@@ -117,10 +117,13 @@ BENCHES = [
     # Always 100,000 threads: the goal is stated for that many.
     Bench("rss100k", NPROC, [], [], None, None),
     # A timeout's lateness while one compute thread per worker keeps every
-    # worker busy (bench/SHAPES.md): -n rounds of -us µs, ~0.2-1 s per run,
-    # plus up to 0.5 s where the timer fires only when the computing stops.
-    *(Bench("timer-latency", p, ["-us", str(us)], ["-us", str(us)], rounds, rounds)
-      for p in (1, 2) for us, rounds in ((10_000, 100), (100, 2_000))),
+    # worker busy, and at 2 workers also next to one compute thread (the other
+    # worker idle: timers served by any worker).  bench/SHAPES.md.  -n rounds
+    # of -us µs, ~0.2-1 s per run, plus up to 0.5 s where the timer fires only
+    # when the computing stops.
+    *(Bench("timer-latency", p, ["-t", str(k), "-us", str(us)], ["-t", str(k), "-us", str(us)],
+            rounds, rounds)
+      for p, k in ((1, 1), (2, 2), (2, 1)) for us, rounds in ((10_000, 100), (100, 2_000))),
 ]
 
 # Channels, select, futures, timeouts: bench/SHAPES.md ("Configurations for
