@@ -565,7 +565,9 @@ def machine_summary(go: str | None) -> str:
                 break
     except OSError:
         pass
-    gov = subprocess.run([go, "version"], capture_output=True, text=True).stdout.strip() if go else "no Go"
+    gov = "no Go"
+    if go:
+        gov = subprocess.run([go, "version"], capture_output=True, text=True).stdout.strip()
     cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()
     rev = subprocess.run(["git", "-C", str(ROOT), "describe", "--always"],
                          capture_output=True, text=True).stdout.strip()
