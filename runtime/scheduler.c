@@ -170,9 +170,21 @@ void wuc_make_runnable(struct wuc_uthread *t) {
 
 /* ---- switching ------------------------------------------------------------ */
 
+/* A thread preempted on w waits in w's pinned list (preempt.h).  Out of
+ * line: finish_switch stays small enough to inline into every switch. */
+static __attribute__((noinline, cold)) void pin(struct worker *w, struct wuc_uthread *p) {
+  p->queue_next = NULL;
+  if (w->pinned_tail)
+    w->pinned_tail->queue_next = p;
+  else
+    w->pinned_head = p;
+  w->pinned_tail = p;
+  count(&w->preemptions);
+}
+
 /* Completes the transition of the thread that ran before the switch that just
  * resumed us (see scheduler.h). */
-static void finish_switch(struct worker *w) {
+static inline __attribute__((always_inline)) void finish_switch(struct worker *w) {
   if (w->exited_stack.guard) {
     wuc_context_release(&w->exit_ctx);
     wuc_stack_free(&w->exited_stack);
@@ -187,13 +199,7 @@ static void finish_switch(struct worker *w) {
     wuc_wake_other_worker(); /* stealable now: a sleeping worker may take it */
     break;
   case PREV_PREEMPT:
-    p->queue_next = NULL;
-    if (w->pinned_tail)
-      w->pinned_tail->queue_next = p;
-    else
-      w->pinned_head = p;
-    w->pinned_tail = p;
-    count(&w->preemptions);
+    pin(w, p);
     break;
   case PREV_PARK: {
     int running = PARK_RUNNING;
