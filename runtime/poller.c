@@ -25,8 +25,9 @@ struct poll_shared wuc_poll = {.epfd = -1, .wake_fd = -1};
 #define MAX_CHUNKS 4096u
 static struct fd_entry *_Atomic chunks[MAX_CHUNKS];
 
-/* epoll data of the eventfd (fds are below 2^31). */
+/* epoll data of the eventfd and of the signal pipe (fds are below 2^31). */
 #define WAKE_TOKEN UINT64_MAX
+#define SIGNAL_TOKEN (UINT64_MAX - 1)
 #define EVENTS_PER_POLL 128
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -88,6 +89,13 @@ bool wuc_poll_watch(int fd) {
   return false; /* EPERM: a regular file or a directory; EBADF: not open */
 }
 
+void wuc_poll_watch_signals(int fd) {
+  if (!wuc_poll_in_use()) poll_init();
+  struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.u64 = SIGNAL_TOKEN};
+  if (epoll_ctl(atomic_load(&wuc_poll.epfd), EPOLL_CTL_ADD, fd, &ev) != 0)
+    wuc_fatal("cannot watch the signal pipe: %s", strerror(errno));
+}
+
 /* An event for e's direction `dir`: bumps its sequence and wakes every
  * waiter.  Also what wuc_close does to both directions. */
 int wuc_fd_ready(struct fd_entry *e, int dir) {
@@ -112,6 +120,11 @@ static int dispatch(const struct epoll_event *events, int n) {
     if (events[i].data.u64 == WAKE_TOKEN) {
       uint64_t count;
       (void)!read(wuc_poll.wake_fd, &count, sizeof count);
+      continue;
+    }
+    if (events[i].data.u64 == SIGNAL_TOKEN) {
+      wuc_signal_dispatch();
+      woken++;
       continue;
     }
     struct fd_entry *e = wuc_fd_entry((int)events[i].data.u64);

@@ -76,6 +76,11 @@ int wuc_fd_ready(struct fd_entry *e, int dir);
  * (the caller then does not wait). */
 bool wuc_poll_park(struct fd_entry *e, int dir, uint32_t seen, const char *what);
 
+/* Puts signal_notify.c's pipe in the epoll set: when readable, polling
+ * runs wuc_signal_dispatch. */
+void wuc_poll_watch_signals(int fd);
+void wuc_signal_dispatch(void);
+
 /* Whether anybody has waited on an fd yet (then there is an epoll set). */
 static inline bool wuc_poll_in_use(void) {
   return atomic_load_explicit(&wuc_poll.epfd, memory_order_acquire) >= 0;
