@@ -17,9 +17,13 @@
  *              handlers: every raise handled exactly once, alarms keep
  *              coming, a handler that computes past the slice is never
  *              switched away from
+ *   nodefer    the same with a SIGUSR1 handler installed with SA_NODEFER
+ *              (its signal mask is the one outside it)
  *   callbacks  stdio calling back into the program (fopencookie) while it
- *              holds the FILE's lock: the lines written by 4 threads arrive
- *              whole and in each thread's order
+ *              holds the FILE's lock; the callback turns preemption off
+ *              (uthread_preemption_off, docs/runtime.md, 'Preemption'): it
+ *              is never switched away from, and the lines written by 4
+ *              threads arrive whole and in each thread's order
  *   off        WUC_TIMESLICE=0: threads that compute and yield are never
  *              preempted
  *   default    WUC_TIMESLICE unset: two threads that never yield share one
@@ -51,6 +55,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -607,14 +612,17 @@ static void sig_thread(void *p) {
   }
 }
 
-static void run_signals(void) {
+/* nodefer: the SIGUSR1 handler is installed with SA_NODEFER, so the signal
+ * mask inside it is the mask outside it. */
+static void run_signals(bool nodefer) {
   g_sig_raises *= g_scale;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
+  sa.sa_flags = SA_RESTART | (nodefer ? SA_NODEFER : 0);
   sa.sa_handler = on_usr1;
   CHECK(sigaction(SIGUSR1, &sa, NULL) == 0, "sigaction");
+  sa.sa_flags = SA_RESTART;
   sa.sa_handler = on_alarm;
   CHECK(sigaction(SIGALRM, &sa, NULL) == 0, "sigaction");
   struct itimerval every = {{0, 500}, {0, 500}};
@@ -643,10 +651,11 @@ static void run_signals(void) {
     moved += args[t].tally.moved;
   }
   uint64_t preemptions = total_preemptions();
-  printf("signals: %d threads, %u workers: SIGUSR1 raised %ld, handled %ld; SIGALRM handled "
+  printf("%s: %d threads, %u workers: SIGUSR1%s raised %ld, handled %ld; SIGALRM handled "
          "%ld; preemptions %" PRIu64 "\n",
-         kSigThreads, wuc_processors(), atomic_load(&g_usr1_raised), atomic_load(&g_usr1_handled),
-         atomic_load(&g_alarms), preemptions);
+         g_mode, kSigThreads, wuc_processors(), nodefer ? " (SA_NODEFER)" : "",
+         atomic_load(&g_usr1_raised), atomic_load(&g_usr1_handled), atomic_load(&g_alarms),
+         preemptions);
   CHECK(atomic_load(&g_usr1_handled) == atomic_load(&g_usr1_raised),
         "every raise(SIGUSR1) must be handled exactly once");
   CHECK(seen == 0,
@@ -667,28 +676,51 @@ struct sink {
   size_t len, cap;
 };
 
-/* Called by stdio with the FILE's lock held: this program's code, computing
- * long enough to be preempted in, appending the bytes one at a time. */
+static atomic_long g_cb_interrupted; /* callbacks switched away from */
+
+/* Called by stdio with the FILE's lock, a lock of the kernel thread, held:
+ * this program's code, computing long enough to be preempted in, appending
+ * the bytes one at a time.  A switch to another thread here would let that
+ * thread, on the same kernel thread, take the lock again (it is recursive)
+ * and write in the middle of this write; so preemption is off. */
 static ssize_t sink_write(void *cookie, const char *buf, size_t size) {
+  uthread_preemption_off();
   struct sink *s = cookie;
-  if (s->len + size > s->cap) return -1;
+  if (s->len + size > s->cap) {
+    uthread_preemption_on();
+    return -1;
+  }
+  unsigned long me = 1000000 + uthread_id(uthread_self());
+  uintptr_t kt = kernel_thread();
+  tl_owner = me;
   size_t at = s->len;
   for (size_t i = 0; i < size; i++) {
     volatile uint64_t x = (unsigned char)buf[i];
     for (int j = 0; j < 400; j++) x = mix64(x + (uint64_t)j);
     s->data[at + i] = buf[i];
   }
+  if (tl_owner != me || kernel_thread() != kt) atomic_fetch_add(&g_cb_interrupted, 1);
   s->len = at + size;
+  uthread_preemption_on();
   return (ssize_t)size;
 }
 
 static FILE *g_cb_file;
 
+struct cb_arg {
+  unsigned t;
+  struct tally tally;
+};
+
 static void cb_thread(void *p) {
-  unsigned t = (unsigned)(uintptr_t)p;
-  for (long i = 0; i < g_cb_lines; i++)
-    CHECK(fprintf(g_cb_file, "line %u %ld %016" PRIx64 "\n", t, i, mix64(t * 100000 + i)) > 0,
+  struct cb_arg *a = p;
+  uint64_t x = a->t;
+  for (long i = 0; i < g_cb_lines; i++) {
+    CHECK(fprintf(g_cb_file, "line %u %ld %016" PRIx64 "\n", a->t, i, mix64(a->t * 100000 + i)) > 0,
           "fprintf");
+    /* Compute outside stdio, where preemption may switch. */
+    x = compute_stretch(x, 3000, a->t + 1, &a->tally);
+  }
 }
 
 static void run_callbacks(void) {
@@ -703,11 +735,24 @@ static void run_callbacks(void) {
   static char buffer[64]; /* small: a write every couple of lines */
   CHECK(setvbuf(g_cb_file, buffer, _IOFBF, sizeof buffer) == 0, "setvbuf");
   uthread_t *threads[kCbThreads];
+  struct cb_arg args[kCbThreads];
+  memset(args, 0, sizeof args);
   atomic_store(&g_phase, "threads");
-  for (unsigned t = 0; t < kCbThreads; t++)
-    threads[t] = uthread_spawn(cb_thread, (void *)(uintptr_t)t);
-  for (unsigned t = 0; t < kCbThreads; t++) uthread_join(threads[t]);
+  for (unsigned t = 0; t < kCbThreads; t++) {
+    args[t].t = t;
+    threads[t] = uthread_spawn(cb_thread, &args[t]);
+  }
+  uint64_t interleaved = 0, moved = 0;
+  for (unsigned t = 0; t < kCbThreads; t++) {
+    uthread_join(threads[t]);
+    interleaved += args[t].tally.interleaved;
+    moved += args[t].tally.moved;
+  }
   CHECK(fclose(g_cb_file) == 0, "fclose");
+  CHECK(atomic_load(&g_cb_interrupted) == 0,
+        "%ld callbacks with preemption off were switched away from",
+        atomic_load(&g_cb_interrupted));
+  CHECK(moved == 0, "a compute stretch went on on another kernel thread");
 
   /* Every line whole, each thread's in order, none lost. */
   long next_line[kCbThreads] = {0};
@@ -737,9 +782,10 @@ static void run_callbacks(void) {
   free(sink.data);
   uint64_t preemptions = total_preemptions();
   printf("callbacks: %d threads x %ld lines through fopencookie, %u workers: preemptions "
-         "%" PRIu64 "\n",
-         kCbThreads, g_cb_lines, wuc_processors(), preemptions);
+         "%" PRIu64 ", interleavings seen %" PRIu64 "\n",
+         kCbThreads, g_cb_lines, wuc_processors(), preemptions, interleaved);
   CHECK(preemptions > 0, "no thread was preempted");
+  if (wuc_processors() == 1) CHECK(interleaved > 0, "no compute stretch was interrupted");
 }
 
 /* ---- modes off and default ------------------------------------------------- */
@@ -824,7 +870,7 @@ static void run_default(void) {
 
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: wuc_preempt_stress mix|fp|signals|callbacks|off|default\n");
+    fprintf(stderr, "usage: wuc_preempt_stress mix|fp|signals|nodefer|callbacks|off|default\n");
     return 2;
   }
   g_mode = argv[1];
@@ -839,7 +885,9 @@ int main(int argc, char **argv) {
   else if (strcmp(g_mode, "fp") == 0)
     run_fp();
   else if (strcmp(g_mode, "signals") == 0)
-    run_signals();
+    run_signals(false);
+  else if (strcmp(g_mode, "nodefer") == 0)
+    run_signals(true);
   else if (strcmp(g_mode, "callbacks") == 0)
     run_callbacks();
   else if (strcmp(g_mode, "off") == 0)
