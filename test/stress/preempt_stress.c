@@ -335,8 +335,10 @@ static uint64_t mix_work(unsigned t, long rounds, unsigned long me, struct tally
       digest = mix64(digest ^ (uint64_t)got ^ (uint64_t)(int64_t)dgot);
       break;
     }
-    default: /* pure compute, long enough to be preempted in */
+    default: /* pure compute, long enough to be preempted in; errno stays the thread's own */
+      errno = 1000 + (int)t;
       digest = compute_stretch(digest, 20000 + (long)((v >> 8) % 20000), me, tally);
+      CHECK(errno == 1000 + (int)t, "thread %u: errno became %d during pure compute", t, errno);
       break;
     }
   }
