@@ -588,6 +588,16 @@ static void on_usr1(int sig) {
   tl_in_handler--;
 }
 
+static atomic_long g_urg_handled;
+
+/* The program's own SIGURG handler, installed before the first spawn: the
+ * runtime preempts with SIGURG too, and hands the program the ones it did
+ * not send. */
+static void on_urg(int sig) {
+  (void)sig;
+  atomic_fetch_add(&g_urg_handled, 1);
+}
+
 static void on_alarm(int sig) {
   (void)sig;
   tl_in_handler++;
@@ -627,6 +637,8 @@ static void run_signals(bool nodefer) {
   sa.sa_flags = SA_RESTART;
   sa.sa_handler = on_alarm;
   CHECK(sigaction(SIGALRM, &sa, NULL) == 0, "sigaction");
+  sa.sa_handler = on_urg;
+  CHECK(sigaction(SIGURG, &sa, NULL) == 0, "sigaction");
   struct itimerval every = {{0, 500}, {0, 500}};
   CHECK(setitimer(ITIMER_REAL, &every, NULL) == 0, "setitimer");
 
@@ -645,6 +657,15 @@ static void run_signals(bool nodefer) {
   while (atomic_load(&g_alarms) < target) uthread_sleep(milliseconds(1));
   struct itimerval off = {{0, 0}, {0, 0}};
   CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0, "setitimer");
+  /* SIGURG sent to the process reaches the program's handler, each one
+   * (the next is sent once the last was handled: signals of one number
+   * pending at once are delivered once). */
+  atomic_store(&g_phase, "SIGURG to the program's handler");
+  enum { kUrgs = 50 };
+  for (long i = 1; i <= kUrgs; i++) {
+    CHECK(kill(getpid(), SIGURG) == 0, "kill: %s", strerror(errno));
+    while (atomic_load(&g_urg_handled) < i) uthread_yield();
+  }
 
   long seen = 0;
   uint64_t moved = 0;
@@ -654,10 +675,11 @@ static void run_signals(bool nodefer) {
   }
   uint64_t preemptions = total_preemptions();
   printf("%s: %d threads, %u workers: SIGUSR1%s raised %ld, handled %ld; SIGALRM handled "
-         "%ld; preemptions %" PRIu64 "\n",
+         "%ld; SIGURG sent %d, handled %ld; preemptions %" PRIu64 "\n",
          g_mode, kSigThreads, wuc_processors(), nodefer ? " (SA_NODEFER)" : "",
-         atomic_load(&g_usr1_raised), atomic_load(&g_usr1_handled), atomic_load(&g_alarms),
-         preemptions);
+         atomic_load(&g_usr1_raised), atomic_load(&g_usr1_handled), atomic_load(&g_alarms), kUrgs,
+         atomic_load(&g_urg_handled), preemptions);
+  CHECK(atomic_load(&g_urg_handled) == kUrgs, "SIGURG handled more often than sent");
   CHECK(atomic_load(&g_usr1_handled) == atomic_load(&g_usr1_raised),
         "every raise(SIGUSR1) must be handled exactly once");
   CHECK(seen == 0,
