@@ -6,6 +6,7 @@
     python3 bench/run.py --only pingpong --only spawn
     python3 bench/run.py --only select-contend --only chan-pc
     python3 bench/run.py --replot   # the PNGs again, from results/latest.csv
+    python3 bench/run.py --preemption-cost --only yield   # wuc alone: time slice on and off
 
 (scripts/bench.sh installs what this needs and then runs it.)  Builds the
 benchmark programs in a Release tree (build-bench/ by default; the .wc ones
@@ -18,9 +19,15 @@ replaced), every single run to bench/results/raw/, and a PNG plot per
 benchmark to bench/results/<benchmark>.png (throughput against the number of
 clauses C or of threads N where the family has one, bars otherwise).
 
-The channel, select, future and timeout benchmarks follow bench/SHAPES.md; a
-wuc configuration may be paired with several Go ones (timeout-loop: Go's
-after / reuse / reuse with asynctimerchan=1), each pair a row of its own.
+The channel, select, future and timeout benchmarks (timer-latency among
+them) follow bench/SHAPES.md; a wuc configuration may be paired with several
+Go ones (timeout-loop: Go's after / reuse / reuse with asynctimerchan=1), each
+pair a row of its own.
+
+--preemption-cost runs no Go: every selected wuc configuration twice per
+round, with the default time slice (or WUC_TIMESLICE from the environment)
+and with WUC_TIMESLICE=0, in alternating order, and writes
+bench/results/preemption-cost.csv instead of latest.csv.
 
 Python 3.11 standard library, plus matplotlib for the plots (without it they
 are skipped with a message).
@@ -52,7 +59,7 @@ RESULT_RE = re.compile(r"^RESULT name=(\S+) config=(\S+) value=(\S+) unit=(\S+)$
 # Units where a smaller number is better (time per op, memory); for the
 # others (ops/s) a larger one is.  The speedup is always oriented so that
 # > 1 means wuc is better.
-LOWER_IS_BETTER = {"ns/op", "ns/thread", "MiB", "MB", "B"}
+LOWER_IS_BETTER = {"ns/op", "ns/thread", "MiB", "MB", "B", "us"}
 
 
 @dataclass
@@ -95,6 +102,9 @@ BENCHES = [
                "mispredicted); 'bare-same-site' switches from one call site, as the scheduler does"),
     Bench("yield", 1, ["-t", "1"], ["-t", "1"], 60_000_000, 6_000_000),
     Bench("yield", 1, ["-t", "2"], ["-t", "2"], 30_000_000, 6_000_000),
+    # A lone yield at 2 workers (issue 17): Go's Gosched ~70-220 ns here; wuc's
+    # took 4-6 us before the issue's change (a run of ~10 s at this count).
+    Bench("yield", 2, ["-t", "1"], ["-t", "1"], 2_000_000, 4_000_000),
     Bench("pingpong", 1, [], [], 5_000_000, 2_000_000),
     Bench("pingpong", 2, [], [], 5_000_000, 2_000_000),
     # The same round trip as the peer's: over two rendezvous channels (dialect).
@@ -106,6 +116,14 @@ BENCHES = [
     Bench("spawn", 2, [], [], 1_500_000, 1_500_000),
     # Always 100,000 threads: the goal is stated for that many.
     Bench("rss100k", NPROC, [], [], None, None),
+    # A timeout's lateness while one compute thread per worker keeps every
+    # worker busy, and at 2 workers also next to one compute thread (the other
+    # worker idle: timers served by any worker).  bench/SHAPES.md.  -n rounds
+    # of -us µs, ~0.2-1 s per run, plus up to 0.5 s where the timer fires only
+    # when the computing stops.
+    *(Bench("timer-latency", p, ["-t", str(k), "-us", str(us)], ["-t", str(k), "-us", str(us)],
+            rounds, rounds)
+      for p, k in ((1, 1), (2, 2), (2, 1)) for us, rounds in ((10_000, 100), (100, 2_000))),
 ]
 
 # Channels, select, futures, timeouts: bench/SHAPES.md ("Configurations for
@@ -189,7 +207,8 @@ GOALS_TEXT = """Goals (docs/benchmarks.md):
   round trip <= 1/3 of Go's (speedup >= 3); 100,000 parked threads <= 1 GiB resident;
   select-contend, select-spin, select-order, futures, chan-pc, shared-done: wuc >= 1.5x Go
   in every configuration (2x as the goal); elastic: unbounded >= 0.9x wuc's cap-1024;
-  timeout-loop: wuc >= 3x Go's fastest way"""
+  timeout-loop: wuc >= 3x Go's fastest way;
+  timer lateness p99 <= 1 ms at 1 and 2 workers (timer-latency); lone yield at 2 workers <= Go's"""
 
 # Benchmarks held to "wuc >= 1.5x Go in every configuration".
 SPEEDUP_GOAL_BENCHES = ("select-contend", "select-spin", "select-order", "futures", "chan-pc",
@@ -234,19 +253,32 @@ def go_env() -> dict[str, str]:
     return env
 
 
-def build(build_dir: Path, go: str) -> Path:
+def build(build_dir: Path, go: str | None) -> None:
+    """The benchmark programs, and the Go peer unless go is None."""
     run_checked(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-G", "Ninja",
                  "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF"])
     run_checked(["ninja", "-C", str(build_dir), "benchmarks"])
-    peer = build_dir / "bench" / "wucpeer"
-    run_checked([go, "build", "-o", str(peer), "."], cwd=GO_PEER_DIR, env=go_env())
-    return peer
+    if go:
+        run_checked([go, "build", "-o", str(build_dir / "bench" / "wucpeer"), "."],
+                    cwd=GO_PEER_DIR, env=go_env())
 
 
 def scaled(n: int | None, quick: bool, quick_div: int) -> list[str]:
     if n is None:
         return []
     return ["-n", str(max(1, n // quick_div) if quick else n)]
+
+
+def commands(b: Bench, build_dir: Path, quick: bool) -> tuple[list[str], list[str]]:
+    """The wuc program's command line and the Go peer's, for one configuration."""
+    window = []
+    if b.window_ms is not None:
+        window = ["-d", str(max(1, b.window_ms // 10) if quick else b.window_ms)]
+    c_cmd = [str(build_dir / "bench" / f"bench_{b.name}"), *b.c_args, *window,
+             *scaled(b.c_iters, quick, b.quick_div)]
+    go_cmd = [str(build_dir / "bench" / "wucpeer"), b.go_name or b.name, *b.go_args, *window,
+              *scaled(b.go_iters, quick, b.quick_div)]
+    return c_cmd, go_cmd
 
 
 def run_one(cmd: list[str], env_extra: dict[str, str]) -> dict[str, tuple[float, str, str]]:
@@ -269,6 +301,9 @@ def run_one(cmd: list[str], env_extra: dict[str, str]) -> dict[str, tuple[float,
 
 @dataclass
 class Row:
+    """A configuration's values on both sides: wuc and Go, or with
+    --preemption-cost wuc with preemption on (`wuc`) and off (`go`)."""
+
     bench: str
     config: str
     unit: str
@@ -293,6 +328,21 @@ class Row:
             return g / w if w else None
         return w / g if g else None
 
+    def cost(self) -> float | None:
+        """--preemption-cost: how many times worse `wuc` (on) is than `go` (off)."""
+        sp = self.speedup()
+        return 1 / sp if sp else None
+
+    def csv_cells(self, ratio: float | None) -> list[str]:
+        """Medians, the ratio, spreads and every run's value (both CSV files)."""
+        return [self.bench, self.config, self.unit,
+                f"{statistics.median(self.wuc):.3f}" if self.wuc else "",
+                f"{statistics.median(self.go):.3f}" if self.go else "",
+                f"{ratio:.3f}" if ratio is not None else "",
+                f"{Row.spread(self.wuc):.4f}" if self.wuc else "",
+                f"{Row.spread(self.go):.4f}" if self.go else "",
+                ";".join(f"{x:g}" for x in self.wuc), ";".join(f"{x:g}" for x in self.go)]
+
 
 def fmt(x: float) -> str:
     if x >= 1000:
@@ -302,13 +352,14 @@ def fmt(x: float) -> str:
     return f"{x:.2f}"
 
 
-def print_table(rows: list[Row]) -> list[str]:
-    header = ["benchmark", "config", "unit", "wuc median", "Go median", "speedup",
-              "wuc spread", "Go spread"]
+def print_table(rows: list[Row], preemption_cost: bool = False) -> list[str]:
+    a, b, ratio = ("on", "off", "cost") if preemption_cost else ("wuc", "Go", "speedup")
+    header = ["benchmark", "config", "unit", f"{a} median", f"{b} median", ratio,
+              f"{a} spread", f"{b} spread"]
     lines = []
     body = []
     for r in rows:
-        sp = r.speedup()
+        sp = r.cost() if preemption_cost else r.speedup()
         body.append([r.bench, r.label(), r.unit,
                      fmt(statistics.median(r.wuc)) if r.wuc else "-",
                      fmt(statistics.median(r.go)) if r.go else "-",
@@ -346,6 +397,13 @@ def check_goals(rows: list[Row]) -> None:
     v = med("yield", "P1-T2")
     if v is not None:
         checks.append(("yield <= 20 ns (2 threads, 1 worker)", f"{v:.2f} ns", v <= 20))
+    w, g = med("yield", "P2-T1"), med("yield", "P2-T1", "go")
+    if w is not None and g is not None:
+        checks.append(("lone yield at 2 workers <= Go's", f"{w:.1f} ns vs Go {g:.1f} ns", w <= g))
+    for r in rows:
+        if r.bench == "timer-latency" and r.config.endswith("-p99") and r.wuc:
+            v = statistics.median(r.wuc)
+            checks.append((f"timer lateness p99 <= 1 ms ({r.config})", f"{v:,.0f} us", v <= 1000))
     for p in (1, 2):
         for bench, cfg, what in (("pingpong", f"P{p}", "park/unpark"),
                                  ("pingpong-chan", f"P{p}-chan", "channels")):
@@ -498,7 +556,7 @@ def rows_from_csv(path: Path) -> list[Row]:
                 for d in csv.DictReader(f)]
 
 
-def machine_summary(go: str) -> str:
+def machine_summary(go: str | None) -> str:
     model = ""
     try:
         for ln in Path("/proc/cpuinfo").read_text().splitlines():
@@ -507,7 +565,9 @@ def machine_summary(go: str) -> str:
                 break
     except OSError:
         pass
-    gov = subprocess.run([go, "version"], capture_output=True, text=True).stdout.strip()
+    gov = "no Go"
+    if go:
+        gov = subprocess.run([go, "version"], capture_output=True, text=True).stdout.strip()
     cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()
     rev = subprocess.run(["git", "-C", str(ROOT), "describe", "--always"],
                          capture_output=True, text=True).stdout.strip()
@@ -522,58 +582,14 @@ def machine_summary(go: str) -> str:
             f"{gov}; {cc[0] if cc else 'cc ?'}; wuc {rev or '?'}; load average {load}")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true",
-                    help="1/20 of the iterations (select-spin 1/200), 1/10 of the windows, 3 runs")
-    ap.add_argument("--only", action="append", metavar="NAME",
-                    help="run only this benchmark (switch, yield, pingpong, pingpong-chan, spawn, rss100k, "
-                         "select-contend, "
-                         "select-spin, select-order, futures, chan-pc, work, elastic, timeout-loop, "
-                         "shared-done); repeatable")
-    ap.add_argument("--runs", type=int, help="runs of each side per configuration (default 5, quick 3)")
-    ap.add_argument("--build-dir", type=Path, default=ROOT / "build-bench",
-                    help="Release build tree for the C programs (default: build-bench/)")
-    ap.add_argument("--no-build", action="store_true", help="use the programs already built")
-    ap.add_argument("--replot", action="store_true",
-                    help="only redraw the PNG plots from bench/results/latest.csv")
-    args = ap.parse_args()
-    if args.replot:
-        plots = plot_results(rows_from_csv(RESULTS_DIR / "latest.csv"), RESULTS_DIR)
-        print("wrote " + ", ".join(str(p.relative_to(ROOT)) for p in plots))
-        return
-
-    runs = args.runs or (3 if args.quick else 5)
-    if runs < 3:
-        sys.exit("run.py: --runs must be at least 3 (medians of fewer mean little)")
-    names = {b.name for b in BENCHES}
-    if args.only:
-        unknown = set(args.only) - names
-        if unknown:
-            sys.exit(f"run.py: unknown benchmark(s) {sorted(unknown)}; known: {sorted(names)}")
-    benches = [b for b in BENCHES if not args.only or b.name in args.only]
-
-    go = find_go()
-    build_dir = args.build_dir.resolve()
-    peer = build_dir / "bench" / "wucpeer"
-    if not args.no_build:
-        peer = build(build_dir, go)
-
-    machine = machine_summary(go)
-    log(f"\nmachine: {machine}")
-    log(f"mode: {'quick' if args.quick else 'full'}, {runs} runs per side, wuc and Go alternating\n")
-
-    rows: dict[tuple[str, str], Row] = {}
+def measure_against_go(benches: list[Bench], build_dir: Path, runs: int,
+                       quick: bool) -> tuple[list[Row], list[list[str]]]:
+    """Every configuration `runs` times, wuc and Go alternating; the rows and every run."""
+    rows: dict[tuple[str, str, str], Row] = {}
     raw: list[list[str]] = []
     for rep in range(runs):
         for b in benches:
-            window = []
-            if b.window_ms is not None:
-                window = ["-d", str(max(1, b.window_ms // 10) if args.quick else b.window_ms)]
-            c_cmd = [str(build_dir / "bench" / f"bench_{b.name}"), *b.c_args, *window,
-                     *scaled(b.c_iters, args.quick, b.quick_div)]
-            go_cmd = [str(peer), b.go_name or b.name, *b.go_args, *window,
-                      *scaled(b.go_iters, args.quick, b.quick_div)]
+            c_cmd, go_cmd = commands(b, build_dir, quick)
             sides = [("wuc", c_cmd, {"WUC_PROCESSORS": str(b.procs)}),
                      ("go", go_cmd, {"GOMAXPROCS": str(b.procs), **b.go_env})]
             if rep % 2:
@@ -602,48 +618,126 @@ def main() -> None:
                 ", ".join(f"{cfg} wuc {results['wuc'][cfg][0]:g} / Go "
                           f"{results['go'].get(b.go_config.get(cfg, cfg), ('-',))[0]}"
                           for cfg in results["wuc"]))
+    return list(rows.values()), raw
 
-    ordered = list(rows.values())
-    print()
-    print_table(ordered)
-    for b in benches:
-        if b.note:
-            print(f"\nnote ({b.name}): {b.note}")
-    print("speedup: Go median / wuc median for times and memory (ops/s: wuc / Go); "
-          "> 1 means wuc is better.  spread: (max - min) / median over the runs.")
-    check_goals(ordered)
 
-    # The committed latest.csv comes from a full run; the column says which.
-    mode = ("quick" if args.quick else "full") + ("-only" if args.only else "")
-    RESULTS_DIR.mkdir(exist_ok=True)
-    latest = RESULTS_DIR / "latest.csv"
-    header = ["benchmark", "config", "unit", "wuc_median", "go_median", "speedup",
-              "wuc_spread", "go_spread", "wuc_runs", "go_runs", "go_config", "mode"]
-    # With --only, keep the rows of the benchmarks not run this time.
+def measure_preemption_cost(benches: list[Bench], build_dir: Path, runs: int,
+                            quick: bool) -> tuple[list[Row], list[list[str]]]:
+    """Every wuc configuration `runs` times with the default time slice (the
+    rows' `wuc` side) and with WUC_TIMESLICE=0 (their `go` side), alternating."""
+    # A wuc configuration paired with several Go ones runs once.
+    unique = {(b.name, b.procs, tuple(b.c_args)): b for b in benches}.values()
+    rows: dict[tuple[str, str], Row] = {}
+    raw: list[list[str]] = []
+    for rep in range(runs):
+        for b in unique:
+            cmd, _ = commands(b, build_dir, quick)
+            sides = [("on", {}), ("off", {"WUC_TIMESLICE": "0"})]
+            if rep % 2:
+                sides.reverse()
+            got = {}
+            for side, env in sides:
+                got[side] = run_one(cmd, {"WUC_PROCESSORS": str(b.procs), **env})
+                for cfg, (value, unit, name) in got[side].items():
+                    raw.append([str(rep), side, name, cfg, f"{value}", unit])
+                    row = rows.setdefault((name, cfg), Row(name, cfg, unit))
+                    (row.wuc if side == "on" else row.go).append(value)
+            log(f"run {rep + 1}/{runs}: {b.name} P{b.procs} {' '.join(b.c_args)}: " +
+                ", ".join(f"{cfg} on {v:g} / off {got['off'].get(cfg, ('-',))[0]}"
+                          for cfg, (v, _, _) in got["on"].items()))
+    return list(rows.values()), raw
+
+
+def write_csv(path: Path, header: list[str], rows: list[list[str]], only: list[str] | None) -> None:
+    """Writes header and rows; with --only, keeps the rows of the benchmarks not run this time."""
     kept: list[list[str]] = []
-    if args.only and latest.exists():
-        with latest.open(newline="") as f:
+    if only and path.exists():
+        with path.open(newline="") as f:
             old_rows = list(csv.reader(f))
         if old_rows and old_rows[0] == header:
-            kept = [r for r in old_rows[1:] if r and r[0] not in set(args.only)]
-    with latest.open("w", newline="") as f:
+            kept = [r for r in old_rows[1:] if r and r[0] not in set(only)]
+    with path.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
         w.writerows(kept)
-        for r in ordered:
-            sp = r.speedup()
-            w.writerow([r.bench, r.config, r.unit,
-                        f"{statistics.median(r.wuc):.3f}" if r.wuc else "",
-                        f"{statistics.median(r.go):.3f}" if r.go else "",
-                        f"{sp:.3f}" if sp is not None else "",
-                        f"{Row.spread(r.wuc):.4f}" if r.wuc else "",
-                        f"{Row.spread(r.go):.4f}" if r.go else "",
-                        ";".join(f"{x:g}" for x in r.wuc), ";".join(f"{x:g}" for x in r.go),
-                        r.go_config, mode])
+        w.writerows(rows)
+
+
+def main() -> None:
+    names = list(dict.fromkeys(b.name for b in BENCHES))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true",
+                    help="1/20 of the iterations (select-spin 1/200), 1/10 of the windows, 3 runs")
+    ap.add_argument("--only", action="append", metavar="NAME",
+                    help=f"run only this benchmark ({', '.join(names)}); repeatable")
+    ap.add_argument("--runs", type=int, help="runs of each side per configuration (default 5, quick 3)")
+    ap.add_argument("--build-dir", type=Path, default=ROOT / "build-bench",
+                    help="Release build tree for the C programs (default: build-bench/)")
+    ap.add_argument("--no-build", action="store_true", help="use the programs already built")
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the PNG plots from bench/results/latest.csv")
+    ap.add_argument("--preemption-cost", action="store_true",
+                    help="wuc only: each configuration with the default time slice and with "
+                         "WUC_TIMESLICE=0; writes bench/results/preemption-cost.csv")
+    args = ap.parse_args()
+    if args.replot:
+        plots = plot_results(rows_from_csv(RESULTS_DIR / "latest.csv"), RESULTS_DIR)
+        print("wrote " + ", ".join(str(p.relative_to(ROOT)) for p in plots))
+        return
+
+    runs = args.runs or (3 if args.quick else 5)
+    if runs < 3:
+        sys.exit("run.py: --runs must be at least 3 (medians of fewer mean little)")
+    if args.only:
+        unknown = set(args.only) - set(names)
+        if unknown:
+            sys.exit(f"run.py: unknown benchmark(s) {sorted(unknown)}; known: {sorted(names)}")
+    benches = [b for b in BENCHES if not args.only or b.name in args.only]
+
+    cost = args.preemption_cost
+    go = None if cost else find_go()
+    build_dir = args.build_dir.resolve()
+    if not args.no_build:
+        build(build_dir, go)
+
+    machine = machine_summary(go)
+    log(f"\nmachine: {machine}")
+    log(f"mode: {'quick' if args.quick else 'full'}, {runs} runs per side, " +
+        ("preemption on and off alternating\n" if cost else "wuc and Go alternating\n"))
+    measure = measure_preemption_cost if cost else measure_against_go
+    ordered, raw = measure(benches, build_dir, runs, args.quick)
+
+    print()
+    print_table(ordered, preemption_cost=cost)
+    if cost:
+        print("on: the default time slice (or WUC_TIMESLICE from the environment); off: "
+              "WUC_TIMESLICE=0.  cost: off median / on median for rates (on / off for times "
+              "and memory); > 1 means preemption makes it slower.  spread: (max - min) / median.")
+    else:
+        for b in benches:
+            if b.note:
+                print(f"\nnote ({b.name}): {b.note}")
+        print("speedup: Go median / wuc median for times and memory (ops/s: wuc / Go); "
+              "> 1 means wuc is better.  spread: (max - min) / median over the runs.")
+        check_goals(ordered)
+
+    # The committed CSVs come from full runs; the mode column says which.
+    mode = ("quick" if args.quick else "full") + ("-only" if args.only else "")
+    RESULTS_DIR.mkdir(exist_ok=True)
+    if cost:
+        out = RESULTS_DIR / "preemption-cost.csv"
+        write_csv(out, ["benchmark", "config", "unit", "on_median", "off_median", "cost",
+                        "on_spread", "off_spread", "on_runs", "off_runs", "mode"],
+                  [r.csv_cells(r.cost()) + [mode] for r in ordered], args.only)
+    else:
+        out = RESULTS_DIR / "latest.csv"
+        write_csv(out, ["benchmark", "config", "unit", "wuc_median", "go_median", "speedup",
+                        "wuc_spread", "go_spread", "wuc_runs", "go_runs", "go_config", "mode"],
+                  [r.csv_cells(r.speedup()) + [r.go_config, mode] for r in ordered], args.only)
     raw_dir = RESULTS_DIR / "raw"
     raw_dir.mkdir(exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    raw_file = raw_dir / f"{stamp}{'-quick' if args.quick else ''}.csv"
+    raw_file = raw_dir / f"{stamp}{'-preemption-cost' if cost else ''}{'-quick' if args.quick else ''}.csv"
     with raw_file.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow([f"# {machine}; {'quick' if args.quick else 'full'}; {runs} runs"])
@@ -652,7 +746,9 @@ def main() -> None:
     print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
           f"(start: see the machine line).  The benchmarks add up to {NPROC}; more means other "
           f"work shared the CPUs and the numbers are noisier")
-    print(f"wrote {latest.relative_to(ROOT)} and {raw_file.relative_to(ROOT)}")
+    print(f"wrote {out.relative_to(ROOT)} and {raw_file.relative_to(ROOT)}")
+    if cost:
+        return
     plots = plot_results(ordered, RESULTS_DIR)
     if plots:
         print(f"wrote {len(plots)} PNG plots: " + ", ".join(str(p.relative_to(ROOT)) for p in plots))

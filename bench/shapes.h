@@ -42,14 +42,15 @@ struct shapes_opts {
   long c;   /* -c */
   long cap; /* -cap: -1 = the benchmark's default */
   long w;   /* -w */
+  long us;  /* -us: timer-latency's timeout in microseconds */
   const char *pred, *mode, *shape, *timer, *done;
 };
 
 static inline void shapes_usage(const char *prog) {
   fprintf(stderr,
           "usage: %s [-n N] [-d MS] [-t T] [-c C] [-cap K] [-w M] [-pred P] [-mode M]\n"
-          "          [-shape S] [-timer T] [-done D]   (bench/SHAPES.md; each benchmark\n"
-          "          uses its own subset)\n",
+          "          [-shape S] [-timer T] [-done D] [-us D]   (bench/SHAPES.md; each\n"
+          "          benchmark uses its own subset)\n",
           prog);
   exit(2);
 }
@@ -66,7 +67,7 @@ static inline long shapes_number(const char *prog, const char *flag, const char 
 
 /* `accepts` lists the flags this benchmark takes, e.g. "n t c cap". */
 static inline struct shapes_opts shapes_args(int argc, char **argv, const char *accepts) {
-  struct shapes_opts o = {.n = 0, .d = 500, .t = 0, .c = 2, .cap = -1, .w = 100};
+  struct shapes_opts o = {.n = 0, .d = 500, .t = 0, .c = 2, .cap = -1, .w = 100, .us = 10000};
   for (int i = 1; i < argc; i++) {
     const char *f = argv[i];
     if (f[0] != '-' || i + 1 == argc) shapes_usage(argv[0]);
@@ -89,6 +90,8 @@ static inline struct shapes_opts shapes_args(int argc, char **argv, const char *
       o.cap = shapes_number(argv[0], f, v, 0);
     else if (!strcmp(name, "w"))
       o.w = shapes_number(argv[0], f, v, 0);
+    else if (!strcmp(name, "us"))
+      o.us = shapes_number(argv[0], f, v, 1);
     else if (!strcmp(name, "pred"))
       o.pred = v;
     else if (!strcmp(name, "mode"))

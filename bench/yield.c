@@ -1,6 +1,9 @@
-/* yield — uthread_yield in a loop.  -t 1: main yields alone (the cost of a
- * yield that finds nobody else to run); -t N (N >= 2): N spawned threads
- * yield to each other.  Run with WUC_PROCESSORS=1.  Reports total yields /
+/* yield — uthread_yield in a loop, in -t N spawned threads (main waits in
+ * uthread_join).  -t 1: one thread yields alone (the cost of a yield that
+ * finds nobody else to run); -t N (N >= 2): N threads yield to each other.
+ * The yielders are spawned even for -t 1: a program that never spawns runs
+ * one worker whatever WUC_PROCESSORS says, so a lone yield on main at
+ * WUC_PROCESSORS=2 would measure the 1-worker path.  Reports total yields /
  * elapsed time. */
 #include <stdio.h>
 
@@ -17,15 +20,11 @@ static void yielder(void *arg) {
  * Spawn and join are timed too: against ~10^7 yields they are noise. */
 static int64_t round_of(long threads, long per_thread) {
   int64_t t0 = bench_now_ns();
-  if (threads == 1) {
-    for (long i = 0; i < per_thread; i++) uthread_yield();
-  } else {
-    uthread_t **ts = malloc(sizeof *ts * (size_t)threads);
-    if (!ts) exit(1);
-    for (long i = 0; i < threads; i++) ts[i] = uthread_spawn(yielder, &per_thread);
-    for (long i = 0; i < threads; i++) uthread_join(ts[i]);
-    free(ts);
-  }
+  uthread_t **ts = malloc(sizeof *ts * (size_t)threads);
+  if (!ts) exit(1);
+  for (long i = 0; i < threads; i++) ts[i] = uthread_spawn(yielder, &per_thread);
+  for (long i = 0; i < threads; i++) uthread_join(ts[i]);
+  free(ts);
   return bench_now_ns() - t0;
 }
 

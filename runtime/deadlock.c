@@ -14,6 +14,7 @@
 #include "sanitizer.h"
 #include "scheduler.h"
 #include "symbolize.h"
+#include "sysmon.h"
 
 void wuc_registry_add(struct wuc_uthread *t) {
   pthread_mutex_lock(&wuc_sched.registry_lock);
@@ -135,7 +136,9 @@ static bool any_task(bool (*visit)(pid_t tid)) {
   return found;
 }
 
-static bool is_foreign(pid_t tid) { return !is_worker(tid) && !is_sanitizer_thread(tid); }
+static bool is_foreign(pid_t tid) {
+  return !is_worker(tid) && !wuc_sysmon_is(tid) && !is_sanitizer_thread(tid);
+}
 
 bool wuc_foreign_kernel_threads(void) { return any_task(is_foreign); }
 

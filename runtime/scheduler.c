@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "preempt.h"
 #include "spin.h"
+#include "sysmon.h"
 
 /* How long an idle worker looks for work to steal before it sleeps. */
 #define SPIN_NS 20000
@@ -120,7 +122,7 @@ void wuc_wake_idle_worker(void) {
   struct worker *w = wuc_sched.idle_list;
   if (w) {
     wuc_sched.idle_list = w->idle_next;
-    w->idle = false;
+    atomic_store_explicit(&w->idle, false, memory_order_relaxed);
     atomic_fetch_sub(&wuc_sched.nidle, 1);
     wuc_sched.idle_epoch++;
     /* The woken worker starts out spinning: it owns the count we took. */
@@ -184,6 +186,15 @@ static void finish_switch(struct worker *w) {
     wuc_runq_push(w, p);
     wuc_wake_other_worker(); /* stealable now: a sleeping worker may take it */
     break;
+  case PREV_PREEMPT:
+    p->queue_next = NULL;
+    if (w->pinned_tail)
+      w->pinned_tail->queue_next = p;
+    else
+      w->pinned_head = p;
+    w->pinned_tail = p;
+    count(&w->preemptions);
+    break;
   case PREV_PARK: {
     int running = PARK_RUNNING;
     if (!atomic_compare_exchange_strong(&p->park_state, &running, PARK_PARKED)) {
@@ -207,16 +218,24 @@ static inline struct wuc_uthread *take_next(struct worker *w) {
 }
 
 static void run_due_timers(struct worker *w) {
-  if (wuc_timers_empty(&w->timers)) return;
+  int64_t due = wuc_timers_earliest(&w->timers);
+  if (due == INT64_MAX) return;
   int64_t now = wuc_now();
-  if (wuc_timers_next_deadline(w) <= now) wuc_timers_run(w, now);
+  if (due <= now) wuc_timers_run(w, now);
+}
+
+static struct wuc_uthread *take_pinned(struct worker *w) {
+  struct wuc_uthread *t = w->pinned_head;
+  if (t && !(w->pinned_head = t->queue_next)) w->pinned_tail = NULL;
+  return t;
 }
 
 /* Work this worker can take without stealing. */
 static struct wuc_uthread *find_local_work(struct worker *w) {
   struct wuc_uthread *t;
   wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
-  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 && (t = wuc_global_runq_take(&wuc_sched.global, w)))
+  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 &&
+      ((t = wuc_global_runq_take(&wuc_sched.global, w)) || (t = take_pinned(w))))
     return t;
   run_due_timers(w);
   if (w->next_streak < NEXT_STREAK_LIMIT && (t = take_next(w))) {
@@ -224,22 +243,31 @@ static struct wuc_uthread *find_local_work(struct worker *w) {
     return t;
   }
   w->next_streak = 0;
-  if ((t = wuc_runq_pop(w)) || (t = take_next(w))) return t;
-  return wuc_global_runq_take(&wuc_sched.global, w);
+  if ((t = wuc_runq_pop(w)) || (t = take_next(w)) ||
+      (t = wuc_global_runq_take(&wuc_sched.global, w)))
+    return t;
+  return take_pinned(w);
 }
 
-/* A yield that finds nothing else to run here returns at once when there is
- * one worker.  With several, the yielding thread is usually polling for
- * something a thread on another CPU does (a waituntil with `else`, retried
- * in a loop), and every poll pulls the cache lines that thread is working
- * on.  Pausing a little before polling again (~1.8 us on the development
- * machine) lets it get a batch of operations done per poll: select-spin C2
- * at P2 went from 2.2-3.5 M to 4.3-5.1 M elements/s (docs/benchmarks-log.md). */
-#define POLLING_PAUSES 128
+/* A yield that finds nothing else to run here returns at once, unless
+ * another worker is busy.  Then the yielding thread is usually polling for
+ * something a thread on that CPU does (a waituntil with `else`, retried in
+ * a loop), and every poll pulls the cache lines that thread is working on.
+ * Pausing a little before polling again lets it get a batch of operations
+ * done per poll: select-spin C2 at P2 went from 2.2-3.5 M to 4.3-5.1 M
+ * elements/s (docs/benchmarks-log.md).  The pause is measured by the clock,
+ * not counted in `pause` instructions, whose length differs 3x between
+ * CPUs; with every other worker idle there is nobody to wait for, and a
+ * yield costs what a look at the queues does. */
+#define POLLING_PAUSE_NS 2000
 
 static void polling_pause(void) {
-  if (atomic_load_explicit(&wuc_sched.nworkers, memory_order_relaxed) == 1) return;
-  for (int i = 0; i < POLLING_PAUSES; i++) cpu_relax();
+  unsigned n = atomic_load_explicit(&wuc_sched.nworkers, memory_order_relaxed);
+  if (n == 1 || atomic_load_explicit(&wuc_sched.nidle, memory_order_relaxed) >= n - 1) return;
+  int64_t until = wuc_now() + POLLING_PAUSE_NS;
+  do {
+    for (int i = 0; i < 16; i++) cpu_relax();
+  } while (wuc_now() < until);
 }
 
 void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action) {
@@ -248,6 +276,7 @@ void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action
     polling_pause();
     return;
   }
+  if (!next && action == PREV_PREEMPT) return; /* nobody to make room for */
   /* An exiting thread's handle may already be freed by its joiner: its last
    * context is the worker's copy (uthread_entry), nobody resumes it, and
    * `prev` stays NULL (the stack to recycle is in w->exited_stack). */
@@ -330,13 +359,25 @@ static struct wuc_uthread *steal_stale_next(struct worker *w, struct worker *v,
   return atomic_compare_exchange_strong(&v->next, &t, NULL) ? t : NULL;
 }
 
+/* The threads of v's timers overdue by the monitor's grace (v runs a thread
+ * that does not reach a scheduling point): they wake onto w's queue. */
+static struct wuc_uthread *steal_overdue_timers(struct worker *w, struct worker *v,
+                                                struct steal_scan *scan) {
+  if (wuc_timers_earliest(&v->timers) > scan->now - SYSMON_TIMER_GRACE_NS ||
+      atomic_load_explicit(&v->idle, memory_order_relaxed)) /* it wakes for them itself */
+    return NULL;
+  return wuc_timers_run(v, scan->now) > 0 ? wuc_runq_pop(w) : NULL;
+}
+
 static struct wuc_uthread *steal_work(struct worker *w, struct steal_scan *scan) {
   unsigned n = atomic_load(&wuc_sched.nworkers);
   unsigned start = fast_random(w) % n;
   for (unsigned i = 0; i < n; i++) {
     struct worker *v = wuc_sched.workers[(start + i) % n];
     if (v == w) continue;
-    struct wuc_uthread *t = steal_backlog(w, v, scan);
+    struct wuc_uthread *t = steal_overdue_timers(w, v, scan);
+    if (t) return t;
+    t = steal_backlog(w, v, scan);
     if (!t) t = steal_stale_next(w, v, scan);
     if (t) {
       count(&w->threads_stolen);
@@ -368,12 +409,12 @@ static void stop_spinning(struct worker *w) {
  * holds a spinning count. */
 static bool leave_idle_list(struct worker *w) {
   pthread_mutex_lock(&wuc_sched.idle_lock);
-  bool was_idle = w->idle;
+  bool was_idle = atomic_load_explicit(&w->idle, memory_order_relaxed);
   if (was_idle) {
     struct worker **p = &wuc_sched.idle_list;
     while (*p != w) p = &(*p)->idle_next;
     *p = w->idle_next;
-    w->idle = false;
+    atomic_store_explicit(&w->idle, false, memory_order_relaxed);
     atomic_fetch_sub(&wuc_sched.nidle, 1);
     wuc_sched.idle_epoch++;
   }
@@ -433,39 +474,39 @@ static int64_t check_deadlock(struct worker *w) {
 /* Nobody wakes a sleeping worker for a thread put in a `next` slot (a
  * hand-off: its waker's worker runs it when the waker blocks), so if the
  * waker then computes without blocking, the thread would wait for as long.
- * One sleeping worker therefore looks again every MONITOR_PERIOD_NS while
+ * One sleeping worker therefore looks again every LOOKOUT_PERIOD_NS while
  * others are busy, and takes such a thread once it has waited STEAL_AGE_NS
  * (Go's sysmon plays the same part).  It only glances (one look at the
  * others instead of a spin of SPIN_NS), so it costs the idle CPU a wake-up
  * and a few microseconds per period. */
-#define MONITOR_PERIOD_NS 1000000
+#define LOOKOUT_PERIOD_NS 1000000
 
-static bool become_monitor(void) {
+static bool become_lookout(void) {
   if (atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers)) return false;
   bool expected = false;
-  return atomic_compare_exchange_strong(&wuc_sched.monitoring, &expected, true);
+  return atomic_compare_exchange_strong(&wuc_sched.lookout, &expected, true);
 }
 
-/* Sleeps until notified or until w's next timer is due (or, as the monitor,
- * until it should look again).  True if it woke as the monitor, unnotified:
+/* Sleeps until notified or until w's next timer is due (or, as the lookout,
+ * until it should look again).  True if it woke as the lookout, unnotified:
  * the caller then glances instead of spinning. */
 static bool idle(struct worker *w) {
   stop_spinning(w);
   pthread_mutex_lock(&wuc_sched.idle_lock);
-  w->idle = true;
+  atomic_store_explicit(&w->idle, true, memory_order_relaxed);
   w->idle_next = wuc_sched.idle_list;
   wuc_sched.idle_list = w;
   atomic_fetch_add(&wuc_sched.nidle, 1);
   pthread_mutex_unlock(&wuc_sched.idle_lock);
   atomic_thread_fence(memory_order_seq_cst); /* the sleeper's half of the Dekker pair */
 
-  bool monitor = false;
+  bool lookout = false;
   if (!work_visible()) {
     int64_t deadline = wuc_timers_next_deadline(w);
     if (deadline == INT64_MAX) deadline = check_deadlock(w);
-    monitor = become_monitor();
-    if (monitor) {
-      int64_t look_again = wuc_now() + MONITOR_PERIOD_NS;
+    lookout = become_lookout();
+    if (lookout) {
+      int64_t look_again = wuc_now() + LOOKOUT_PERIOD_NS;
       if (look_again < deadline) deadline = look_again;
     }
     if (deadline > wuc_now()) {
@@ -473,9 +514,11 @@ static bool idle(struct worker *w) {
       futex_wait_until(&w->wake_word, 0, deadline);
       wuc_reclaim_online(w);
     }
-    if (monitor) atomic_store(&wuc_sched.monitoring, false);
+    if (lookout) atomic_store(&wuc_sched.lookout, false);
   }
-  if (leave_idle_list(w)) return monitor;
+  bool was_listed = leave_idle_list(w);
+  wuc_sysmon_worker_busy(wuc_timers_earliest(&w->timers));
+  if (was_listed) return lookout;
   /* A waker took us off the list; its notification is set under the lock. */
   atomic_store(&w->wake_word, 0);
   w->deadlock_recheck_ns = 0; /* something happened: look again soon next time */
@@ -500,7 +543,7 @@ static void watch(struct worker *w, int64_t until) {
 }
 
 static struct wuc_uthread *find_work_or_sleep(struct worker *w) {
-  bool glance = false; /* one look at the others, not a spin: the monitor's check */
+  bool glance = false; /* one look at the others, not a spin: the lookout's check */
   for (;;) {
     struct wuc_uthread *t = find_local_work(w);
     if (!t && atomic_load(&wuc_sched.nworkers) > 1) {
@@ -566,6 +609,7 @@ static struct worker *worker_new(unsigned id) {
   memset(w, 0, sizeof *w);
   w->id = id;
   w->rng = 0x9e3779b9u * (id + 1);
+  atomic_store(&w->timers.earliest, INT64_MAX);
   wuc_reclaim_online(w);
   return w;
 }
@@ -624,6 +668,7 @@ void wuc_sched_start_workers(void) {
   bool expected = false;
   if (!atomic_compare_exchange_strong(&wuc_sched.started, &expected, true)) return;
   unsigned n = wuc_sched.target_workers;
+  wuc_preempt_init(); /* before the workers: they inherit the signal mask */
   for (unsigned i = 1; i < n; i++) wuc_sched.workers[i] = worker_new(i);
   atomic_store(&wuc_sched.nworkers, n);
   pthread_attr_t attr;
@@ -635,6 +680,7 @@ void wuc_sched_start_workers(void) {
     if (err) wuc_fatal("cannot start worker %u: %s", i, strerror(err));
   }
   pthread_attr_destroy(&attr);
+  wuc_sysmon_start();
 }
 
 void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out) {
@@ -643,6 +689,7 @@ void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out) {
   struct worker *w = wuc_sched.workers[worker];
   out->threads_run = atomic_load(&w->threads_run);
   out->threads_stolen = atomic_load(&w->threads_stolen);
+  out->preemptions = atomic_load(&w->preemptions);
 }
 
 /* ---- start-up: the process's main thread becomes worker 0 running user
@@ -692,6 +739,7 @@ __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   wuc_stacks_init();
   wuc_sched.target_workers = default_processors();
   struct worker *w0 = worker_new(0);
+  w0->os_thread = pthread_self();
   wuc_sched.workers[0] = w0;
   worker_os_thread_setup(w0);
   wuc_stack_overflow_handler_init();

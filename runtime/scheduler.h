@@ -26,9 +26,14 @@
  *   - woken by a user thread: the waker's `next` slot (runs when the waker
  *     blocks; the thread displaced from `next` goes to the local queue);
  *   - spawned, yielded, woken by a timer: the back of the local queue;
- *   - made runnable outside any worker: the global queue.
- * An idle worker looks, in order, at: next, its queue, the global queue, its
- * expired timers; then it spins briefly looking at the other workers, and
+ *   - made runnable outside any worker (a foreign kernel thread, or the
+ *     monitor firing a busy worker's timer): the global queue;
+ *   - preempted: the worker's pinned list, which only it runs (preempt.h).
+ * A worker looking for work fires its expired timers, then looks, in order,
+ * at: next, its queue, the global queue, its pinned list (every 61st look
+ * starts with the global queue and the pinned list, so neither starves);
+ * then it spins briefly looking at the other workers (and at their overdue
+ * timers: sysmon.h), and
  * steals only work that has waited there for a while (STEAL_AGE_NS: half of
  * a queue it saw non-empty that long, or a `next` thread it saw waiting for
  * the same hand-off that long), because threads that share a worker mostly
@@ -36,7 +41,7 @@
  * parallelism (scheduler.c, "stealing").  If it saw work that is not old
  * enough yet it sleeps until it will be, still counted as spinning (watch);
  * otherwise it sleeps on a futex until woken or until its next timer is due
- * (one sleeper, the monitor, also every millisecond while others are busy:
+ * (one sleeper, the lookout, also every millisecond while others are busy:
  * nobody wakes a worker for a `next` thread whose waker keeps running).
  *
  * Waking idle workers (the Dekker pair that keeps work from being stranded):
@@ -108,11 +113,12 @@ struct wuc_uthread {
   const void *wait_object;
   const char *wait_file;
   int wait_line;
+  unsigned preemption_off; /* nesting count of wuc_uthread_preemption_off (preempt.h) */
 
   struct wuc_uthread *all_prev, *all_next; /* registry of live threads */
 };
 
-enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT };
+enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT, PREV_PREEMPT };
 
 struct worker {
   unsigned id;
@@ -129,13 +135,16 @@ struct worker {
   uint32_t rng;
 
   struct runq runq;
+  /* Threads preempted here, oldest first, linked by queue_next: they
+   * resume on this worker only (preempt.h), so nobody else touches it. */
+  struct wuc_uthread *pinned_head, *pinned_tail;
   struct wuc_uthread *_Atomic next;
   _Atomic uint32_t next_epoch; /* bumped by the owner whenever it fills `next` */
   struct timer_heap timers;
 
   _Atomic uint32_t wake_word; /* futex: 1 = notified */
   struct worker *idle_next;   /* idle list link, under sched.idle_lock */
-  bool idle;                  /* in the idle list, under sched.idle_lock */
+  _Atomic bool idle;          /* in the idle list; written under sched.idle_lock */
 
   pthread_t os_thread;
   _Atomic pid_t tid; /* its kernel thread's id (0 until it runs), for the deadlock check */
@@ -153,6 +162,7 @@ struct worker {
 
   _Atomic uint64_t threads_run;    /* switches into a user thread */
   _Atomic uint64_t threads_stolen; /* threads taken from other workers */
+  _Atomic uint64_t preemptions;    /* threads preempted here */
 
   /* What this worker, looking for work, saw of each other one (times 0:
    * not seen): since when its queue has been non-empty, and which fill of
@@ -177,8 +187,8 @@ struct scheduler {
   struct worker *idle_list;
   _Atomic unsigned nidle;
   _Atomic unsigned nspinning;
-  uint64_t idle_epoch;     /* bumped whenever a worker leaves the idle list, under idle_lock */
-  _Atomic bool monitoring; /* a sleeping worker looks again now and then (scheduler.c, idle) */
+  uint64_t idle_epoch;  /* bumped whenever a worker leaves the idle list, under idle_lock */
+  _Atomic bool lookout; /* a sleeping worker looks again now and then (scheduler.c, idle) */
 
   _Atomic int64_t pending_timers; /* started, neither fired nor cancelled */
 
@@ -226,7 +236,8 @@ static inline void wuc_reclaim_count_op(struct worker *w) {
 
 /* Makes a thread runnable (it must not be queued or running). */
 void wuc_make_runnable(struct wuc_uthread *t);
-/* Gives up the worker: yield, park (after the caller set wait_*) or exit. */
+/* Gives up the worker: yield, park (after the caller set wait_*), exit, or
+ * be preempted (from the signal handler, preempt.c). */
 void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
@@ -255,6 +266,7 @@ void wuc_describe_where(char *buf, unsigned size);
 struct wuc_worker_stats {
   uint64_t threads_run;
   uint64_t threads_stolen;
+  uint64_t preemptions;
 };
 void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out);
 

@@ -5,6 +5,7 @@
 #include "fatal.h"
 #include "scheduler.h"
 #include "spin.h"
+#include "sysmon.h"
 #include "timer_heap.h"
 
 #define SLOT_STATE(s) ((s)&3u)
@@ -98,12 +99,27 @@ static void maybe_compact(struct timer_heap *h) {
   if (h->len >= 64 && dead > (int64_t)(h->len / 4)) heap_compact(h);
 }
 
+/* Called with the lock held, after every change of the top. */
+static void publish_earliest(struct timer_heap *h) {
+  atomic_store_explicit(&h->earliest, h->len ? h->heap[0]->deadline : INT64_MAX,
+                        memory_order_release);
+}
+
+/* Tells a cancel running inside a fire which kernel thread is firing: the
+ * address of a thread-local byte is unique per kernel thread. */
+static __thread char firing_here;
+/* The worker whose timer this kernel thread is firing, if it is no worker
+ * itself (the monitor): a timer that fire() starts goes on that heap. */
+static __thread struct worker *firing_for;
+
 void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t)) {
   struct worker *w = wuc_current_worker();
+  if (!w) w = firing_for;
   if (!w) wuc_check_not_forked("wuc_timer_start");
   if (!w) wuc_fatal("wuc_timer_start called outside the wuc runtime");
   if (!fire) wuc_fatal("wuc_timer_start: NULL fire function");
   struct timer_heap *h = &w->timers;
+  wuc_spin_lock(&h->lock);
   maybe_compact(h);
   if (h->len == h->cap) {
     size_t cap = h->cap ? 2 * h->cap : 64;
@@ -124,6 +140,10 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
   atomic_store_explicit(&s->state, generation << 2 | SLOT_PENDING, memory_order_release);
   h->heap[h->len] = s;
   sift_up(h, h->len++);
+  bool new_top = h->heap[0] == s;
+  if (new_top) publish_earliest(h);
+  wuc_spin_unlock(&h->lock);
+  if (new_top) wuc_sysmon_timer_started(deadline);
 }
 
 bool wuc_timer_cancel(wuc_timer *t) {
@@ -143,8 +163,8 @@ bool wuc_timer_cancel(wuc_timer *t) {
       pending = t->generation << 2 | SLOT_PENDING;
       break;
     case SLOT_FIRING:
-      /* Only the owner fires: if that is us, we are inside t's own fire(). */
-      if (s->owner == wuc_current_worker()) return false;
+      /* Called from t's own fire(): it is running below us. */
+      if (atomic_load_explicit(&s->firer, memory_order_relaxed) == &firing_here) return false;
       cpu_relax(); /* fire() is short; after it returns *t is ours again */
       break;
     default:
@@ -155,38 +175,59 @@ bool wuc_timer_cancel(wuc_timer *t) {
 
 int wuc_timers_run(struct worker *w, int64_t now) {
   struct timer_heap *h = &w->timers;
+  struct worker *me = wuc_current_worker();
+  if (me == w)
+    wuc_spin_lock(&h->lock);
+  else if (!wuc_spin_trylock(&h->lock))
+    return 0; /* somebody is at it */
   int fired = 0;
   maybe_compact(h);
   while (h->len > 0 && h->heap[0]->deadline <= now) {
     struct timer_slot *s = heap_pop(h);
     uint64_t state = atomic_load_explicit(&s->state, memory_order_acquire);
     uint64_t firing = (state & ~(uint64_t)3) | SLOT_FIRING;
-    if (SLOT_STATE(state) == SLOT_PENDING &&
-        atomic_compare_exchange_strong(&s->state, &state, firing)) {
-      atomic_fetch_sub(&wuc_sched.pending_timers, 1);
-      wuc_timer *t = s->timer;
-      w->in_timer_callbacks = true;
-      t->fire(t);
-      w->in_timer_callbacks = false;
-      atomic_store_explicit(&s->state, (firing & ~(uint64_t)3) | SLOT_FIRED, memory_order_release);
-      fired++;
-    } else {
+    atomic_store_explicit(&s->firer, &firing_here, memory_order_relaxed);
+    if (SLOT_STATE(state) != SLOT_PENDING ||
+        !atomic_compare_exchange_strong(&s->state, &state, firing)) {
       atomic_fetch_sub_explicit(&h->ncancelled, 1, memory_order_relaxed);
+      slot_free(h, s);
+      continue;
     }
+    atomic_fetch_sub(&wuc_sched.pending_timers, 1);
+    publish_earliest(h);
+    /* fire() runs without the lock: it may start a timer (on this heap,
+     * when the monitor runs it: wuc_timer_start). */
+    wuc_spin_unlock(&h->lock);
+    wuc_timer *t = s->timer;
+    struct worker *firing_for_before = firing_for;
+    firing_for = w;
+    if (me) me->in_timer_callbacks = true;
+    t->fire(t);
+    if (me) me->in_timer_callbacks = false;
+    firing_for = firing_for_before;
+    atomic_store_explicit(&s->state, (firing & ~(uint64_t)3) | SLOT_FIRED, memory_order_release);
+    fired++;
+    wuc_spin_lock(&h->lock);
     slot_free(h, s);
   }
+  publish_earliest(h);
+  wuc_spin_unlock(&h->lock);
   return fired;
 }
 
 int64_t wuc_timers_next_deadline(struct worker *w) {
   struct timer_heap *h = &w->timers;
+  if (wuc_timers_earliest(h) == INT64_MAX) return INT64_MAX;
+  wuc_spin_lock(&h->lock);
   while (h->len > 0) {
     struct timer_slot *top = h->heap[0];
     if (SLOT_STATE(atomic_load_explicit(&top->state, memory_order_acquire)) != SLOT_CANCELLED)
-      return top->deadline;
+      break;
     heap_pop(h);
     atomic_fetch_sub_explicit(&h->ncancelled, 1, memory_order_relaxed);
     slot_free(h, top);
   }
-  return INT64_MAX;
+  publish_earliest(h);
+  wuc_spin_unlock(&h->lock);
+  return wuc_timers_earliest(h);
 }

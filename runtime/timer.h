@@ -3,8 +3,10 @@
  * A timer lives in its user's memory (a stack frame, typically: a waituntil
  * statement's timeout clause or uthread_sleep).  Starting it registers it with
  * the current worker; when its deadline passes, that worker calls fire(t) from
- * its scheduler, outside any user thread.  fire must be short and must not
- * block: it may wuc_unpark a thread, claim a select node, and so on.
+ * its scheduler, outside any user thread, or, if that worker is busy running
+ * a thread that does not reach a scheduling point, another worker or the
+ * monitor thread does (sysmon.h).  fire must be short and must not block: it
+ * may wuc_unpark a thread, claim a select node, start a timer, and so on.
  *
  * Cancel is O(1) and may run on any worker: it marks the worker's entry for
  * the timer dead, and the owner drops dead entries when they reach the top of
@@ -34,7 +36,7 @@ typedef struct wuc_timer {
 } wuc_timer;
 
 /* Starts t: fire(t) runs once, no earlier than `deadline` (wuc_now() time).
- * Must be called on a user thread. */
+ * Must be called on a user thread or in a timer's fire(). */
 void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t));
 
 /* Stops t.  Returns true if t was cancelled before firing; false if it has

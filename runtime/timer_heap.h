@@ -1,14 +1,20 @@
 /* timer_heap.h — the per-worker timer structure behind timer.h.
  *
- * Only the owning worker touches the heap (start, fire, compaction); other
- * workers touch only a slot's state word, to cancel.  A started timer owns a
+ * The owning worker starts timers on its heap; the owner fires them at its
+ * scheduling points, and so may anybody who finds them overdue (an idle or
+ * spinning worker, the monitor: sysmon.h), so that a timer is not late
+ * because its worker runs a thread that computes.  A spin lock guards the
+ * heap and its free slots (taken once per start and per batch of fires,
+ * uncontended unless somebody is taking the timers over); `earliest`
+ * publishes the top's deadline so that others can look without the lock.
+ * Cancel touches only a slot's state word.  A started timer owns a
  * runtime-allocated slot, and the heap orders slots by (deadline, sequence),
  * so the user's wuc_timer can go away right after a cancel while its dead
  * slot waits in the heap.
  *
  * slot.state = generation << 2 | one of:
  *   SLOT_PENDING    in the heap, not yet due
- *   SLOT_FIRING     the owner has claimed it and is running fire()
+ *   SLOT_FIRING     a firer has claimed it and is running fire()
  *   SLOT_FIRED      fire() has returned
  *   SLOT_CANCELLED  a canceller won (PENDING -> CANCELLED); the owner frees it
  * A slot is reused with generation + 1, so a canceller holding a stale
@@ -31,11 +37,14 @@ struct timer_slot {
   int64_t deadline;
   uint64_t sequence; /* tie-break: equal deadlines fire in start order */
   wuc_timer *timer;
-  struct worker *owner; /* the heap's worker, set when the slot is made */
+  struct worker *owner;        /* the heap's worker, set when the slot is made */
+  _Atomic(const void *) firer; /* while FIRING: the firing kernel thread (timer.c) */
   struct timer_slot *free_next;
 };
 
 struct timer_heap {
+  _Atomic int lock;         /* spin.h: the heap, its free slots, next_sequence */
+  _Atomic int64_t earliest; /* the top's deadline (perhaps cancelled), INT64_MAX if empty */
   struct timer_slot **heap;
   size_t len, cap;
   struct timer_slot *free_slots;
@@ -43,11 +52,17 @@ struct timer_heap {
   _Atomic int64_t ncancelled; /* cancelled slots still in the heap */
 };
 
-/* Fires every timer of w due at `now`; returns how many fired. */
+/* Fires every timer of w due at `now`; returns how many fired.  Any kernel
+ * thread may call it: w's own worker waits for the heap, anybody else gives
+ * up (returns 0) if somebody holds it. */
 int wuc_timers_run(struct worker *w, int64_t now);
-/* The earliest live deadline of w, or INT64_MAX. */
+/* The earliest live deadline of w, or INT64_MAX (w's own worker only). */
 int64_t wuc_timers_next_deadline(struct worker *w);
 
-static inline int wuc_timers_empty(const struct timer_heap *h) { return h->len == 0; }
+/* The deadline at the top of a heap, without its lock: perhaps a cancelled
+ * timer's (so at worst a look too early), INT64_MAX if none. */
+static inline int64_t wuc_timers_earliest(struct timer_heap *h) {
+  return atomic_load_explicit(&h->earliest, memory_order_acquire);
+}
 
 #endif

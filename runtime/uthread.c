@@ -173,6 +173,22 @@ void wuc_uthread_yield(void) {
 
 wuc_uthread_t *wuc_uthread_self(void) { return wuc_current_thread_or_die("uthread_self"); }
 
+/* Only the thread itself writes its count, and the preemption handler reads
+ * it on the same kernel thread: a compiler barrier orders them. */
+void wuc_uthread_preemption_off(void) {
+  struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_preemption_off");
+  cur->preemption_off++;
+  __asm__ volatile("" ::: "memory");
+}
+
+void wuc_uthread_preemption_on(void) {
+  struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_preemption_on");
+  if (cur->preemption_off == 0)
+    wuc_fatal("uthread_preemption_on without a matching uthread_preemption_off");
+  __asm__ volatile("" ::: "memory");
+  cur->preemption_off--;
+}
+
 unsigned long wuc_uthread_id(const wuc_uthread_t *t) { return t->id; }
 
 /* ---- sleep ---------------------------------------------------------------- */

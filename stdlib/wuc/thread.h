@@ -39,6 +39,13 @@ wuc_uthread_t *wuc_uthread_self(void);
 void wuc_uthread_sleep(wuc_duration_t __wuc_d);
 /* A thread's number: 1 for main, then 2, 3, … in spawn order. */
 unsigned long wuc_uthread_id(const wuc_uthread_t *__wuc_t);
+/* Time-slice preemption off for the calling thread until the matching
+ * wuc_uthread_preemption_on (pairs nest): around code that holds a lock of
+ * its kernel thread (a pthread mutex, say) while it computes, or that libc
+ * calls back while it holds one (dl_iterate_phdr's callback).  The thread
+ * still switches where it blocks or yields (docs/runtime.md, 'Preemption'). */
+void wuc_uthread_preemption_off(void);
+void wuc_uthread_preemption_on(void);
 
 /* Sets the number of workers.  Only before the first spawn; 0 means the
  * default ($WUC_PROCESSORS, else the number of online CPUs). */

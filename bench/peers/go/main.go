@@ -56,8 +56,9 @@ func switchBench(iters int) {
 		float64(d.Nanoseconds())/(2*float64(roundTrips)), "ns/op")
 }
 
-// yieldBench: runtime.Gosched in a loop, alone on main (threads == 1) or in
-// `threads` goroutines that yield to each other.
+// yieldBench: runtime.Gosched in a loop in `threads` goroutines, alone
+// (threads == 1) or yielding to each other; main waits, as on the wuc side
+// (bench/yield.c says why wuc's lone yielder must be a spawned thread).
 func yieldBench(iters, threads int) {
 	perThread := iters / threads
 	if perThread < 1 {
@@ -65,23 +66,17 @@ func yieldBench(iters, threads int) {
 	}
 	run := func(n int) time.Duration {
 		t0 := time.Now()
-		if threads == 1 {
-			for i := 0; i < n; i++ {
-				runtime.Gosched()
-			}
-		} else {
-			var wg sync.WaitGroup
-			for t := 0; t < threads; t++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := 0; i < n; i++ {
-						runtime.Gosched()
-					}
-				}()
-			}
-			wg.Wait()
+		var wg sync.WaitGroup
+		for t := 0; t < threads; t++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < n; i++ {
+					runtime.Gosched()
+				}
+			}()
 		}
+		wg.Wait()
 		return time.Since(t0)
 	}
 	run(perThread/20 + 1)
@@ -212,6 +207,7 @@ const usage = `usage: wucpeer BENCH [flags]
   elastic [-n N] [-mode FixedNoBuf|Fixed1024|Seq|Con]
   timeout-loop [-n N] [-shape ready|pc] [-timer after|reuse|none]
   shared-done [-n N] [-t THREADS] [-shape pairs|self] [-cap K] [-done shared|private]
+  timer-latency [-n ROUNDS] [-t COMPUTE] [-us MICROSECONDS]
 (bench/SHAPES.md describes each benchmark and its flags)`
 
 func main() {
@@ -224,7 +220,7 @@ func main() {
 	fs.Usage = func() { fmt.Fprintln(os.Stderr, usage) }
 	iters := fs.Int("n", 0, "iterations (0: the benchmark's default)")
 	millis := fs.Int("d", 500, "measuring window in milliseconds (select-order)")
-	threads := fs.Int("t", 2, "threads (yield); producers = consumers (select-contend, select-spin, chan-pc); goroutines or pairs (shared-done)")
+	threads := fs.Int("t", 2, "threads (yield); producers = consumers (select-contend, select-spin, chan-pc); goroutines or pairs (shared-done); compute goroutines (timer-latency)")
 	chans := fs.Int("c", 2, "channels in every select: 2, 4 or 8 (select-contend, select-spin)")
 	capacity := fs.Int("cap", -1, "channel capacity (-1: the benchmark's default)")
 	mean := fs.Int("w", 100, "mean iterations of the work loop between operations (chan-pc, work)")
@@ -233,6 +229,7 @@ func main() {
 	shape := fs.String("shape", "", "timeout-loop: ready or pc; shared-done: pairs or self")
 	timer := fs.String("timer", "after", "timeout-loop: after, reuse or none")
 	done := fs.String("done", "shared", "shared-done: shared or private shutdown channel")
+	micros := fs.Int("us", 10000, "timer-latency: the timeout in microseconds")
 	fs.Parse(os.Args[2:])
 	if fs.NArg() > 0 {
 		die("%s: unexpected argument %q", name, fs.Arg(0))
@@ -326,6 +323,12 @@ func main() {
 			def = 1000000
 		}
 		sharedDone(n(def), t, capOr(0), s, *done == "shared")
+	case "timer-latency":
+		compute := procs() // one per P, so the sleeper's P computes too
+		if tSet {
+			compute = max(*threads, 0)
+		}
+		timerLatency(n(100), time.Duration(max(*micros, 1))*time.Microsecond, compute)
 	default:
 		fmt.Fprintf(os.Stderr, "wucpeer: unknown benchmark %q\n%s\n", name, usage)
 		os.Exit(2)

@@ -5,7 +5,11 @@
 #include <wuc.h>
 #include <wuc/thread.h>
 
-unsigned probe_worker_id(void) { return wuc_current_worker()->id; }
+/* ~0u outside a worker: a timer the monitor fired (sysmon.h). */
+unsigned probe_worker_id(void) {
+  struct worker *w = wuc_current_worker();
+  return w ? w->id : ~0u;
+}
 
 int probe_is_parked(const struct wuc_uthread *t) {
   return atomic_load(&((struct wuc_uthread *)t)->park_state) == PARK_PARKED;
