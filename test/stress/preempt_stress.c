@@ -99,12 +99,13 @@ static void *watchdog_main(void *arg) {
 }
 
 static void start_watchdog(void) {
+  /* A run takes under a second (a few under a sanitizer). */
 #if defined(WUC_TSAN)
-  long seconds = 200;
+  long seconds = 90;
 #elif defined(WUC_ASAN)
-  long seconds = 120;
-#else
   long seconds = 60;
+#else
+  long seconds = 30;
 #endif
   seconds *= g_scale;
   pthread_t t;
