@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "blocking.h"
 #include "fatal.h"
 #include "sanitizer.h"
 #include "scheduler.h"
@@ -137,7 +138,8 @@ static bool any_task(bool (*visit)(pid_t tid)) {
 }
 
 static bool is_foreign(pid_t tid) {
-  return !is_worker(tid) && !wuc_sysmon_is(tid) && !is_sanitizer_thread(tid);
+  return !is_worker(tid) && !wuc_sysmon_is(tid) && !wuc_blocking_is_helper(tid) &&
+         !is_sanitizer_thread(tid);
 }
 
 bool wuc_foreign_kernel_threads(void) { return any_task(is_foreign); }

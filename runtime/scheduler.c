@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blocking.h"
 #include "fatal.h"
+#include "poller.h"
 #include "preempt.h"
 #include "spin.h"
 #include "sysmon.h"
@@ -111,6 +113,14 @@ static void futex_wake_one(_Atomic uint32_t *word) {
   syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
 }
 
+/* Wakes w, notified (wake_word set): from its futex, or from epoll_wait.
+ * Dekker with sleep_until_woken: w stores in_epoll before it reads
+ * wake_word, we store wake_word before we read in_epoll. */
+static void wake_worker(struct worker *w) {
+  futex_wake_one(&w->wake_word);
+  if (atomic_load(&w->in_epoll)) wuc_poll_wake();
+}
+
 /* ---- making threads runnable --------------------------------------------- */
 
 void wuc_wake_idle_worker(void) {
@@ -130,7 +140,7 @@ void wuc_wake_idle_worker(void) {
   }
   pthread_mutex_unlock(&wuc_sched.idle_lock);
   if (w)
-    futex_wake_one(&w->wake_word);
+    wake_worker(w);
   else
     atomic_fetch_sub(&wuc_sched.nspinning, 1);
 }
@@ -236,13 +246,26 @@ static struct wuc_uthread *take_pinned(struct worker *w) {
   return t;
 }
 
+/* How often a busy worker polls fds when no worker blocks in epoll_wait
+ * (poller.h): at most every this long, looked at every 61st schedule. */
+#define BUSY_POLL_NS 50000
+
+static void poll_while_busy(void) {
+  if (atomic_load_explicit(&wuc_poll.waiting, memory_order_relaxed) == 0 ||
+      atomic_load_explicit(&wuc_poll.polling, memory_order_relaxed))
+    return;
+  if (wuc_now() - atomic_load_explicit(&wuc_poll.last_poll, memory_order_relaxed) >= BUSY_POLL_NS)
+    wuc_poll_run(false, 0);
+}
+
 /* Work this worker can take without stealing. */
 static struct wuc_uthread *find_local_work(struct worker *w) {
   struct wuc_uthread *t;
   wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
-  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0 &&
-      ((t = wuc_global_runq_take(&wuc_sched.global, w)) || (t = take_pinned(w))))
-    return t;
+  if (++w->schedtick % GLOBAL_QUEUE_PERIOD == 0) {
+    poll_while_busy();
+    if ((t = wuc_global_runq_take(&wuc_sched.global, w)) || (t = take_pinned(w))) return t;
+  }
   run_due_timers(w);
   if (w->next_streak < NEXT_STREAK_LIMIT && (t = take_next(w))) {
     w->next_streak++;
@@ -432,7 +455,8 @@ static bool leave_idle_list(struct worker *w) {
  * progress.  Called with idle_lock held. */
 static bool all_blocked(void) {
   return atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
-         atomic_load(&wuc_sched.pending_timers) == 0 && !work_visible();
+         atomic_load(&wuc_sched.pending_timers) == 0 && atomic_load(&wuc_poll.waiting) == 0 &&
+         atomic_load(&wuc_blocking_jobs) == 0 && !work_visible();
 }
 
 /* How soon a worker that found every thread blocked while kernel threads
@@ -487,6 +511,21 @@ static int64_t check_deadlock(struct worker *w) {
  * and a few microseconds per period. */
 #define LOOKOUT_PERIOD_NS 1000000
 
+/* Sleeps until notified or `deadline`: in epoll_wait if threads wait on fds
+ * and no other worker does (poller.h), else on the futex. */
+static void sleep_until_woken(struct worker *w, int64_t deadline) {
+  bool expected = false;
+  if (atomic_load_explicit(&wuc_poll.waiting, memory_order_relaxed) > 0 &&
+      atomic_compare_exchange_strong(&wuc_poll.polling, &expected, true)) {
+    atomic_store(&w->in_epoll, true);
+    if (atomic_load(&w->wake_word) == 0) wuc_poll_run(true, deadline);
+    atomic_store(&w->in_epoll, false);
+    atomic_store(&wuc_poll.polling, false);
+    return;
+  }
+  futex_wait_until(&w->wake_word, 0, deadline);
+}
+
 static bool become_lookout(void) {
   if (atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers)) return false;
   bool expected = false;
@@ -517,7 +556,7 @@ static bool idle(struct worker *w) {
     }
     if (deadline > wuc_now()) {
       wuc_reclaim_offline(w); /* a sleeping worker does not hold back reclamation */
-      futex_wait_until(&w->wake_word, 0, deadline);
+      sleep_until_woken(w, deadline);
       wuc_reclaim_online(w);
     }
     if (lookout) atomic_store(&wuc_sched.lookout, false);

@@ -143,6 +143,7 @@ struct worker {
   struct timer_heap timers;
 
   _Atomic uint32_t wake_word; /* futex: 1 = notified */
+  _Atomic bool in_epoll;      /* asleep in epoll_wait, not on the futex (poller.h) */
   struct worker *idle_next;   /* idle list link, under sched.idle_lock */
   _Atomic bool idle;          /* in the idle list; written under sched.idle_lock */
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "poller.h"
 #include "preempt.h"
 #include "scheduler.h"
 
@@ -24,6 +25,9 @@ struct sysmon_shared wuc_sysmon = {.sleep_until = SYSMON_NOT_RUNNING};
 /* Looking at a worker's CPU time twice this far apart tells a thread that
  * computes from one that sleeps in a system call. */
 #define SYSMON_SAMPLE_NS 50000
+/* How often it polls fds while threads wait on them and no worker blocks in
+ * epoll_wait (every worker is busy: poller.h). */
+#define SYSMON_POLL_NS 200000
 /* Wake-ups that find nothing to do come at most this often (doubling from
  * the grace), so that timers their own workers fire on time cost little. */
 #define SYSMON_MAX_GAP_NS 1000000
@@ -152,6 +156,14 @@ static void *sysmon_main(void *arg) {
     for (unsigned i = 0; i < n; i++) {
       int64_t t = look_at(i, now, &acted);
       if (t < until) until = t;
+    }
+    if (atomic_load(&wuc_poll.waiting) > 0 && !atomic_load(&wuc_poll.polling)) {
+      int64_t poll_at = atomic_load(&wuc_poll.last_poll) + SYSMON_POLL_NS;
+      if (poll_at <= now) {
+        acted |= wuc_poll_run(false, 0) > 0;
+        poll_at = now + SYSMON_POLL_NS;
+      }
+      if (poll_at < until) until = poll_at;
     }
     int64_t due = earliest_timer(n);
     /* Nothing to watch while every worker sleeps (a timer of theirs wakes

@@ -120,9 +120,11 @@ struct wuc_waiter *wuc_waitq_node_init(wuc_select_node *n) {
   return w;
 }
 
-void wuc_waitq_cancel(wuc_waitq *q, struct wuc_waiter *w) {
-  if (!atomic_load_explicit(&w->queued, memory_order_acquire)) return;
+bool wuc_waitq_cancel(wuc_waitq *q, struct wuc_waiter *w) {
+  if (!atomic_load_explicit(&w->queued, memory_order_acquire)) return false;
   waitq_lock(q);
-  if (atomic_load_explicit(&w->queued, memory_order_relaxed)) unlink_waiter(q, w);
+  bool queued = atomic_load_explicit(&w->queued, memory_order_relaxed);
+  if (queued) unlink_waiter(q, w);
   waitq_unlock(q);
+  return queued;
 }

@@ -82,8 +82,9 @@ static inline struct wuc_waiter *waitq_node_waiter(wuc_select_node *n) {
   return (struct wuc_waiter *)(void *)&n->res;
 }
 /* Unregister's queue part: takes w off q if it is still there (without the
- * lock when it is not, e.g. a clause completed at once). */
-void wuc_waitq_cancel(wuc_waitq *q, struct wuc_waiter *w);
+ * lock when it is not, e.g. a clause completed at once).  Returns whether
+ * it did (false: a granter took it first, or it was never queued). */
+bool wuc_waitq_cancel(wuc_waitq *q, struct wuc_waiter *w);
 
 /* Register's "available now": claims n for its own statement and marks it
  * done; false (nothing happened) if the claim is lost. */

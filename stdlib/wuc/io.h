@@ -25,6 +25,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <wuc/channel.h>
 #include <wuc/fd.h>
 #include <wuc/time.h>
 
@@ -69,6 +70,17 @@ int wuc_close(int __wuc_fd);
  * user thread); at most WUC_BLOCKING_THREADS (default 16) run at once, the
  * others wait in order.  errno as fn left it is the caller's errno. */
 void *wuc_blocking(void *(*__wuc_fn)(void *), void *__wuc_arg);
+
+/* From now on, signal signo arrives as an element (its number) on ch, a
+ * channel(int) (Go's signal.Notify): a waituntil waits for SIGINT beside its
+ * sockets and channels.  The signal's previous action no longer runs.  A
+ * signal is offered without blocking: a channel without room misses it (give
+ * it a buffer).  Up to 8 channels per signal; 0, or -1 with EINVAL for a
+ * signal that cannot be a message (SIGKILL, SIGSTOP, SIGURG — the runtime's
+ * preemption signal — and the faults SIGSEGV, SIGBUS, SIGFPE, SIGILL). */
+#define wuc_signal_notify(ch, signo)                                                               \
+  wuc_signal_notify_(WUC_CHAN_CORE_(ch), WUC_CHAN_SIZE_(ch), (signo))
+int wuc_signal_notify_(wuc_chan *__wuc_ch, wuc_size_t __wuc_elem_size, int __wuc_signo);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,49 @@
+/* fd_clause.c — `readable(fd)` and `writable(fd)` clauses (<wuc/fd.h>). */
+#define _GNU_SOURCE
+#include <poll.h>
+
+#include <wuc/fd.h>
+
+#include "fatal.h"
+#include "poller.h"
+#include "waitq.h"
+
+static int direction(const wuc_fd_clause *c) {
+  return c->events == WUC_FD_WRITABLE ? FD_WRITE : FD_READ;
+}
+
+/* Whether a read (write) on fd would not block now, as poll(2) says: data,
+ * end of file, a hang-up, an error, or no open fd at all (POLLNVAL). */
+static bool ready_now(int fd, int dir) {
+  struct pollfd p = {.fd = fd, .events = dir == FD_READ ? POLLIN | POLLRDHUP : POLLOUT};
+  return poll(&p, 1, 0) != 0; /* -1 (EINTR, ENOMEM): let the body's call find out */
+}
+
+bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {
+  int dir = direction(c);
+  if (c->fd < 0)
+    wuc_fatal("%s(%d)%s%s: not a file descriptor", dir == FD_READ ? "readable" : "writable", c->fd,
+              n->site ? " at " : "", n->site ? n->site : "");
+  if (n->try_only) return ready_now(c->fd, dir) && waitq_complete_now(n);
+  /* Queued first, then the look: an event after the queueing finds the
+   * node, one before it leaves the fd ready for the look (poller.h). */
+  struct fd_entry *e = wuc_fd_entry(c->fd);
+  bool watched = wuc_poll_watch(c->fd);
+  if (watched) {
+    waitq_lock(&e->waiters[dir]);
+    wuc_waitq_push(&e->waiters[dir], wuc_waitq_node_init(n));
+    waitq_unlock(&e->waiters[dir]);
+    wuc_poll_waiting(1);
+  }
+  if (watched && !ready_now(c->fd, dir)) return false;
+  if (watched && wuc_waitq_cancel(&e->waiters[dir], waitq_node_waiter(n))) wuc_poll_waiting(-1);
+  return waitq_complete_now(n); /* false if the poller claimed it meanwhile */
+}
+
+bool wuc_fd_unregister(wuc_fd_clause *c, wuc_select_node *n) {
+  if (c->fd >= 0) {
+    struct fd_entry *e = wuc_fd_entry(c->fd);
+    if (wuc_waitq_cancel(&e->waiters[direction(c)], waitq_node_waiter(n))) wuc_poll_waiting(-1);
+  }
+  return wuc_select_withdraw(n);
+}

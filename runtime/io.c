@@ -1,0 +1,290 @@
+/* io.c — <wuc/io.h>: POSIX calls that park only the calling user thread.
+ *
+ * Every call is the same loop: read the fd's readiness sequence for its
+ * direction, try the call without blocking, and if it would block, park
+ * until an event after that sequence (poller.h); wuc_close bumps `closing`
+ * and wakes everyone, who then fail with ECANCELED.  An fd epoll cannot
+ * watch (a regular file) goes to the helper threads instead (blocking.h):
+ * its reads and writes never report EAGAIN, they just take long. */
+#define _GNU_SOURCE
+#include <wuc/io.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <wuc/timeout.h>
+#include <wuc/waituntil.h>
+
+#include "fatal.h"
+#include "poller.h"
+#include "scheduler.h"
+
+/* What fd is, learnt once (until wuc_close): a socket (send and recv take
+ * MSG_NOSIGNAL / MSG_DONTWAIT), something epoll watches (pipes, ttys,
+ * eventfds...: made O_NONBLOCK), or a file (the helper threads). */
+static enum fd_kind kind_of(struct fd_entry *e) {
+  int kind = atomic_load_explicit(&e->kind, memory_order_relaxed);
+  if (kind != FD_KIND_UNKNOWN) return (enum fd_kind)kind;
+  struct stat st;
+  if (fstat(e->fd, &st) != 0) return FD_KIND_UNKNOWN; /* EBADF: the call reports it */
+  if (S_ISSOCK(st.st_mode))
+    kind = FD_KIND_SOCKET;
+  else if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode))
+    kind = FD_KIND_FILE;
+  else
+    kind = FD_KIND_POLLABLE;
+  if (kind != FD_KIND_FILE && !atomic_load_explicit(&e->nonblocking, memory_order_relaxed)) {
+    int flags = fcntl(e->fd, F_GETFL);
+    if (flags >= 0 && !(flags & O_NONBLOCK)) fcntl(e->fd, F_SETFL, flags | O_NONBLOCK);
+    atomic_store_explicit(&e->nonblocking, true, memory_order_relaxed);
+  }
+  atomic_store_explicit(&e->kind, kind, memory_order_relaxed);
+  return (enum fd_kind)kind;
+}
+
+/* One attempt of a call, without blocking. */
+typedef ssize_t attempt_fn(int fd, void *call);
+
+/* Runs a call that takes its time on a helper thread (a regular file). */
+struct offload {
+  attempt_fn *attempt;
+  int fd;
+  void *call;
+  ssize_t result;
+};
+
+static void *run_offloaded(void *arg) {
+  struct offload *o = arg;
+  o->result = o->attempt(o->fd, o->call);
+  return NULL;
+}
+
+/* The loop every call shares (above).  what names the call for reports. */
+static ssize_t io_loop(int fd, int dir, const char *what, attempt_fn *attempt, void *call) {
+  wuc_current_thread_or_die(what);
+  if (fd < 0) {
+    errno = EBADF;
+    return -1;
+  }
+  struct fd_entry *e = wuc_fd_entry(fd);
+  if (kind_of(e) == FD_KIND_FILE) {
+    struct offload o = {attempt, fd, call, -1};
+    wuc_blocking(run_offloaded, &o);
+    return o.result;
+  }
+  uint32_t closing = atomic_load_explicit(&e->closing, memory_order_acquire);
+  for (;;) {
+    uint32_t seen = atomic_load_explicit(&e->seq[dir], memory_order_acquire);
+    ssize_t r = attempt(fd, call);
+    if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return r;
+    if (errno == EINTR) continue;
+    if (!wuc_poll_park(e, dir, seen, what)) return r; /* not watchable: EAGAIN it is */
+    if (atomic_load_explicit(&e->closing, memory_order_acquire) != closing) {
+      errno = ECANCELED;
+      return -1;
+    }
+  }
+}
+
+/* ---- the calls --------------------------------------------------------------- */
+
+struct buffer_call {
+  void *buf;
+  size_t n;
+  int flags;
+  struct sockaddr *addr;
+  socklen_t *addrlen;
+  const struct iovec *iov;
+  int iovcnt;
+};
+
+static ssize_t try_read(int fd, void *call) {
+  struct buffer_call *c = call;
+  return read(fd, c->buf, c->n);
+}
+
+/* A write to a socket never raises SIGPIPE (MSG_NOSIGNAL). */
+static ssize_t try_write(int fd, void *call) {
+  struct buffer_call *c = call;
+  if (atomic_load_explicit(&wuc_fd_entry(fd)->kind, memory_order_relaxed) == FD_KIND_SOCKET)
+    return send(fd, c->buf, c->n, MSG_NOSIGNAL);
+  return write(fd, c->buf, c->n);
+}
+
+static ssize_t try_readv(int fd, void *call) {
+  struct buffer_call *c = call;
+  return readv(fd, c->iov, c->iovcnt);
+}
+
+static ssize_t try_writev(int fd, void *call) {
+  struct buffer_call *c = call;
+  if (atomic_load_explicit(&wuc_fd_entry(fd)->kind, memory_order_relaxed) == FD_KIND_SOCKET) {
+    struct msghdr m = {.msg_iov = (struct iovec *)c->iov, .msg_iovlen = (size_t)c->iovcnt};
+    return sendmsg(fd, &m, MSG_NOSIGNAL);
+  }
+  return writev(fd, c->iov, c->iovcnt);
+}
+
+static ssize_t try_recvfrom(int fd, void *call) {
+  struct buffer_call *c = call;
+  return recvfrom(fd, c->buf, c->n, c->flags | MSG_DONTWAIT, c->addr, c->addrlen);
+}
+
+static ssize_t try_sendto(int fd, void *call) {
+  struct buffer_call *c = call;
+  return sendto(fd, c->buf, c->n, c->flags | MSG_DONTWAIT | MSG_NOSIGNAL, c->addr,
+                c->addrlen ? *c->addrlen : 0);
+}
+
+static ssize_t try_accept(int fd, void *call) {
+  struct buffer_call *c = call;
+  return accept4(fd, c->addr, c->addrlen, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+ssize_t wuc_read(int fd, void *buf, size_t n) {
+  struct buffer_call c = {.buf = buf, .n = n};
+  return io_loop(fd, FD_READ, "wuc_read", try_read, &c);
+}
+
+ssize_t wuc_write(int fd, const void *buf, size_t n) {
+  struct buffer_call c = {.buf = (void *)buf, .n = n};
+  return io_loop(fd, FD_WRITE, "wuc_write", try_write, &c);
+}
+
+ssize_t wuc_write_all(int fd, const void *buf, size_t n) {
+  const char *p = buf;
+  size_t left = n;
+  while (left > 0) {
+    struct buffer_call c = {.buf = (void *)p, .n = left};
+    ssize_t r = io_loop(fd, FD_WRITE, "wuc_write_all", try_write, &c);
+    if (r < 0) return -1;
+    p += r;
+    left -= (size_t)r;
+  }
+  return (ssize_t)n;
+}
+
+ssize_t wuc_readv(int fd, const struct iovec *iov, int iovcnt) {
+  struct buffer_call c = {.iov = iov, .iovcnt = iovcnt};
+  return io_loop(fd, FD_READ, "wuc_readv", try_readv, &c);
+}
+
+ssize_t wuc_writev(int fd, const struct iovec *iov, int iovcnt) {
+  struct buffer_call c = {.iov = iov, .iovcnt = iovcnt};
+  return io_loop(fd, FD_WRITE, "wuc_writev", try_writev, &c);
+}
+
+ssize_t wuc_recv(int fd, void *buf, size_t n, int flags) {
+  struct buffer_call c = {.buf = buf, .n = n, .flags = flags};
+  return io_loop(fd, FD_READ, "wuc_recv", try_recvfrom, &c);
+}
+
+ssize_t wuc_send(int fd, const void *buf, size_t n, int flags) {
+  struct buffer_call c = {.buf = (void *)buf, .n = n, .flags = flags};
+  return io_loop(fd, FD_WRITE, "wuc_send", try_sendto, &c);
+}
+
+ssize_t wuc_recvfrom(int fd, void *buf, size_t n, int flags, struct sockaddr *from,
+                     socklen_t *fromlen) {
+  struct buffer_call c = {.buf = buf, .n = n, .flags = flags, .addr = from, .addrlen = fromlen};
+  return io_loop(fd, FD_READ, "wuc_recvfrom", try_recvfrom, &c);
+}
+
+ssize_t wuc_sendto(int fd, const void *buf, size_t n, int flags, const struct sockaddr *to,
+                   socklen_t tolen) {
+  struct buffer_call c = {
+      .buf = (void *)buf, .n = n, .flags = flags, .addr = (struct sockaddr *)to, .addrlen = &tolen};
+  return io_loop(fd, FD_WRITE, "wuc_sendto", try_sendto, &c);
+}
+
+int wuc_accept(int fd, struct sockaddr *addr, socklen_t *len) {
+  struct buffer_call c = {.addr = addr, .addrlen = len};
+  return (int)io_loop(fd, FD_READ, "wuc_accept", try_accept, &c);
+}
+
+/* ---- waiting with a limit: a waituntil statement of the runtime's own ---------- */
+
+int wuc_wait_fd(int fd, unsigned events, wuc_duration_t limit) {
+  wuc_current_thread_or_die("wuc_wait_fd");
+  if (fd < 0) {
+    errno = EBADF;
+    return -1;
+  }
+  if (events == 0 || (events & ~(unsigned)(WUC_FD_READABLE | WUC_FD_WRITABLE)))
+    wuc_fatal("wuc_wait_fd(%d, %u): events must be WUC_FD_READABLE, WUC_FD_WRITABLE or both", fd,
+              events);
+  struct fd_entry *e = wuc_fd_entry(fd);
+  uint32_t closing = atomic_load_explicit(&e->closing, memory_order_acquire);
+  wuc_fd_clause readable = wuc_readable_make(fd), writable = wuc_writable_make(fd);
+  wuc_timeout deadline = {limit < 0 ? INT64_MAX : wuc_timeout_after_(limit).deadline};
+  void *resource[3] = {&readable, &writable, &deadline};
+  const wuc_selectable_ops *ops[3] = {&WUC_SELECTABLE_OPS(wuc_fd_register),
+                                      &WUC_SELECTABLE_OPS(wuc_fd_register),
+                                      &WUC_SELECTABLE_OPS(wuc_timeout_register)};
+  bool enabled[3] = {(events & WUC_FD_READABLE) != 0, (events & WUC_FD_WRITABLE) != 0, limit >= 0};
+  wuc_wu_clause clauses[3];
+  wuc_wu w __attribute__((cleanup(wuc_wu_exit)));
+  wuc_wu_init(&w, clauses, 1);
+  for (unsigned i = 0; i < 3; i++)
+    wuc_wu_clause_init(&w, i, enabled[i], resource[i], ops[i], NULL, "wuc_wait_fd");
+  int won = -1;
+  for (unsigned i = 0; i < 3 && won < 0; i++) {
+    if (enabled[i] && ops[i]->register_select(resource[i], wuc_wu_try_node(&w, i))) {
+      wuc_wu_won_try(&w, i);
+      won = (int)i;
+    }
+  }
+  if (won < 0) won = (int)wuc_wu_block_all_or(&w);
+  wuc_wu_end_winner(&w, (unsigned)won);
+  (void)ops[won]->unregister_select(resource[won], &clauses[won].__wuc_node);
+  if (won == 2) {
+    errno = ETIMEDOUT;
+    return -1;
+  }
+  if (atomic_load_explicit(&e->closing, memory_order_acquire) != closing) {
+    errno = ECANCELED;
+    return -1;
+  }
+  return 0;
+}
+
+int wuc_connect(int fd, const struct sockaddr *addr, socklen_t len, wuc_duration_t limit) {
+  wuc_current_thread_or_die("wuc_connect");
+  if (fd < 0) {
+    errno = EBADF;
+    return -1;
+  }
+  kind_of(wuc_fd_entry(fd)); /* non-blocking from here */
+  if (connect(fd, addr, len) == 0) return 0;
+  if (errno != EINPROGRESS && errno != EINTR) return -1;
+  if (wuc_wait_fd(fd, WUC_FD_WRITABLE, limit) != 0) return -1;
+  int error = 0;
+  socklen_t size = sizeof error;
+  if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) return -1;
+  if (error) {
+    errno = error;
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- close ------------------------------------------------------------------ */
+
+int wuc_close(int fd) {
+  if (fd < 0) {
+    errno = EBADF;
+    return -1;
+  }
+  struct fd_entry *e = wuc_fd_entry(fd);
+  atomic_fetch_add_explicit(&e->closing, 1, memory_order_acq_rel);
+  wuc_fd_ready(e, FD_READ);
+  wuc_fd_ready(e, FD_WRITE);
+  /* The number may come back as another file: learn it afresh. */
+  atomic_store_explicit(&e->kind, FD_KIND_UNKNOWN, memory_order_relaxed);
+  atomic_store_explicit(&e->nonblocking, false, memory_order_relaxed);
+  return close(fd);
+}

@@ -1,0 +1,188 @@
+/* poller.c — the epoll set, the fd entries and the dispatch of events (poller.h). */
+#define _GNU_SOURCE
+#include "poller.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fatal.h"
+#include "scheduler.h"
+#include "waitq.h"
+
+struct poll_shared wuc_poll = {.epfd = -1, .wake_fd = -1};
+
+/* Entries in chunks of 1024, made on first use and never freed, so that a
+ * lookup is two loads and an entry's address never changes. */
+#define CHUNK_BITS 10
+#define CHUNK_SIZE (1u << CHUNK_BITS)
+#define MAX_CHUNKS 4096u
+static struct fd_entry *_Atomic chunks[MAX_CHUNKS];
+
+/* epoll data of the eventfd and of the signal pipe (fds are below 2^31). */
+#define WAKE_TOKEN UINT64_MAX
+#define SIGNAL_TOKEN (UINT64_MAX - 1)
+#define EVENTS_PER_POLL 128
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct fd_entry *wuc_fd_entry(int fd) {
+  unsigned c = (unsigned)fd >> CHUNK_BITS;
+  if (fd < 0 || c >= MAX_CHUNKS)
+    wuc_fatal("file descriptor %d: the runtime waits on fds from 0 to %u", fd,
+              MAX_CHUNKS * CHUNK_SIZE - 1);
+  struct fd_entry *chunk = atomic_load_explicit(&chunks[c], memory_order_acquire);
+  if (!chunk) {
+    struct fd_entry *fresh = calloc(CHUNK_SIZE, sizeof *fresh);
+    if (!fresh) wuc_fatal("out of memory for the entry of file descriptor %d", fd);
+    for (unsigned i = 0; i < CHUNK_SIZE; i++) fresh[i].fd = (int)(c * CHUNK_SIZE + i);
+    struct fd_entry *expected = NULL;
+    if (atomic_compare_exchange_strong(&chunks[c], &expected, fresh)) {
+      chunk = fresh;
+    } else {
+      free(fresh);
+      chunk = expected;
+    }
+  }
+  return &chunk[(unsigned)fd & (CHUNK_SIZE - 1)];
+}
+
+/* The epoll set and its eventfd, on the first wait on an fd.  A program that
+ * waits on fds also writes to them: a write to a pipe or socket whose reader
+ * has gone fails with EPIPE instead of killing the program (as in Go), unless
+ * the program chose an action for SIGPIPE itself. */
+static void poll_init(void) {
+  pthread_mutex_lock(&init_lock);
+  if (atomic_load(&wuc_poll.epfd) < 0) {
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    int wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (ep < 0 || wake < 0) wuc_fatal("cannot create the poller: %s", strerror(errno));
+    struct epoll_event ev = {.events = EPOLLIN, .data.u64 = WAKE_TOKEN}; /* level-triggered */
+    if (epoll_ctl(ep, EPOLL_CTL_ADD, wake, &ev) != 0)
+      wuc_fatal("cannot create the poller: %s", strerror(errno));
+    wuc_poll.wake_fd = wake;
+    struct sigaction old;
+    if (sigaction(SIGPIPE, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+        old.sa_handler == SIG_DFL)
+      signal(SIGPIPE, SIG_IGN);
+    atomic_store_explicit(&wuc_poll.epfd, ep, memory_order_release);
+  }
+  pthread_mutex_unlock(&init_lock);
+}
+
+bool wuc_poll_watch(int fd) {
+  if (!wuc_poll_in_use()) poll_init();
+  struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                           .data.u64 = (uint64_t)fd};
+  if (epoll_ctl(atomic_load_explicit(&wuc_poll.epfd, memory_order_relaxed), EPOLL_CTL_ADD, fd,
+                &ev) == 0 ||
+      errno == EEXIST)
+    return true;
+  if (errno == ENOMEM || errno == ENOSPC)
+    wuc_fatal("cannot watch file descriptor %d: %s", fd, strerror(errno));
+  return false; /* EPERM: a regular file or a directory; EBADF: not open */
+}
+
+void wuc_poll_watch_signals(int fd) {
+  if (!wuc_poll_in_use()) poll_init();
+  struct epoll_event ev = {.events = EPOLLIN | EPOLLET, .data.u64 = SIGNAL_TOKEN};
+  if (epoll_ctl(atomic_load(&wuc_poll.epfd), EPOLL_CTL_ADD, fd, &ev) != 0)
+    wuc_fatal("cannot watch the signal pipe: %s", strerror(errno));
+}
+
+/* An event for e's direction `dir`: bumps its sequence and wakes every
+ * waiter.  Also what wuc_close does to both directions. */
+int wuc_fd_ready(struct fd_entry *e, int dir) {
+  wuc_waitq *q = &e->waiters[dir];
+  waitq_lock(q);
+  atomic_fetch_add_explicit(&e->seq[dir], 1, memory_order_relaxed); /* read under the lock */
+  long queued = 0;
+  for (struct wuc_waiter *w = q->head; w; w = w->next) queued++;
+  struct wuc_waiter *granted = wuc_waitq_grant_all(q);
+  waitq_unlock(q);
+  if (queued) wuc_poll_waiting(-queued);
+  int woken = 0;
+  for (struct wuc_waiter *w = granted; w; w = w->next) woken++;
+  wuc_waitq_wake_chain(granted);
+  return woken;
+}
+
+static int dispatch(const struct epoll_event *events, int n) {
+  int woken = 0;
+  for (int i = 0; i < n; i++) {
+    uint32_t what = events[i].events;
+    if (events[i].data.u64 == WAKE_TOKEN) {
+      uint64_t count;
+      (void)!read(wuc_poll.wake_fd, &count, sizeof count);
+      continue;
+    }
+    if (events[i].data.u64 == SIGNAL_TOKEN) {
+      wuc_signal_dispatch();
+      woken++;
+      continue;
+    }
+    struct fd_entry *e = wuc_fd_entry((int)events[i].data.u64);
+    if (what & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) woken += wuc_fd_ready(e, FD_READ);
+    if (what & (EPOLLOUT | EPOLLHUP | EPOLLERR)) woken += wuc_fd_ready(e, FD_WRITE);
+  }
+  return woken;
+}
+
+/* epoll_pwait2 takes a relative timeout in nanoseconds; kernels before 5.11
+ * lack it, and then epoll_wait's milliseconds are rounded up. */
+static int wait_events(int ep, struct epoll_event *events, int64_t deadline) {
+  if (deadline == INT64_MAX) return epoll_wait(ep, events, EVENTS_PER_POLL, -1);
+  int64_t left = deadline - wuc_now();
+  if (left < 0) left = 0;
+  static _Atomic bool no_pwait2;
+  if (!atomic_load_explicit(&no_pwait2, memory_order_relaxed)) {
+    struct timespec ts = {.tv_sec = left / 1000000000, .tv_nsec = left % 1000000000};
+    int n = epoll_pwait2(ep, events, EVENTS_PER_POLL, &ts, NULL);
+    if (n >= 0 || errno != ENOSYS) return n;
+    atomic_store_explicit(&no_pwait2, true, memory_order_relaxed);
+  }
+  int64_t ms = (left + 999999) / 1000000;
+  return epoll_wait(ep, events, EVENTS_PER_POLL, ms > INT32_MAX ? INT32_MAX : (int)ms);
+}
+
+int wuc_poll_run(bool block, int64_t deadline) {
+  int ep = atomic_load_explicit(&wuc_poll.epfd, memory_order_acquire);
+  if (ep < 0) return 0;
+  struct epoll_event events[EVENTS_PER_POLL];
+  int n = block ? wait_events(ep, events, deadline) : epoll_wait(ep, events, EVENTS_PER_POLL, 0);
+  atomic_store_explicit(&wuc_poll.last_poll, wuc_now(), memory_order_relaxed);
+  if (n <= 0) return 0;
+  /* Wake-ups from here go to the back of the worker's queue, as a timer's
+   * (or to the global queue on the monitor). */
+  struct worker *me = wuc_current_worker();
+  bool was = me && me->in_timer_callbacks;
+  if (me) me->in_timer_callbacks = true;
+  int woken = dispatch(events, n);
+  if (me) me->in_timer_callbacks = was;
+  return woken;
+}
+
+void wuc_poll_wake(void) {
+  uint64_t one = 1;
+  (void)!write(wuc_poll.wake_fd, &one, sizeof one);
+}
+
+bool wuc_poll_park(struct fd_entry *e, int dir, uint32_t seen, const char *what) {
+  if (!wuc_poll_watch(e->fd)) return false;
+  struct wuc_uthread *self = wuc_current_thread_or_die(what);
+  wuc_waitq *q = &e->waiters[dir];
+  waitq_lock(q);
+  if (atomic_load_explicit(&e->seq[dir], memory_order_relaxed) != seen) {
+    waitq_unlock(q); /* an event came since the attempt: try again */
+    return true;
+  }
+  wuc_poll_waiting(1); /* the granter (wuc_fd_ready) takes it back */
+  wuc_waitq_block(q, self, what, e, NULL, 0);
+  return true;
+}
