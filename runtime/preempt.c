@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -13,16 +14,33 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "sanitizer.h"
 #include "scheduler.h"
 
 #define PREEMPT_SIGNAL SIGURG
+#define KERNEL_SA_RESTORER 0x04000000 /* the kernel's flag: sa_restorer is set (x86-64) */
 #define DEFAULT_TIMESLICE_US 10000
 
 int64_t wuc_timeslice_ns;
 
 static struct sigaction previous; /* the program's SIGURG action before ours */
 static pid_t process_id;
-static uint64_t started_mask; /* the workers' signal mask, SIGURG left out */
+static const char preemption_mark; /* its address marks the monitor's signals */
+static uint64_t started_mask;      /* the workers' signal mask, SIGURG left out */
+/* The return address the kernel gives every handler installed through libc
+ * (glibc's __restore_rt): found on a stack, it marks a handler's frame. */
+static uintptr_t signal_return;
+/* One past the highest address of main's stack (user thread 1 runs on the
+ * process's own stack, whose bounds the thread does not carry). */
+static uintptr_t main_stack_top;
+
+/* The kernel's struct sigaction (rt_sigaction(2)). */
+struct kernel_sigaction {
+  void (*handler)(int, siginfo_t *, void *);
+  unsigned long flags;
+  void (*restorer)(void);
+  uint64_t mask;
+};
 
 /* Code addresses [lo, hi): the main executable's, and libwuc's inside it
  * or elsewhere. */
@@ -37,7 +55,21 @@ static struct code_range program_code, runtime_code;
 extern const char __start_wuc_text[] __attribute__((weak, visibility("hidden")));
 extern const char __stop_wuc_text[] __attribute__((weak, visibility("hidden")));
 
-static bool in_range(const struct code_range *r, uintptr_t pc) { return pc >= r->lo && pc < r->hi; }
+/* Switches away from the interrupted thread, which resumes here later, on
+ * this worker; errno is its own again when the handler returns. */
+static void preempt(struct worker *w) {
+  int saved_errno = errno;
+  wuc_switch_away(w, w->current, PREV_PREEMPT);
+  errno = saved_errno;
+}
+
+/* What runs in the handler before it knows the interrupted code is the
+ * program's is WUC_NO_TSAN: under ThreadSanitizer the kernel calls the
+ * handler directly (wuc_preempt_init), possibly inside ThreadSanitizer,
+ * which must not be re-entered then. */
+WUC_NO_TSAN static bool in_range(const struct code_range *r, uintptr_t pc) {
+  return pc >= r->lo && pc < r->hi;
+}
 
 /* What dl_iterate_phdr looks for: the object holding `address` (or the main
  * program, the first object, when address is 0): its code, and whether it
@@ -69,8 +101,20 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *data) {
   return 1;
 }
 
+/* Whether a handler's frame lies on the interrupted stack above sp: the
+ * program's own handler may have interrupted libc, whatever its mask (an
+ * SA_NODEFER handler's is the code's it interrupted).  A stale copy of the
+ * address in a dead slot only makes us wait for the next look. */
+WUC_NO_TSAN WUC_NO_ASAN static bool in_signal_handler(uintptr_t sp, const struct wuc_uthread *cur) {
+  uintptr_t top = cur->stack.base ? (uintptr_t)cur->stack.top : main_stack_top;
+  for (const uintptr_t *p = (const uintptr_t *)((sp + 7) & ~(uintptr_t)7);
+       (uintptr_t)p < top - sizeof *p; p++)
+    if (*p == signal_return) return true;
+  return false;
+}
+
 /* Whether the interrupted context may switch to another thread (preempt.h). */
-static bool safe_to_switch(struct worker *w, const ucontext_t *uc) {
+WUC_NO_TSAN static bool safe_to_switch(struct worker *w, const ucontext_t *uc) {
   struct wuc_uthread *cur = w->current;
   if (!cur || w->in_timer_callbacks || cur->preemption_off) return false;
   uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -79,21 +123,42 @@ static bool safe_to_switch(struct worker *w, const ucontext_t *uc) {
   if (cur->stack.base && (sp < (uintptr_t)cur->stack.base || sp >= (uintptr_t)cur->stack.top))
     return false;
   uint64_t mask;
-  memcpy(&mask, &uc->uc_sigmask, sizeof mask); /* the kernel's 64 signals */
-  return (mask & ~(1ull << (PREEMPT_SIGNAL - 1))) == started_mask;
+  __builtin_memcpy(&mask, &uc->uc_sigmask, sizeof mask); /* the kernel's 64 signals */
+  if ((mask & ~(1ull << (PREEMPT_SIGNAL - 1))) != started_mask) return false;
+  return !in_signal_handler(sp, cur);
 }
 
-static void on_preempt_signal(int sig, siginfo_t *info, void *context) {
-  int saved_errno = errno;
-  if (info->si_code == SI_TKILL && info->si_pid == process_id) {
-    struct worker *w = wuc_current_worker();
-    if (w && safe_to_switch(w, context)) wuc_switch_away(w, w->current, PREV_PREEMPT);
-  } else if (previous.sa_flags & SA_SIGINFO) { /* not ours: the program's handler */
+/* The program's action for a SIGURG the runtime did not send. */
+static void chain(int sig, siginfo_t *info, void *context) {
+  if (previous.sa_flags & SA_SIGINFO)
     previous.sa_sigaction(sig, info, context);
-  } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+  else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN)
     previous.sa_handler(sig);
+}
+
+/* Under ThreadSanitizer: its own handler, which runs the program's action
+ * at its next interceptor as it does for every signal (NULL: the program
+ * has none). */
+static void (*sanitizer_handler)(int, siginfo_t *, void *) = chain;
+
+static __attribute__((unused)) bool program_has_handler(void) {
+  return (previous.sa_flags & SA_SIGINFO) ||
+         (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN);
+}
+
+WUC_NO_TSAN static void on_preempt_signal(int sig, siginfo_t *info, void *context) {
+  /* Ours: queued by the monitor with our mark as its value (a kill, raise
+   * or sigqueue of the program's has another code or value). */
+  if (info->si_code != SI_QUEUE || info->si_pid != process_id ||
+      info->si_value.sival_ptr != &preemption_mark) {
+    int saved_errno = errno;
+    if (sanitizer_handler) sanitizer_handler(sig, info, context);
+    errno = saved_errno;
+    return;
   }
-  errno = saved_errno;
+  struct worker *w = wuc_current_worker_in_handler();
+  if (!w || !safe_to_switch(w, context)) return;
+  preempt(w);
 }
 
 static int64_t timeslice_from_env(void) {
@@ -127,6 +192,14 @@ void wuc_preempt_init(void) {
     runtime_code = runtime.code;
   }
   process_id = getpid();
+  pthread_attr_t attr; /* the first spawn runs on worker 0, main's kernel thread */
+  void *stack_low;
+  size_t stack_size;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0 ||
+      pthread_attr_getstack(&attr, &stack_low, &stack_size) != 0)
+    wuc_fatal("cannot find main's stack: %s", strerror(errno));
+  pthread_attr_destroy(&attr);
+  main_stack_top = (uintptr_t)stack_low + stack_size;
   sigset_t mask;
   pthread_sigmask(SIG_BLOCK, NULL, &mask);
   memcpy(&started_mask, &mask, sizeof started_mask);
@@ -142,6 +215,30 @@ void wuc_preempt_init(void) {
   sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
   if (sigaction(PREEMPT_SIGNAL, &sa, &previous) != 0)
     wuc_fatal("cannot install the preemption signal handler: %s", strerror(errno));
+  /* What libc installed, as the kernel has it: its return trampoline. */
+  struct kernel_sigaction installed;
+  if (syscall(SYS_rt_sigaction, PREEMPT_SIGNAL, NULL, &installed, sizeof installed.mask) != 0)
+    wuc_fatal("cannot read the preemption signal handler: %s", strerror(errno));
+  signal_return = (uintptr_t)installed.restorer;
+#ifdef WUC_TSAN
+  /* ThreadSanitizer runs a handler it installed at its next interceptor,
+   * with the context of the signal's arrival, which no longer describes
+   * where the thread is: the kernel must call ours directly. */
+  /* Its table gets the program's action back, and the kernel its handler,
+   * which we call for the signals that are not ours. */
+  sanitizer_handler = NULL;
+  if (program_has_handler()) {
+    if (sigaction(PREEMPT_SIGNAL, &previous, NULL) != 0 ||
+        syscall(SYS_rt_sigaction, PREEMPT_SIGNAL, NULL, &installed, sizeof installed.mask) != 0)
+      wuc_fatal("cannot install the preemption signal handler: %s", strerror(errno));
+    sanitizer_handler = installed.handler;
+  }
+  installed.handler = on_preempt_signal;
+  installed.flags = SA_SIGINFO | SA_RESTART | SA_NODEFER | KERNEL_SA_RESTORER;
+  installed.mask = 0;
+  if (syscall(SYS_rt_sigaction, PREEMPT_SIGNAL, &installed, NULL, sizeof installed.mask) != 0)
+    wuc_fatal("cannot install the preemption signal handler: %s", strerror(errno));
+#endif
   /* The workers run with SIGURG unblocked, whatever main had. */
   sigset_t urg;
   sigemptyset(&urg);
@@ -151,5 +248,13 @@ void wuc_preempt_init(void) {
 
 void wuc_preempt_request(struct worker *v) {
   pid_t tid = atomic_load_explicit(&v->tid, memory_order_relaxed);
-  if (tid) syscall(SYS_tgkill, process_id, tid, PREEMPT_SIGNAL);
+  if (!tid) return;
+  siginfo_t info;
+  memset(&info, 0, sizeof info);
+  info.si_signo = PREEMPT_SIGNAL;
+  info.si_code = SI_QUEUE;
+  info.si_pid = process_id;
+  info.si_uid = getuid();
+  info.si_value.sival_ptr = (void *)&preemption_mark;
+  syscall(SYS_rt_tgsigqueueinfo, process_id, tid, PREEMPT_SIGNAL, &info);
 }

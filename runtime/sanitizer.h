@@ -29,4 +29,16 @@
 #define WUC_FIBER_ANNOTATIONS 1
 #endif
 
+/* A function ThreadSanitizer does not instrument at all (not even its entry
+ * and exit): for code that may run in a signal handler that interrupted
+ * ThreadSanitizer itself (preempt.c). */
+#if defined(__clang__)
+#define WUC_NO_TSAN __attribute__((no_sanitize("thread"), disable_sanitizer_instrumentation))
+#else
+#define WUC_NO_TSAN __attribute__((no_sanitize_thread))
+#endif
+/* A function AddressSanitizer does not check: one that reads a stack's
+ * words whatever the frames there are (redzones included). */
+#define WUC_NO_ASAN __attribute__((no_sanitize_address))
+
 #endif

@@ -17,6 +17,7 @@
 #include "fatal.h"
 #include "poller.h"
 #include "preempt.h"
+#include "sanitizer.h"
 #include "spin.h"
 #include "sysmon.h"
 
@@ -46,6 +47,11 @@ static __thread struct worker *tls_worker __attribute__((tls_model("initial-exec
 
 NO_IPA struct worker *wuc_current_worker(void) {
   __asm__ volatile("" ::: "memory");
+  return tls_worker;
+}
+
+/* The same, for the preemption handler (WUC_NO_TSAN: see preempt.c). */
+WUC_NO_TSAN __attribute__((noinline)) struct worker *wuc_current_worker_in_handler(void) {
   return tls_worker;
 }
 

@@ -223,6 +223,9 @@ static inline void wuc_check_not_forked(const char *call) {
  * inlined on purpose: a user thread can resume on another kernel thread, and
  * a compiler may keep a thread-local address computed before a switch. */
 struct worker *wuc_current_worker(void);
+/* wuc_current_worker for a signal handler that may have interrupted a
+ * sanitizer's runtime (preempt.c). */
+struct worker *wuc_current_worker_in_handler(void);
 /* As above, but stops the program if the caller is not a user thread. */
 struct wuc_uthread *wuc_current_thread_or_die(const char *call);
 /* wuc_current_thread_or_die for a waituntil statement (or a blocking
