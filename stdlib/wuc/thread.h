@@ -41,9 +41,10 @@ void wuc_uthread_sleep(wuc_duration_t __wuc_d);
 unsigned long wuc_uthread_id(const wuc_uthread_t *__wuc_t);
 /* Time-slice preemption off for the calling thread until the matching
  * wuc_uthread_preemption_on (pairs nest): around code that holds a lock of
- * its kernel thread (a pthread mutex, say) while it computes, or that libc
- * calls back while it holds one (dl_iterate_phdr's callback).  The thread
- * still switches where it blocks or yields (docs/runtime.md, 'Preemption'). */
+ * its kernel thread (a pthread mutex, say) while it computes, and around a
+ * libc call that calls the program back while holding one (dl_iterate_phdr,
+ * a fopencookie stream's fprintf).  The thread still switches where it
+ * blocks or yields (docs/runtime.md, 'Preemption'). */
 void wuc_uthread_preemption_off(void);
 void wuc_uthread_preemption_on(void);
 
