@@ -48,6 +48,23 @@ unsigned long wuc_uthread_id(const wuc_uthread_t *__wuc_t);
 void wuc_uthread_preemption_off(void);
 void wuc_uthread_preemption_on(void);
 
+/* The scheduler's counters, as WUC_DEBUG=schedtrace prints them
+ * (docs/runtime.md, 'Scheduler trace'): a snapshot, each field read on its
+ * own while the program runs. */
+struct wuc_stats {
+  wuc_uint64_t workers;        /* workers running (1 until the first spawn) */
+  wuc_uint64_t idle_workers;   /* asleep with nothing to run */
+  wuc_uint64_t live_threads;   /* user threads not yet finished, main included */
+  wuc_uint64_t switches;       /* switches into a user thread, all workers */
+  wuc_uint64_t steals;         /* threads a worker took from another */
+  wuc_uint64_t preemptions;    /* threads preempted at the end of a time slice */
+  wuc_uint64_t polls;          /* looks at the file descriptors (docs/io.md) */
+  wuc_uint64_t pending_timers; /* started, neither fired nor cancelled */
+  wuc_uint64_t fd_waiters;     /* threads and clauses waiting on an fd */
+  wuc_uint64_t blocking_jobs;  /* wuc_blocking calls running or queued */
+};
+void wuc_stats(struct wuc_stats *__wuc_out);
+
 /* Sets the number of workers.  Only before the first spawn; 0 means the
  * default ($WUC_PROCESSORS, else the number of online CPUs). */
 void wuc_set_processors(unsigned __wuc_n);
