@@ -39,6 +39,15 @@ wuc_uthread_t *wuc_uthread_self(void);
 void wuc_uthread_sleep(wuc_duration_t __wuc_d);
 /* A thread's number: 1 for main, then 2, 3, … in spawn order. */
 unsigned long wuc_uthread_id(const wuc_uthread_t *__wuc_t);
+/* Names the calling thread (up to 31 bytes are kept): reports, the
+ * scheduler trace and gdb show it.  wuc_uthread_name gives it, or NULL for a
+ * thread never named.  wuc_uthread_spawn_named names a thread before it
+ * starts. */
+void wuc_uthread_set_name(const char *__wuc_name);
+const char *wuc_uthread_name(const wuc_uthread_t *__wuc_t);
+wuc_uthread_t *wuc_uthread_spawn_named(const char *__wuc_name, void (*__wuc_fn)(void *),
+                                       void *__wuc_arg);
+
 /* Time-slice preemption off for the calling thread until the matching
  * wuc_uthread_preemption_on (pairs nest): around code that holds a lock of
  * its kernel thread (a pthread mutex, say) while it computes, and around a
@@ -76,10 +85,14 @@ unsigned wuc_processors(void);
  * here; (wuc_uthread_spawn)(f, a) still reaches the plain function. */
 wuc_uthread_t *wuc_uthread_spawn_at(void (*__wuc_fn)(void *), void *__wuc_arg,
                                     const char *__wuc_file, int __wuc_line);
+wuc_uthread_t *wuc_uthread_spawn_named_at(const char *__wuc_name, void (*__wuc_fn)(void *),
+                                          void *__wuc_arg, const char *__wuc_file, int __wuc_line);
 void wuc_uthread_join_at(wuc_uthread_t *__wuc_t, const char *__wuc_file, int __wuc_line);
 void wuc_uthread_sleep_at(wuc_duration_t __wuc_d, const char *__wuc_file, int __wuc_line);
 
 #define wuc_uthread_spawn(fn, ...) wuc_uthread_spawn_at((fn), (__VA_ARGS__), __FILE__, __LINE__)
+#define wuc_uthread_spawn_named(name, fn, ...)                                                     \
+  wuc_uthread_spawn_named_at((name), (fn), (__VA_ARGS__), __FILE__, __LINE__)
 #define wuc_uthread_join(...) wuc_uthread_join_at((__VA_ARGS__), __FILE__, __LINE__)
 /* Any arithmetic d (WUC_DURATION_ in <wuc/time.h>: 1e19 or UINT64_MAX sleeps
  * for ever, a NaN stops the program). */
