@@ -102,7 +102,8 @@ int baseKind(const RawTok &t, std::string_view s) {
 bool startsStatement(int k) {
   return k == K::IF || k == K::ELSE || k == K::WHILE || k == K::DO || k == K::FOR ||
          k == K::SWITCH || k == K::CASE || k == K::DEFAULT || k == K::GOTO || k == K::BREAK ||
-         k == K::CONTINUE || k == K::RETURN || k == K::WAITUNTIL || k == K::WHEN;
+         k == K::CONTINUE || k == K::RETURN || k == K::WAITUNTIL || k == K::WHEN ||
+         k == K::WUC_FAIR;
 }
 
 bool isOpen(int k) { return k == K::LPAREN || k == K::LBRACK || k == K::LBRACE; }
@@ -154,6 +155,49 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   for (size_t i = 0; i < n; i++) {
     spell[i] = spellingOf(splice, rt(i));
     kind[i] = baseKind(rt(i), spell[i]);
+  }
+
+  // `[[wuc::NAME]]`, a C2x attribute in wucc's namespace (docs/language.md,
+  // "Fair choice").  `[[wuc::fair]]` right before a waituntil statement
+  // becomes one token, WUC_FAIR, on its first `[`; the parser never sees the
+  // other six.  Any other attribute, `[[nodiscard]]`, `[[gnu::cold]]`, is C
+  // and stays token soup for the back end.  Misuses are reported (diags,
+  // which the caller reports once the tokens are classified) and the tokens
+  // left as they are.
+  std::vector<bool> attrDrop(n, false);
+  for (size_t i = 0; i + 4 < n; i++) {
+    if (kind[i] != K::LBRACK || kind[i + 1] != K::LBRACK || spell[i + 2] != "wuc" ||
+        spell[i + 3] != "::" || (i > 0 && kind[i - 1] == K::LBRACK))
+      continue;
+    const std::string_view name = rt(i + 4).kind == RawKind::Ident ? spell[i + 4] : "";
+    if (name != "fair") {
+      diags.push_back({rt(i + 4).begin, format(msg::UnknownWucAttribute, std::string(name))});
+      continue;
+    }
+    if (i + 6 >= n || kind[i + 5] != K::RBRACK || kind[i + 6] != K::RBRACK) {
+      diags.push_back({rt(i).begin, msg::FairArguments});
+      continue;
+    }
+    // What follows: `(`s and then waituntil or when (a statement that starts
+    // with a group or a guard), or waituntil.
+    size_t j = i + 7;
+    while (j < n && kind[j] == K::LPAREN) j++;
+    const bool statement = j < n && (kind[j] == K::WAITUNTIL ||
+                                     (kind[j] == K::WHEN && j + 1 < n && kind[j + 1] == K::LPAREN));
+    const std::string_view before = i > 0 ? spell[i - 1] : std::string_view();
+    if (!statement) {
+      diags.push_back({rt(i).begin, msg::FairNotOnWaituntil});
+      continue;
+    }
+    if (before == "or" || before == "and" || before == "||" || before == "&&" || before == "(") {
+      diags.push_back({rt(i).begin, msg::FairInsideStatement});
+      continue;
+    }
+    kind[i] = K::WUC_FAIR;
+    for (size_t k = i + 1; k <= i + 6; k++) {
+      kind[k] = K::OTHER;
+      attrDrop[k] = true;
+    }
   }
 
   // Brackets: a closer pairs with the innermost opener only if they agree;
@@ -349,7 +393,7 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   bool startsDecl = true;
   depth = 0;
   for (size_t i = 0; i < n; i++) {
-    if (drop[i]) continue;
+    if (drop[i] || attrDrop[i]) continue;
     index[i] = int(out.size());
     if (startsDecl) externalDecls.push_back(int(out.size()));
     out.push_back(all[i]);
@@ -580,6 +624,7 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
   // through a macro).  So an error stops only its own declaration.
   fe::ParseContext ctx(file, splice, lex, std::move(toks), out);
   ctx.externalDecls = decls;
+  ctx.diags = std::move(early); // misplaced [[wuc::...]] markers
   ctx.pragmas = std::move(pragmas);
   decls.push_back(int(ctx.toks.size()));
   bool failed = false, branchFailed = false;
@@ -598,7 +643,7 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
     bool ours = false;
     for (size_t i = first; i < last && !ours; i++) {
       int k = ctx.toks[i].kind;
-      ours = k == fe::Parser::token::WAITUNTIL ||
+      ours = k == fe::Parser::token::WAITUNTIL || k == fe::Parser::token::WUC_FAIR ||
              (k == fe::Parser::token::WHEN && i + 1 < last && ctx.raw(int(i + 1)).punct &&
               ctx.raw(int(i + 1)).punct[0] == '(');
     }
