@@ -54,17 +54,17 @@ static uint32_t next32(void) {
   return (uint32_t)((x * 0x2545f4914f6cdd1du) >> 32);
 }
 
+/* The rejection step of wuc_fair_random, rarely taken (low < bound). */
+static __attribute__((noinline, cold)) unsigned reject(uint64_t m, unsigned bound) {
+  uint32_t threshold = (uint32_t)-bound % bound;
+  while ((uint32_t)m < threshold) m = (uint64_t)next32() * bound;
+  return (unsigned)(m >> 32);
+}
+
 /* Uniform in [0, bound): Lemire's multiply-and-shift, with the rejection
  * that removes its bias (taken with probability below bound / 2^32). */
 unsigned wuc_fair_random(unsigned bound) {
   uint64_t m = (uint64_t)next32() * bound;
-  uint32_t low = (uint32_t)m;
-  if (__builtin_expect(low < bound, 0)) {
-    uint32_t threshold = (uint32_t)-bound % bound;
-    while (low < threshold) {
-      m = (uint64_t)next32() * bound;
-      low = (uint32_t)m;
-    }
-  }
+  if (__builtin_expect((uint32_t)m < bound, 0)) return reject(m, bound);
   return (unsigned)(m >> 32);
 }
