@@ -113,6 +113,65 @@ bool closes(int open, int close) {
          (open == K::LBRACE && close == K::RBRACE);
 }
 
+// `[[wuc::NAME]]`, a C2x attribute in wucc's namespace (docs/language.md,
+// "Fair choice"), found on the raw tokens: kAttrMarker marks the first `[`
+// of a `[[wuc::fair]]` right before a waituntil statement, which becomes one
+// token, WUC_FAIR; kAttrHidden marks the tokens the parser does not see (the
+// rest of that marker, and the whole of a misused one, reported here, so
+// that no second error follows from it).  Any other attribute,
+// `[[nodiscard]]`, `[[gnu::cold]]`, is C, token soup for the back end.
+constexpr char kAttrMarker = 1, kAttrHidden = 2;
+std::vector<char> wucAttributes(const Splice &splice, const LexOutput &lex,
+                                std::vector<PendingDiag> &diags) {
+  const size_t n = lex.toks.size();
+  std::vector<char> attr(n, 0);
+  auto p = [&](size_t i, const char *s) { return i < n && punctIs(lex.toks[i], s); };
+  auto word = [&](size_t i) {
+    return i < n && lex.toks[i].kind == RawKind::Ident ? spellingOf(splice, lex.toks[i])
+                                                       : std::string_view();
+  };
+  for (size_t i = 0; i + 4 < n; i++) {
+    if (!p(i, "[") || !p(i + 1, "[") || word(i + 2) != "wuc" || !p(i + 3, "::") ||
+        (i > 0 && p(i - 1, "[")))
+      continue;
+    // The `]]` that closes it.
+    size_t close = i + 2;
+    for (unsigned d = 0; close < n; close++) {
+      if (p(close, "[") || p(close, "(")) d++;
+      if (p(close, "]") || p(close, ")")) {
+        if (d == 0) break;
+        d--;
+      }
+    }
+    if (!p(close, "]") || !p(close + 1, "]")) continue;
+    const size_t last = close + 1;
+    const std::string_view name = word(i + 4);
+    bool reported = true;
+    if (name != "fair")
+      diags.push_back({lex.toks[i + 4].begin, format(msg::UnknownWucAttribute, std::string(name))});
+    else if (last != i + 6)
+      diags.push_back({lex.toks[i].begin, msg::FairArguments});
+    else
+      reported = false;
+    // What follows: waituntil, or `(`s and then waituntil or `when (` (a
+    // statement that starts with a group or a guard).
+    size_t j = last + 1;
+    while (p(j, "(")) j++;
+    const bool statement = word(j) == "waituntil" || (word(j) == "when" && p(j + 1, "("));
+    const std::string_view before = i > 0 ? spellingOf(splice, lex.toks[i - 1]) : "";
+    const bool inside =
+        before == "or" || before == "and" || before == "||" || before == "&&" || before == "(";
+    if (!reported && !statement) diags.push_back({lex.toks[i].begin, msg::FairNotOnWaituntil});
+    if (!reported && statement && inside)
+      diags.push_back({lex.toks[i].begin, msg::FairInsideStatement});
+    const bool marker = statement && !inside;
+    for (size_t k = i; k <= last; k++) attr[k] = kAttrHidden;
+    if (marker) attr[i] = kAttrMarker;
+    i = last;
+  }
+  return attr;
+}
+
 } // namespace
 
 std::string_view spellingOf(const Splice &splice, const RawTok &t) {
@@ -128,11 +187,13 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   // between any two tokens (a statement and the next one, without a `;`), so
   // the parser does not see it; the renderer copies it with the text around.
   // Indices below are into `live`, the raw tokens without them.
+  const std::vector<char> attr = wucAttributes(splice, lex, diags);
   std::vector<unsigned> live;
   live.reserve(lex.toks.size());
   pragmas.clear();
   for (size_t i = 0; i < lex.toks.size(); i++) {
     const RawTok &t = lex.toks[i];
+    if (attr[i] == kAttrHidden) continue;
     if (t.kind == RawKind::Ident && spellingOf(splice, t) == "_Pragma" && i + 1 < lex.toks.size() &&
         punctIs(lex.toks[i + 1], "(")) {
       size_t j = i + 2;
@@ -155,49 +216,7 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   for (size_t i = 0; i < n; i++) {
     spell[i] = spellingOf(splice, rt(i));
     kind[i] = baseKind(rt(i), spell[i]);
-  }
-
-  // `[[wuc::NAME]]`, a C2x attribute in wucc's namespace (docs/language.md,
-  // "Fair choice").  `[[wuc::fair]]` right before a waituntil statement
-  // becomes one token, WUC_FAIR, on its first `[`; the parser never sees the
-  // other six.  Any other attribute, `[[nodiscard]]`, `[[gnu::cold]]`, is C
-  // and stays token soup for the back end.  Misuses are reported (diags,
-  // which the caller reports once the tokens are classified) and the tokens
-  // left as they are.
-  std::vector<bool> attrDrop(n, false);
-  for (size_t i = 0; i + 4 < n; i++) {
-    if (kind[i] != K::LBRACK || kind[i + 1] != K::LBRACK || spell[i + 2] != "wuc" ||
-        spell[i + 3] != "::" || (i > 0 && kind[i - 1] == K::LBRACK))
-      continue;
-    const std::string_view name = rt(i + 4).kind == RawKind::Ident ? spell[i + 4] : "";
-    if (name != "fair") {
-      diags.push_back({rt(i + 4).begin, format(msg::UnknownWucAttribute, std::string(name))});
-      continue;
-    }
-    if (i + 6 >= n || kind[i + 5] != K::RBRACK || kind[i + 6] != K::RBRACK) {
-      diags.push_back({rt(i).begin, msg::FairArguments});
-      continue;
-    }
-    // What follows: `(`s and then waituntil or when (a statement that starts
-    // with a group or a guard), or waituntil.
-    size_t j = i + 7;
-    while (j < n && kind[j] == K::LPAREN) j++;
-    const bool statement = j < n && (kind[j] == K::WAITUNTIL ||
-                                     (kind[j] == K::WHEN && j + 1 < n && kind[j + 1] == K::LPAREN));
-    const std::string_view before = i > 0 ? spell[i - 1] : std::string_view();
-    if (!statement) {
-      diags.push_back({rt(i).begin, msg::FairNotOnWaituntil});
-      continue;
-    }
-    if (before == "or" || before == "and" || before == "||" || before == "&&" || before == "(") {
-      diags.push_back({rt(i).begin, msg::FairInsideStatement});
-      continue;
-    }
-    kind[i] = K::WUC_FAIR;
-    for (size_t k = i + 1; k <= i + 6; k++) {
-      kind[k] = K::OTHER;
-      attrDrop[k] = true;
-    }
+    if (attr[live[i]] == kAttrMarker) kind[i] = K::WUC_FAIR;
   }
 
   // Brackets: a closer pairs with the innermost opener only if they agree;
@@ -393,7 +412,7 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   bool startsDecl = true;
   depth = 0;
   for (size_t i = 0; i < n; i++) {
-    if (drop[i] || attrDrop[i]) continue;
+    if (drop[i]) continue;
     index[i] = int(out.size());
     if (startsDecl) externalDecls.push_back(int(out.size()));
     out.push_back(all[i]);
