@@ -77,6 +77,7 @@ def scopes(compiled, line):
 KW, OP, CL, TY = ("keyword.control.waituntil.wc", "keyword.operator.logical.clause.wc",
                   "keyword.other.clause.wc", "storage.type.wc")
 NUM, UNIT = "constant.numeric.wc", "keyword.other.unit.duration.wc"
+ATTR = "keyword.other.attribute.wc"
 # (line, [(text, scope), ...] in order: every dialect token the line has)
 SAMPLES = [
     ("static channel(int) c; static future(long) f;", [("channel", TY), ("future", TY)]),
@@ -89,6 +90,9 @@ SAMPLES = [
     ("  (waituntil (f) {} or waituntil (l) {}) and", [("waituntil", KW), ("or", OP),
                                                       ("waituntil", KW), ("and", OP)]),
     ("  waituntil (e) {} or else {}", [("waituntil", KW), ("or", OP)]),
+    ("  [[wuc::fair]] waituntil (e) {}", [("wuc", ATTR), ("fair", ATTR), ("waituntil", KW)]),
+    # Other attributes are C's.
+    ("  [[nodiscard]] int f(void); [[gnu::cold]] void g(void);", []),
     ("  d = 2.5e-3`s + 0x10`ns + 3u`us;", [("2.5e-3", NUM), ("`", UNIT), ("s", UNIT),
                                            ("0x10", NUM), ("`", UNIT), ("ns", UNIT),
                                            ("3u", NUM), ("`", UNIT), ("us", UNIT)]),

@@ -63,6 +63,10 @@ struct WaitUntil {
   TreeNode tree;
   std::vector<Clause> clauses; // by index
   ElseBranch elseBranch;
+  // Marked [[wuc::fair]] (docs/language.md, "Fair choice"): the first look
+  // tries the enabled clauses in a uniformly random order.  range then starts
+  // at the marker's first `[`.
+  bool fair = false;
 };
 
 // A replacement of a range of the original text (an empty range is an

@@ -87,7 +87,7 @@ const char *editName(Edit::Kind k) {
 void dumpFrontend(const SourceFile &file, const FrontendResult &fe, std::ostream &os) {
   for (const WaitUntil &w : fe.statements) {
     os << "statement " << w.id << " " << range(file, w.range) << " " << sexpr(w.tree)
-       << (w.elseBranch.present ? " else" : "") << "\n";
+       << (w.elseBranch.present ? " else" : "") << (w.fair ? " fair" : "") << "\n";
     for (const Clause &c : w.clauses) {
       os << "  clause " << c.index << " " << pos(file, c.keywordOffset) << " " << formName(c.form);
       if (c.hasGuard) os << " when " << pos(file, c.guardOffset) << " " << text(file, c.guard);

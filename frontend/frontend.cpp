@@ -102,7 +102,8 @@ int baseKind(const RawTok &t, std::string_view s) {
 bool startsStatement(int k) {
   return k == K::IF || k == K::ELSE || k == K::WHILE || k == K::DO || k == K::FOR ||
          k == K::SWITCH || k == K::CASE || k == K::DEFAULT || k == K::GOTO || k == K::BREAK ||
-         k == K::CONTINUE || k == K::RETURN || k == K::WAITUNTIL || k == K::WHEN;
+         k == K::CONTINUE || k == K::RETURN || k == K::WAITUNTIL || k == K::WHEN ||
+         k == K::WUC_FAIR;
 }
 
 bool isOpen(int k) { return k == K::LPAREN || k == K::LBRACK || k == K::LBRACE; }
@@ -110,6 +111,65 @@ bool isClose(int k) { return k == K::RPAREN || k == K::RBRACK || k == K::RBRACE;
 bool closes(int open, int close) {
   return (open == K::LPAREN && close == K::RPAREN) || (open == K::LBRACK && close == K::RBRACK) ||
          (open == K::LBRACE && close == K::RBRACE);
+}
+
+// `[[wuc::NAME]]`, a C2x attribute in wucc's namespace (docs/language.md,
+// "Fair choice"), found on the raw tokens: kAttrMarker marks the first `[`
+// of a `[[wuc::fair]]` right before a waituntil statement, which becomes one
+// token, WUC_FAIR; kAttrHidden marks the tokens the parser does not see (the
+// rest of that marker, and the whole of a misused one, reported here, so
+// that no second error follows from it).  Any other attribute,
+// `[[nodiscard]]`, `[[gnu::cold]]`, is C, token soup for the back end.
+constexpr char kAttrMarker = 1, kAttrHidden = 2;
+std::vector<char> wucAttributes(const Splice &splice, const LexOutput &lex,
+                                std::vector<PendingDiag> &diags) {
+  const size_t n = lex.toks.size();
+  std::vector<char> attr(n, 0);
+  auto p = [&](size_t i, const char *s) { return i < n && punctIs(lex.toks[i], s); };
+  auto word = [&](size_t i) {
+    return i < n && lex.toks[i].kind == RawKind::Ident ? spellingOf(splice, lex.toks[i])
+                                                       : std::string_view();
+  };
+  for (size_t i = 0; i + 4 < n; i++) {
+    if (!p(i, "[") || !p(i + 1, "[") || word(i + 2) != "wuc" || !p(i + 3, "::") ||
+        (i > 0 && p(i - 1, "[")))
+      continue;
+    // The `]]` that closes it.
+    size_t close = i + 2;
+    for (unsigned d = 0; close < n; close++) {
+      if (p(close, "[") || p(close, "(")) d++;
+      if (p(close, "]") || p(close, ")")) {
+        if (d == 0) break;
+        d--;
+      }
+    }
+    if (!p(close, "]") || !p(close + 1, "]")) continue;
+    const size_t last = close + 1;
+    const std::string_view name = word(i + 4);
+    bool reported = true;
+    if (name != "fair")
+      diags.push_back({lex.toks[i + 4].begin, format(msg::UnknownWucAttribute, std::string(name))});
+    else if (last != i + 6)
+      diags.push_back({lex.toks[i].begin, msg::FairArguments});
+    else
+      reported = false;
+    // What follows: waituntil, or `(`s and then waituntil or `when (` (a
+    // statement that starts with a group or a guard).
+    size_t j = last + 1;
+    while (p(j, "(")) j++;
+    const bool statement = word(j) == "waituntil" || (word(j) == "when" && p(j + 1, "("));
+    const std::string_view before = i > 0 ? spellingOf(splice, lex.toks[i - 1]) : "";
+    const bool inside =
+        before == "or" || before == "and" || before == "||" || before == "&&" || before == "(";
+    if (!reported && !statement) diags.push_back({lex.toks[i].begin, msg::FairNotOnWaituntil});
+    if (!reported && statement && inside)
+      diags.push_back({lex.toks[i].begin, msg::FairInsideStatement});
+    const bool marker = statement && !inside;
+    for (size_t k = i; k <= last; k++) attr[k] = kAttrHidden;
+    if (marker) attr[i] = kAttrMarker;
+    i = last;
+  }
+  return attr;
 }
 
 } // namespace
@@ -127,11 +187,13 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   // between any two tokens (a statement and the next one, without a `;`), so
   // the parser does not see it; the renderer copies it with the text around.
   // Indices below are into `live`, the raw tokens without them.
+  const std::vector<char> attr = wucAttributes(splice, lex, diags);
   std::vector<unsigned> live;
   live.reserve(lex.toks.size());
   pragmas.clear();
   for (size_t i = 0; i < lex.toks.size(); i++) {
     const RawTok &t = lex.toks[i];
+    if (attr[i] == kAttrHidden) continue;
     if (t.kind == RawKind::Ident && spellingOf(splice, t) == "_Pragma" && i + 1 < lex.toks.size() &&
         punctIs(lex.toks[i + 1], "(")) {
       size_t j = i + 2;
@@ -154,6 +216,7 @@ bool classifyTokens(const Splice &splice, const LexOutput &lex, std::vector<Pend
   for (size_t i = 0; i < n; i++) {
     spell[i] = spellingOf(splice, rt(i));
     kind[i] = baseKind(rt(i), spell[i]);
+    if (attr[live[i]] == kAttrMarker) kind[i] = K::WUC_FAIR;
   }
 
   // Brackets: a closer pairs with the innermost opener only if they agree;
@@ -580,6 +643,7 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
   // through a macro).  So an error stops only its own declaration.
   fe::ParseContext ctx(file, splice, lex, std::move(toks), out);
   ctx.externalDecls = decls;
+  ctx.diags = std::move(early); // misplaced [[wuc::...]] markers
   ctx.pragmas = std::move(pragmas);
   decls.push_back(int(ctx.toks.size()));
   bool failed = false, branchFailed = false;
@@ -598,7 +662,7 @@ bool parseSource(const SourceFile &file, DiagEngine &diags, FrontendResult &out)
     bool ours = false;
     for (size_t i = first; i < last && !ours; i++) {
       int k = ctx.toks[i].kind;
-      ours = k == fe::Parser::token::WAITUNTIL ||
+      ours = k == fe::Parser::token::WAITUNTIL || k == fe::Parser::token::WUC_FAIR ||
              (k == fe::Parser::token::WHEN && i + 1 < last && ctx.raw(int(i + 1)).punct &&
               ctx.raw(int(i + 1)).punct[0] == '(');
     }

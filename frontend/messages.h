@@ -39,6 +39,19 @@ inline constexpr const char *EmptyGuard = "'when' needs a condition";
 inline constexpr const char *ExpectedLParenAfter = "expected '(' after '%s'";
 inline constexpr const char *ExpectedClauseAfter =
     "expected 'waituntil', 'when', '(' or 'else' after '%s'";
+// [[wuc::fair]] (docs/language.md, "Fair choice").
+inline constexpr const char *UnknownWucAttribute =
+    "unknown attribute 'wuc::%s' (the wuc namespace has only 'wuc::fair')";
+inline constexpr const char *FairArguments =
+    "'wuc::fair' takes no arguments and must be the only attribute in its '[[ ]]'";
+inline constexpr const char *FairNotOnWaituntil =
+    "'[[wuc::fair]]' can only mark a waituntil statement";
+inline constexpr const char *FairInsideStatement =
+    "'[[wuc::fair]]' marks a whole waituntil statement; write it before the statement's first "
+    "clause";
+inline constexpr const char *FairWithAnd =
+    "'[[wuc::fair]]' applies only to statements whose clauses are all joined by 'or'; this one "
+    "has 'and'";
 inline constexpr const char *WhenWithoutClause =
     "expected 'waituntil', '(' or 'else' after 'when (...)'";
 

@@ -99,7 +99,7 @@ public:
   int guard(int when, Sem parens, int item);
   int join(PNode::Kind kind, int left, int right);
   int group(int open, int inner, int close);
-  void finishStatement(Sem stmt);
+  void finishStatement(Sem stmt, bool fair);
 
   // Bison's error report: chooses the message from the tokens around the
   // error (messages.h).

@@ -21,11 +21,14 @@
  *                the operator; OR_PAREN: `or` followed by another `(`, the
  *                operator after a clause body (rule 9), else an identifier
  *   ASM          asm/__asm__ followed by qualifiers and `(`
+ *   WUC_FAIR     `[[wuc::fair]]` before a waituntil statement: the first `[`
+ *                stands for the whole marker, the parser never sees the
+ *                other six tokens (docs/language.md, "Fair choice")
  * Expressions and declarations are token soup: only brackets nest, and
  * statement expressions are parsed as blocks so waituntil statements inside
  * them are found.  See README.md for the limits.
  *
- * Conflicts: 10, all shift/reduce, all resolved by shifting, which is the
+ * Conflicts: 13, all shift/reduce, all resolved by shifting, which is the
  * language's rule in each case:
  *   1  dangling else: `else` binds to the nearest `if`.
  *   9  an operator after a clause body continues the innermost waituntil
@@ -35,7 +38,10 @@
  *      statement can end: after the first and-list (and), after an or-list
  *      (or), after an and-list that follows an `or` (and).  With `or (` /
  *      `and (` the reduction would also be valid C (a call of a function
- *      named `or` starting the next statement); rule 9 says shift. */
+ *      named `or` starting the next statement); rule 9 says shift.
+ *   3  the same rule after the or-list of a statement marked [[wuc::fair]]
+ *      (its own state: the marker's alternative of waituntil_statement),
+ *      for `or` before waituntil/when/else/group, `or (` and `||`. */
 %require "3.2"
 %language "c++"
 %skeleton "lalr1.cc"
@@ -45,7 +51,7 @@
 %define parse.error custom
 %define parse.lac full
 %param {wuc::fe::ParseContext &ctx}
-%expect 10
+%expect 13
 
 %code requires {
 #include "parse_context.h"
@@ -81,7 +87,7 @@ Sem cover(const Sem &a, const Sem &b) {
 %token SEMI COLON QUESTION OROR ANDAND
 %token OR_OP AND_OP OR_PAREN AND_PAREN
 %token IF ELSE WHILE DO FOR SWITCH CASE DEFAULT GOTO BREAK CONTINUE RETURN ASM
-%token WAITUNTIL WHEN
+%token WAITUNTIL WHEN WUC_FAIR
 
 %%
 
@@ -206,7 +212,8 @@ case_item
    where it must not.  A statement cannot start with a bare `else` (that
    `else` belongs to an `if`). */
 waituntil_statement
-  : or_first                                    { ctx.finishStatement($1); }
+  : or_first                                    { ctx.finishStatement($1, false); }
+  | WUC_FAIR or_first                           { $$ = cover($1, $2); $$.node = $2.node; ctx.finishStatement($$, true); }
   ;
 or_first
   : and_first

@@ -77,6 +77,8 @@ std::string ParseContext::tokenName(int kind) const {
     return "'waituntil'";
   case S::S_WHEN:
     return "'when'";
+  case S::S_WUC_FAIR:
+    return "'[[wuc::fair]]'";
   default: {
     // The keywords: named as C spells them (the grammar's names are upper case).
     std::string name = Parser::symbol_name(Parser::symbol_kind_type(kind));

@@ -95,7 +95,7 @@ int ParseContext::group(int open, int inner, int close) {
   return inner;
 }
 
-void ParseContext::finishStatement(Sem stmt) {
+void ParseContext::finishStatement(Sem stmt, bool fair) {
   const size_t errorsBefore = diags.size();
   const int root = stmt.node;
 
@@ -113,12 +113,14 @@ void ParseContext::finishStatement(Sem stmt) {
   if (nodes[unsigned(root)].kind == PNode::Or && !nodes[unsigned(root)].parenthesised)
     for (int kid : nodes[unsigned(root)].kids)
       topElseCount += nodes[unsigned(kid)].kind == PNode::Else;
+  bool hasAnd = false;
   // Visit in source order (kids are in source order; push them reversed).
   while (!work.empty()) {
     Visit v = work.back();
     work.pop_back();
     const PNode &p = nodes[unsigned(v.node)];
     bool inParens = v.inParens || p.parenthesised;
+    hasAnd |= p.kind == PNode::And;
     if (p.kind == PNode::And || p.kind == PNode::Or) {
       for (size_t k = p.kids.size(); k-- > 0;)
         work.push_back({p.kids[k], v.node, unsigned(k), inParens});
@@ -149,10 +151,15 @@ void ParseContext::finishStatement(Sem stmt) {
       }
     }
   }
+  // Fairness is a choice among alternatives; an `and` needs all of its
+  // operands, in whatever order they complete (docs/language.md, "Fair
+  // choice").
+  if (fair && hasAnd) error(begin(stmt.first), msg::FairWithAnd);
   if (diags.size() != errorsBefore || nodes[unsigned(root)].groups > kMaxGroups) return;
 
   WaitUntil w;
   w.range = span(stmt.first, stmt.last, begin(stmt.first));
+  w.fair = fair;
   buildTree(root, w);
   out.statements.push_back(std::move(w));
 }

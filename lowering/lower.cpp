@@ -116,7 +116,7 @@ public:
     c_.note("{ /* waituntil statement " + std::to_string(w_.id) + " at " +
             whereText(w_.range.begin) + ": " + (allOr_ ? "all-or" : "mixed") + ", " +
             std::to_string(k) + (k == 1 ? " clause" : " clauses") +
-            (w_.elseBranch.present ? ", else" : "") + " */");
+            (w_.elseBranch.present ? ", else" : "") + (w_.fair ? ", fair" : "") + " */");
     c_.indent();
     c_.note("wuc_wu_clause " + p_ + "_clauses[" + std::to_string(k) + "];");
     c_.note("wuc_wu " + p_ +
@@ -301,14 +301,28 @@ private:
   // ---- all-or statements --------------------------------------------------
   void emitAllOr() {
     c_.note("");
-    c_.note("/* fast path: try each clause in source order without registering */");
+    if (w_.fair) {
+      // [[wuc::fair]]: the same tries, through the type-erased tables, in a
+      // uniformly random order of the enabled clauses (docs/lowering.md).
+      std::string k = std::to_string(w_.clauses.size());
+      c_.note("/* fast path, fair: try the enabled clauses in a random order (a Fisher-Yates");
+      c_.note("   permutation of their indices) without registering */");
+      c_.note("unsigned " + p_ + "_order[" + k + "];");
+      c_.code("switch (wuc_wu_try_fair(&" + p_ + ", " + p_ + "_order)) {");
+      for (const Clause &c : w_.clauses)
+        c_.code("case " + std::to_string(c.index) + ": goto " + name(c.index, "_tried") + ";");
+      c_.code("default: break; /* none was ready */");
+      c_.note("}");
+    }
+    if (!w_.fair) c_.note("/* fast path: try each clause in source order without registering */");
     std::string anyEnabled;
     for (const Clause &c : w_.clauses) {
       unsigned i = c.index;
       const std::string &en = enabled_[i];
-      c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
-              ", wuc_wu_try_node(&" + p_ + ", " + std::to_string(i) + "))) goto " +
-              name(i, "_tried") + ";");
+      if (!w_.fair)
+        c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
+                ", wuc_wu_try_node(&" + p_ + ", " + std::to_string(i) + "))) goto " +
+                name(i, "_tried") + ";");
       anyEnabled = en == "1" || anyEnabled == "1" ? "1"
                    : anyEnabled.empty()           ? en
                                                   : anyEnabled + " || " + en;

@@ -20,6 +20,29 @@ static wuc_wu_clause *clause_of(wuc_select_node *n) {
   return (wuc_wu_clause *)((char *)n - offsetof(wuc_wu_clause, __wuc_node));
 }
 
+int wuc_wu_try_fair(wuc_wu *w, unsigned *order) {
+  unsigned m = 0;
+  for (unsigned i = 0; i < w->n; i++)
+    if (w->cl[i].enabled) order[m++] = i;
+  /* Fisher-Yates, one position at a time: order[k] is drawn uniformly from
+   * the clauses not yet tried, so the order of the tries is a uniformly
+   * random permutation, and the first ready one in it is uniform among the
+   * ready ones.  Nothing is drawn for the last candidate. */
+  for (unsigned k = 0; k < m; k++) {
+    unsigned left = m - k;
+    if (left > 1) {
+      unsigned j = k + wuc_fair_random(left);
+      unsigned t = order[j];
+      order[j] = order[k];
+      order[k] = t;
+    }
+    unsigned i = order[k];
+    wuc_wu_clause *c = &w->cl[i];
+    if (c->ops->register_select(c->res, wuc_wu_try_node(w, i))) return (int)i;
+  }
+  return -1;
+}
+
 unsigned wuc_wu_block_all_or(wuc_wu *w) {
   int winner = -1;
   /* Step 2: register in source order; a clause that completes at once is

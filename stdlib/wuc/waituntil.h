@@ -164,6 +164,18 @@ static inline void wuc_wu_won_try(wuc_wu *__wuc_w, unsigned __wuc_i) {
   __wuc_w->cl[__wuc_i].live = 1;
 }
 
+/* [[wuc::fair]] all-or statements, the fast path: tries the enabled clauses
+ * (each through wuc_wu_try_node and its type-erased trait) in a uniformly
+ * random order, drawn as a Fisher-Yates shuffle of their indices in `order`
+ * (the statement's own array of n entries) that stops at the first clause
+ * that completes.  Returns that clause, whose try won (the caller goes on
+ * with wuc_wu_won_try), or -1 when none could complete now: then every
+ * enabled clause has been tried, as after the source-order fast path. */
+int wuc_wu_try_fair(wuc_wu *__wuc_w, unsigned *__wuc_order);
+/* A number drawn uniformly from [0, bound), bound >= 1, from the calling
+ * worker's own generator (runtime/fair.c; WUC_RANDOM_SEED seeds it). */
+unsigned wuc_fair_random(unsigned __wuc_bound);
+
 /* All-or, after a try pass that found nothing (every enabled node has been
  * through wuc_wu_try_node and failed): registers every enabled clause, parks until one
  * wins, withdraws the others.  Returns the winner, still live: the caller

@@ -269,6 +269,58 @@ int main(void) {
 }
 ''', prologue=CH)
 
+# ---- [[wuc::fair]] ----
+gen('unknown_wuc_attribute', "Syntax: an attribute of the wuc namespace other than wuc::fair (reported at its name; other namespaces' attributes are C, left to the back end).",
+    "unknown attribute 'wuc::biased' (the wuc namespace has only 'wuc::fair')",
+    '''
+int main(void) {
+  int x;
+  [[wuc::@@biased]] waituntil (x << c) {} or waituntil (timeout(1`ms)) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('fair_arguments', "Syntax: wuc::fair with arguments, or sharing its [[ ]] with another attribute (reported at the first '[').",
+    "'wuc::fair' takes no arguments and must be the only attribute in its '[[ ]]'",
+    '''
+int main(void) {
+  int x;
+  @@[[wuc::fair(1)]] waituntil (x << c) {} or waituntil (timeout(1`ms)) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('fair_not_on_waituntil', "Syntax: [[wuc::fair]] before something other than a waituntil statement (reported at the first '[').",
+    "'[[wuc::fair]]' can only mark a waituntil statement",
+    '''
+int main(void) {
+  int x = 0;
+  @@[[wuc::fair]] if (x) x++;
+  waituntil (x << c) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('fair_inside_statement', "Syntax: [[wuc::fair]] after an 'or' (or 'and', or in a group): it marks the whole statement, before its first clause (reported at the first '[').",
+    "'[[wuc::fair]]' marks a whole waituntil statement; write it before the statement's first clause",
+    '''
+int main(void) {
+  int x;
+  waituntil (x << c) {} or @@[[wuc::fair]] waituntil (timeout(1`ms)) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('fair_with_and', "Syntax: [[wuc::fair]] on a statement with 'and' (reported at the marker): fairness is a choice among alternatives, 'and' takes all.",
+    "'[[wuc::fair]]' applies only to statements whose clauses are all joined by 'or'; this one has 'and'",
+    '''
+int main(void) {
+  int x, y;
+  @@[[wuc::fair]] waituntil (x << c) {} and waituntil (y << c) {}
+  return 0;
+}
+''', prologue=CH)
+
 # ---- operands (semantic pass) ----
 gen('not_selectable', "Operands: an operand whose type has no WUC_SELECTABLE declaration (reported at the operand).",
     "operand of type 'int' is not selectable (no WUC_SELECTABLE declaration for it)",

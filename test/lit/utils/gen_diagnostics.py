@@ -6,7 +6,7 @@ writes the CHECK lines for `file:line:col: error: message`, the echoed source
 line and the caret (tabs copied), right above the line of the error (or
 where a line `##` says).  Hand-written tests in that directory are not
 touched."""
-import os, sys
+import os, re, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, '..', 'diagnostics')
 
@@ -21,6 +21,13 @@ WARNING_HEAD = '''// {desc}
 // RUN: %wucc -fsyntax-only %s 2>&1 | %FileCheck --strict-whitespace %s
 // RUN: rm -f %t && %wucc %s -o %t && test -e %t
 '''
+
+def literal(text):
+    """text as FileCheck matches it literally: `[[` (a variable) and `{{` (a
+    regex) are escaped; the message or the echoed line of an attribute holds
+    them."""
+    return re.sub(r'\[\[|\{\{', lambda m: '{{\\%s\\%s}}' % (m.group(0)[0], m.group(0)[1]), text)
+
 
 def gen(name, desc, message, body, prologue='#include <wuc.h>\n', extra_run='', severity='error',
         fixit=None):
@@ -58,8 +65,8 @@ def gen(name, desc, message, body, prologue='#include <wuc.h>\n', extra_run='', 
     caret = ''.join('\t' if ch == '\t' else ' ' for ch in clean[:col - 1]) + '^'
     block = [
         '// CHECK: {{^}}{{.*}}%s.wc:[[@LINE+%d]]:%d: %s: %s{{$}}' % (name, offset, col, severity,
-                                                                   message),
-        '// CHECK-NEXT: {{^}}%s{{$}}' % clean,
+                                                                   literal(message)),
+        '// CHECK-NEXT: {{^}}%s{{$}}' % literal(clean),
         '// CHECK-NEXT: {{^}}%s{{$}}' % caret,
     ]
     if fixit:
