@@ -9,7 +9,9 @@ examples/echo_server.wc, chat.wc and httpd.wc:
  2. runs CLIENT with every "{port}" in its arguments replaced by N; its
     output is printed, and it must exit with status 0;
  3. with --idle, first opens a TCP connection to the server that sends
-    nothing and stays open until the end (shutdown must not wait for it);
+    nothing and reads nothing until the server has exited (shutdown must
+    not wait for it); then what it received is printed, each line as
+    "idle: <line>", and "idle: end of file";
  4. sends the server --signal (TERM by default, or INT) and waits for it to
     exit; the rest of its output is printed, then "server exit status N"
     (or "server killed by signal S").
@@ -85,6 +87,16 @@ def main():
         else:
             print('server killed by signal %d' % -server.returncode)
         if idle:
+            idle.settimeout(opts.limit)
+            received = b''
+            while True:
+                data = idle.recv(65536)
+                if not data:
+                    break
+                received += data
+            for line in received.decode().splitlines():
+                print('idle: ' + line)
+            print('idle: end of file')
             idle.close()
     finally:
         if server.poll() is None:
