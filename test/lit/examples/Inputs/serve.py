@@ -6,8 +6,9 @@ examples/echo_server.wc, chat.wc and httpd.wc:
 
  1. starts SERVER; its first line of output must name the port it listens on
     ("... port N"); that line is printed;
- 2. runs CLIENT with every "{port}" in its arguments replaced by N; its
-    output is printed, and it must exit with status 0;
+ 2. runs CLIENT with every "{port}" in its arguments replaced by N (and
+    "{pid}" by the server's process id); its output is printed, and it must
+    exit with status 0;
  3. with --idle, first opens a TCP connection to the server that sends
     nothing and reads nothing until the server has exited (shutdown must
     not wait for it); then what it received is printed, each line as
@@ -68,7 +69,7 @@ def main():
         idle = socket.create_connection(('127.0.0.1', int(port))) if opts.idle else None
 
         # 2. The client.
-        client = subprocess.run([a.replace('{port}', port) for a in client_cmd],
+        client = subprocess.run([a.replace('{port}', port).replace('{pid}', str(server.pid)) for a in client_cmd],
                                 timeout=opts.limit)
         if client.returncode != 0:
             sys.stderr.write('serve.py: the client exited with status %d\n' % client.returncode)
