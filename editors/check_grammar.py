@@ -84,6 +84,8 @@ SAMPLES = [
      [("waituntil", KW), ("or", OP), ("when", KW), ("waituntil", KW), ("timeout", CL),
       ("10", NUM), ("`", UNIT), ("ms", UNIT)]),
     ("  } and waituntil (closed(c)) {}", [("and", OP), ("waituntil", KW), ("closed", CL)]),
+    ("  waituntil (readable(fd)) {} or waituntil (writable(fd)) {}",
+     [("waituntil", KW), ("readable", CL), ("or", OP), ("waituntil", KW), ("writable", CL)]),
     ("  (waituntil (f) {} or waituntil (l) {}) and", [("waituntil", KW), ("or", OP),
                                                       ("waituntil", KW), ("and", OP)]),
     ("  waituntil (e) {} or else {}", [("waituntil", KW), ("or", OP)]),
@@ -93,6 +95,7 @@ SAMPLES = [
     # C identifiers spelled like contextual words stay identifiers.
     ("  int or = 1, and = 2, timeout = 3, closed = 4, channel = 5, future = 6;", []),
     ("  x = or + and; f(timeout, closed); a.channel = b->future;", []),
+    ("  int readable = 1, writable = 2; g(readable, writable);", []),
 ]
 
 

@@ -20,6 +20,8 @@ enum class ClauseForm {
   Shift,    // lhs << rhs at the top level: a receive or a send (sema decides)
   Closed,   // closed ( arg )
   Timeout,  // timeout ( arg )
+  Readable, // readable ( arg )
+  Writable, // writable ( arg )
 };
 
 struct Clause {
@@ -32,7 +34,7 @@ struct Clause {
   ClauseForm form = ClauseForm::Resource;
   Range lhs, rhs;           // Shift: the operands of the top-level `<<`
   unsigned shiftOffset = 0; // Shift: the `<<` token
-  Range arg;                // Closed / Timeout: inside the parentheses
+  Range arg;                // Closed / Timeout / Readable / Writable: inside the parentheses
   Range body;               // the statement, exactly (`;` for an empty one)
 };
 

@@ -60,6 +60,10 @@ const char *formName(ClauseForm f) {
     return "closed";
   case ClauseForm::Timeout:
     return "timeout";
+  case ClauseForm::Readable:
+    return "readable";
+  case ClauseForm::Writable:
+    return "writable";
   }
   return "?";
 }
@@ -91,7 +95,8 @@ void dumpFrontend(const SourceFile &file, const FrontendResult &fe, std::ostream
       if (c.form == ClauseForm::Shift)
         os << " lhs " << text(file, c.lhs) << " << " << pos(file, c.shiftOffset) << " rhs "
            << text(file, c.rhs);
-      if (c.form == ClauseForm::Closed || c.form == ClauseForm::Timeout)
+      if (c.form == ClauseForm::Closed || c.form == ClauseForm::Timeout ||
+          c.form == ClauseForm::Readable || c.form == ClauseForm::Writable)
         os << " arg " << text(file, c.arg);
       os << " body " << range(file, c.body) << " " << text(file, c.body) << "\n";
     }

@@ -95,6 +95,7 @@ inline constexpr const char *SendIncompatible =
 inline constexpr const char *ClosedNeedsChannel = "'closed' needs a channel, not '%s'";
 inline constexpr const char *TimeoutNeedsDuration =
     "'timeout' needs a duration (an arithmetic value), not '%s'";
+inline constexpr const char *FdNeedsInteger = "'%s' needs a file descriptor (an integer), not '%s'";
 inline constexpr const char *OperandNotLvalue =
     "operand of type '%s' must be an lvalue or a pointer";
 inline constexpr const char *RecvIntoBitField = "cannot receive into a bit-field";

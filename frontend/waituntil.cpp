@@ -238,11 +238,17 @@ TreeNode ParseContext::convert(int n, WaitUntil &w) {
   c.operand = span(a, b, end(p.opOpen));
   c.body = span(p.bodyFirst, p.bodyLast, end(p.opClose));
 
-  // closed(x) / timeout(x): exactly the word and one parenthesised group.
+  // closed(x) / timeout(x) / readable(x) / writable(x): exactly the word
+  // and one parenthesised group.
   std::string_view word = a <= b ? spelling(a) : std::string_view();
-  if ((word == "closed" || word == "timeout") && raw(a).kind == RawKind::Ident && a + 1 <= b &&
+  const ClauseForm wordForm = word == "closed"     ? ClauseForm::Closed
+                              : word == "timeout"  ? ClauseForm::Timeout
+                              : word == "readable" ? ClauseForm::Readable
+                              : word == "writable" ? ClauseForm::Writable
+                                                   : ClauseForm::Resource;
+  if (wordForm != ClauseForm::Resource && raw(a).kind == RawKind::Ident && a + 1 <= b &&
       punctIs(raw(a + 1), "(") && toks[unsigned(a + 1)].match == b) {
-    c.form = word == "closed" ? ClauseForm::Closed : ClauseForm::Timeout;
+    c.form = wordForm;
     c.arg = span(a + 2, b - 1, end(a + 1));
     if (c.arg.empty()) error(begin(b), format(msg::EmptyClauseArgument, std::string(word)));
   } else {

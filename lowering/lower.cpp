@@ -54,9 +54,9 @@ std::string indentationOf(const SourceFile &f, unsigned offset) {
   return std::string(line.substr(0, n == std::string_view::npos ? line.size() : n));
 }
 
-// A name for a clause's kind: recv, send, closed, timeout, or the
-// resource's trait without its `wuc_` and `_register` (latch, owner_lock,
-// future_int, gate...).
+// A name for a clause's kind: recv, send, closed, timeout, readable,
+// writable, or the resource's trait without its `wuc_` and `_register`
+// (latch, owner_lock, future_int, gate...).
 std::string kindName(const ClauseFacts &f) {
   switch (f.kind) {
   case ClauseFacts::Recv:
@@ -67,6 +67,10 @@ std::string kindName(const ClauseFacts &f) {
     return "closed";
   case ClauseFacts::Timeout:
     return "timeout";
+  case ClauseFacts::Readable:
+    return "readable";
+  case ClauseFacts::Writable:
+    return "writable";
   case ClauseFacts::Resource:
     break;
   case ClauseFacts::Invalid:
@@ -253,6 +257,15 @@ private:
               "wuc_timeout " + r + " = " +
                   ifEnabled(en, "wuc_timeout_make(" + text(c.arg) + ")", "(wuc_timeout){0}") + ";");
       break;
+    case ClauseFacts::Readable:
+    case ClauseFacts::Writable: {
+      // fd once, when the clause is enabled (<wuc/fd.h>).
+      const char *make =
+          f.kind == ClauseFacts::Readable ? "wuc_readable_make(" : "wuc_writable_make(";
+      c_.user(c.arg, "wuc_fd_clause " + r + " = " +
+                         ifEnabled(en, make + text(c.arg) + ")", "(wuc_fd_clause){0}") + ";");
+      break;
+    }
     case ClauseFacts::Resource:
     case ClauseFacts::Invalid: {
       std::string path;

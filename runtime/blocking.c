@@ -133,6 +133,6 @@ void *wuc_blocking(void *(*fn)(void *), void *arg) {
     else
       wuc_spin_step(&spins); /* the helper is inside wuc_unpark(us) */
   }
-  errno = j.error;
+  wuc_set_errno_after_park(j.error);
   return j.result;
 }

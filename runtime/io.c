@@ -20,6 +20,7 @@
 #include <wuc/waituntil.h>
 
 #include "fatal.h"
+#include "park.h"
 #include "poller.h"
 #include "scheduler.h"
 
@@ -37,6 +38,7 @@ static enum fd_kind kind_of(struct fd_entry *e) {
     kind = FD_KIND_FILE;
   else
     kind = FD_KIND_POLLABLE;
+  wuc_poll_ignore_sigpipe();
   if (kind != FD_KIND_FILE && !atomic_load_explicit(&e->nonblocking, memory_order_relaxed)) {
     int flags = fcntl(e->fd, F_GETFL);
     if (flags >= 0 && !(flags & O_NONBLOCK)) fcntl(e->fd, F_SETFL, flags | O_NONBLOCK);
@@ -44,6 +46,12 @@ static enum fd_kind kind_of(struct fd_entry *e) {
   }
   atomic_store_explicit(&e->kind, kind, memory_order_relaxed);
   return (enum fd_kind)kind;
+}
+
+/* A failure after a park (park.h, wuc_set_errno_after_park). */
+static ssize_t fail_with(int error) {
+  wuc_set_errno_after_park(error);
+  return -1;
 }
 
 /* One attempt of a call, without blocking. */
@@ -80,13 +88,14 @@ static ssize_t io_loop(int fd, int dir, const char *what, attempt_fn *attempt, v
   for (;;) {
     uint32_t seen = atomic_load_explicit(&e->seq[dir], memory_order_acquire);
     ssize_t r = attempt(fd, call);
-    if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return r;
-    if (errno == EINTR) continue;
-    if (!wuc_poll_park(e, dir, seen, what)) return r; /* not watchable: EAGAIN it is */
-    if (atomic_load_explicit(&e->closing, memory_order_acquire) != closing) {
-      errno = ECANCELED;
-      return -1;
-    }
+    if (r >= 0) return r;
+    int error = errno;
+    if (error == EINTR) continue;
+    if (error != EAGAIN && error != EWOULDBLOCK) return fail_with(error);
+    bool parked = wuc_poll_park(e, dir, seen, what);
+    if (atomic_load_explicit(&e->closing, memory_order_acquire) != closing)
+      return fail_with(ECANCELED);
+    if (!parked) return fail_with(error); /* not watchable: EAGAIN it is */
   }
 }
 
@@ -241,14 +250,9 @@ int wuc_wait_fd(int fd, unsigned events, wuc_duration_t limit) {
   if (won < 0) won = (int)wuc_wu_block_all_or(&w);
   wuc_wu_end_winner(&w, (unsigned)won);
   (void)ops[won]->unregister_select(resource[won], &clauses[won].__wuc_node);
-  if (won == 2) {
-    errno = ETIMEDOUT;
-    return -1;
-  }
-  if (atomic_load_explicit(&e->closing, memory_order_acquire) != closing) {
-    errno = ECANCELED;
-    return -1;
-  }
+  if (won == 2) return (int)fail_with(ETIMEDOUT);
+  if (atomic_load_explicit(&e->closing, memory_order_acquire) != closing)
+    return (int)fail_with(ECANCELED);
   return 0;
 }
 
@@ -265,11 +269,7 @@ int wuc_connect(int fd, const struct sockaddr *addr, socklen_t len, wuc_duration
   int error = 0;
   socklen_t size = sizeof error;
   if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) return -1;
-  if (error) {
-    errno = error;
-    return -1;
-  }
-  return 0;
+  return error ? (int)fail_with(error) : 0;
 }
 
 /* ---- close ------------------------------------------------------------------ */

@@ -1,6 +1,8 @@
 /* park.c — the one-permit park/unpark protocol (park.h; states in scheduler.h). */
 #include "park.h"
 
+#include <errno.h>
+
 #include "fatal.h"
 #include "scheduler.h"
 
@@ -49,4 +51,9 @@ void wuc_unpark(wuc_uthread_t *t) {
       wuc_fatal("wuc_unpark(%p): not a user thread", (void *)t);
     }
   }
+}
+
+__attribute__((noinline)) void wuc_set_errno_after_park(int error) {
+  __asm__ volatile("" ::: "memory");
+  errno = error;
 }

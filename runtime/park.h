@@ -57,4 +57,9 @@ void wuc_unpark(wuc_uthread_t *t);
 #ifdef __cplusplus
 }
 #endif
+/* Sets errno after a park: the thread may resume on another kernel thread,
+ * and a compiler may keep &errno (glibc's __errno_location is `const`) from
+ * before the park; out of line, the address is taken afresh. */
+void wuc_set_errno_after_park(int error);
+
 #endif

@@ -53,10 +53,19 @@ struct fd_entry *wuc_fd_entry(int fd) {
   return &chunk[(unsigned)fd & (CHUNK_SIZE - 1)];
 }
 
-/* The epoll set and its eventfd, on the first wait on an fd.  A program that
- * waits on fds also writes to them: a write to a pipe or socket whose reader
- * has gone fails with EPIPE instead of killing the program (as in Go), unless
- * the program chose an action for SIGPIPE itself. */
+static void ignore_sigpipe(void) {
+  struct sigaction old;
+  if (sigaction(SIGPIPE, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+      old.sa_handler == SIG_DFL)
+    signal(SIGPIPE, SIG_IGN);
+}
+
+void wuc_poll_ignore_sigpipe(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, ignore_sigpipe);
+}
+
+/* The epoll set and its eventfd, on the first wait on an fd. */
 static void poll_init(void) {
   pthread_mutex_lock(&init_lock);
   if (atomic_load(&wuc_poll.epfd) < 0) {
@@ -67,10 +76,7 @@ static void poll_init(void) {
     if (epoll_ctl(ep, EPOLL_CTL_ADD, wake, &ev) != 0)
       wuc_fatal("cannot create the poller: %s", strerror(errno));
     wuc_poll.wake_fd = wake;
-    struct sigaction old;
-    if (sigaction(SIGPIPE, NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-        old.sa_handler == SIG_DFL)
-      signal(SIGPIPE, SIG_IGN);
+    wuc_poll_ignore_sigpipe();
     atomic_store_explicit(&wuc_poll.epfd, ep, memory_order_release);
   }
   pthread_mutex_unlock(&init_lock);

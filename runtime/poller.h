@@ -76,6 +76,11 @@ int wuc_fd_ready(struct fd_entry *e, int dir);
  * (the caller then does not wait). */
 bool wuc_poll_park(struct fd_entry *e, int dir, uint32_t seen, const char *what);
 
+/* A program that waits on fds also writes to them: a write to a pipe or
+ * socket whose reader has gone fails with EPIPE instead of killing it (as in
+ * Go), unless it chose an action for SIGPIPE itself.  Once, on first use. */
+void wuc_poll_ignore_sigpipe(void);
+
 /* Puts signal_notify.c's pipe in the epoll set: when readable, polling
  * runs wuc_signal_dispatch. */
 void wuc_poll_watch_signals(int fd);

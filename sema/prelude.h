@@ -60,6 +60,12 @@ inline Prelude dialectPrelude(const SourceFile &file, const FrontendResult &fe) 
   if (channels) p.headers.push_back("wuc/channel.h");
   if (futures) p.headers.push_back("wuc/future.h");
   if (statements) p.headers.push_back("wuc/waituntil.h");
+  // readable(fd) / writable(fd) need <wuc/fd.h>, which <wuc.h> does not include.
+  bool fds = false;
+  for (const WaitUntil &w : fe.statements)
+    for (const Clause &c : w.clauses)
+      fds |= c.form == ClauseForm::Readable || c.form == ClauseForm::Writable;
+  if (fds) p.headers.push_back("wuc/fd.h");
 
   // The external declarations, as the frontend finds them.
   fe::Splice splice(file.text());

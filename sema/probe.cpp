@@ -87,6 +87,8 @@ private:
         break;
       case ClauseForm::Closed:
       case ClauseForm::Timeout:
+      case ClauseForm::Readable:
+      case ClauseForm::Writable:
         marker(w, c, SideOperand, c.arg, out);
         break;
       case ClauseForm::Resource:

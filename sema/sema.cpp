@@ -166,6 +166,7 @@ private:
   void shift(const Clause &c, const Marker &lhs, const Marker &rhs, ClauseFacts &f);
   void closed(const Clause &c, const Marker &m, ClauseFacts &f);
   void timeout(const Clause &c, const Marker &m, ClauseFacts &f);
+  void fd(const Clause &c, const Marker &m, ClauseFacts &f);
   void resource(const Clause &c, const Marker &m, ClauseFacts &f);
 
   // A channel (or a pointer to one): its element type.
@@ -330,7 +331,7 @@ static std::optional<Trait> readTrait(const VarDecl *vd) {
 
 void Analysis::collectFileScope() {
   static const char *const kBuiltin[] = {"wuc_chan_recv_clause", "wuc_chan_send_clause",
-                                         "wuc_chan_closed_clause", "wuc_timeout"};
+                                         "wuc_chan_closed_clause", "wuc_timeout", "wuc_fd_clause"};
   const SourceManager &sm = ctx_->getSourceManager();
   for (const Decl *d : ctx_->getTranslationUnitDecl()->decls()) {
     if (const auto *vd = dyn_cast<VarDecl>(d)) {
@@ -713,6 +714,21 @@ void Analysis::timeout(const Clause &c, const Marker &m, ClauseFacts &f) {
   setTrait(f, builtinTrait("wuc_timeout"));
 }
 
+// readable(fd) / writable(fd): an integer fd, converted to int by
+// wuc_readable_make / wuc_writable_make (<wuc/fd.h>).  Enumerations and
+// _Bool are integers too; pointers, floating values and structs are not.
+void Analysis::fd(const Clause &c, const Marker &m, ClauseFacts &f) {
+  const bool readable = c.form == ClauseForm::Readable;
+  QualType t = m.operand->getType();
+  if (!t->isIntegerType()) {
+    error(start(c.arg), format(msg::FdNeedsInteger, readable ? "readable" : "writable", spell(t)));
+    return;
+  }
+  f.kind = readable ? ClauseFacts::Readable : ClauseFacts::Writable;
+  f.operandType = spell(t);
+  setTrait(f, builtinTrait("wuc_fd_clause"));
+}
+
 void Analysis::resource(const Clause &c, const Marker &m, ClauseFacts &f) {
   const Expr *e = m.operand;
   QualType t = e->getType();
@@ -784,6 +800,9 @@ void Analysis::classify(const WaitUntil &w, const Clause &c, ClauseFacts &f) {
     return closed(c, *m0, f);
   case ClauseForm::Timeout:
     return timeout(c, *m0, f);
+  case ClauseForm::Readable:
+  case ClauseForm::Writable:
+    return fd(c, *m0, f);
   case ClauseForm::Resource:
     return resource(c, *m0, f);
   }

@@ -21,6 +21,8 @@ struct ClauseFacts {
     Send,     // ch << e
     Closed,   // closed(ch)
     Timeout,  // timeout(d)
+    Readable, // readable(fd)
+    Writable, // writable(fd)
     Resource, // a selectable object (WUC_SELECTABLE), future, lock, user type...
   } kind = Invalid;
 
@@ -43,7 +45,7 @@ struct ClauseFacts {
   std::vector<std::string> memberPath;
 
   // The trait (Resource, and the built-in clause types of Recv / Send /
-  // Closed / Timeout): the variable WUC_SELECTABLE declared, and the names
+  // Closed / Timeout / Readable / Writable): the variable WUC_SELECTABLE declared, and the names
   // of the three functions it was given.
   std::string traitVar; // wuc_selectable_trait_<register function>
   std::string registerFn, unregisterFn, onSelectedFn;

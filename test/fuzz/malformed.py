@@ -94,8 +94,9 @@ def giant_file(size):
 def token_soup(size, seed):
     """Random dialect and C tokens, broken and unbalanced, in function bodies."""
     words = ['waituntil', 'when', 'or', 'and', 'else', '(', ')', '{', '}', ';', '<<', 'x', 'c',
-             'timeout', 'closed', '10`ms', 'channel(int)', 'future(long)', '"s"', "'c'", '/* */',
-             '\n', 'if', 'while', 'for', 'return', '[', ']', ',', '=', '?', ':', '||', '&&']
+             'timeout', 'closed', 'readable', 'writable', '10`ms', 'channel(int)',
+             'future(long)', '"s"', "'c'", '/* */', '\n', 'if', 'while', 'for', 'return', '[',
+             ']', ',', '=', '?', ':', '||', '&&']
     rng = random.Random(seed)
     out, total, n = [], 0, 0
     while total < size:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 HEADERS = ['base.h', 'atomic.h', 'time.h', 'thread.h', 'select.h', 'channel.h', 'future.h',
-           'latch.h', 'lock.h', 'semaphore.h', 'timeout.h', 'waituntil.h']
+           'latch.h', 'lock.h', 'semaphore.h', 'timeout.h', 'waituntil.h', 'fd.h']
 
 
 def ok(name):

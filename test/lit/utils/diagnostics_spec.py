@@ -348,6 +348,29 @@ int main(void) {
 }
 ''')
 
+gen('readable_needs_integer', "Operands: readable() on a pointer, not a file descriptor (reported at its argument).",
+    "'readable' needs a file descriptor (an integer), not 'int *'",
+    '''
+int main(void) {
+  int fds[2] = { 0, 1 };
+  int *p = fds;
+  waituntil (readable(@@p)) {}
+  return 0;
+}
+''')
+
+gen('writable_needs_integer', "Operands: writable() on a struct holding a descriptor, not a descriptor (reported at its argument).",
+    "'writable' needs a file descriptor (an integer), not 'struct conn'",
+    '''
+struct conn { int fd; };
+
+int main(void) {
+  struct conn c = { 1 };
+  waituntil (writable( @@c )) {} or waituntil (writable(c.fd)) {}
+  return 0;
+}
+''')
+
 gen('operand_not_lvalue', "Operands: a selectable object that is neither an lvalue nor a pointer (reported at the operand).",
     "operand of type 'owner_lock' must be an lvalue or a pointer",
     '''
@@ -526,6 +549,15 @@ gen('empty_clause_argument_timeout', "Syntax: 'timeout()' with nothing inside (r
     '''
 int main(void) {
   waituntil (timeout(@@)) {}
+  return 0;
+}
+''', prologue=CH)
+
+gen('empty_clause_argument_readable', "Syntax: 'readable()' with nothing inside (reported at the ')').",
+    "'readable( )' needs an argument",
+    '''
+int main(void) {
+  waituntil (readable(@@)) {}
   return 0;
 }
 ''', prologue=CH)

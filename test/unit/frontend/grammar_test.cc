@@ -233,6 +233,30 @@ TEST(Grammar, TimeoutAndClosedForms) {
   EXPECT_EQ(q.clause(0, 0).form, ClauseForm::Closed);
 }
 
+TEST(Grammar, ReadableAndWritableForms) {
+  Parsed p = parseBody("waituntil (readable(fds[0])) ; or waituntil (writable ( c.fd )) ; or "
+                       "waituntil (readable) ;\n"
+                       "or waituntil (writable(a)(b)) ; or waituntil (readable(d) + 1) ;\n"
+                       "or waituntil (readable(d) << c) ; or waituntil (readablex(c)) ;");
+  EXPECT_PARSES(p);
+  const WaitUntil &w = p.fe.statements[0];
+  EXPECT_EQ(w.clauses[0].form, ClauseForm::Readable);
+  EXPECT_EQ(p.text(w.clauses[0].arg), "fds[0]");
+  EXPECT_EQ(w.clauses[1].form, ClauseForm::Writable);
+  EXPECT_EQ(p.text(w.clauses[1].arg), "c.fd");
+  EXPECT_EQ(w.clauses[2].form, ClauseForm::Resource);
+  EXPECT_EQ(w.clauses[3].form, ClauseForm::Resource);
+  EXPECT_EQ(w.clauses[4].form, ClauseForm::Resource);
+  EXPECT_EQ(w.clauses[5].form, ClauseForm::Shift);
+  EXPECT_EQ(w.clauses[6].form, ClauseForm::Resource);
+  // Even when the program declares functions of those names.
+  Parsed q = parse("int readable(int); int writable;\n"
+                   "void f(void) { waituntil (readable(3)) ; and waituntil (writable(4)) ; }\n");
+  EXPECT_PARSES(q);
+  EXPECT_EQ(q.clause(0, 0).form, ClauseForm::Readable);
+  EXPECT_EQ(q.clause(0, 1).form, ClauseForm::Writable);
+}
+
 struct ShiftCase {
   const char *operand;
   const char *lhs; // nullptr: not a Shift

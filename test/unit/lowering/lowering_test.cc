@@ -169,6 +169,43 @@ TEST(Lowering, HeadersGoBeforeTheDeclarationOfTheFirstConstruct) {
       << l.c;
 }
 
+TEST(Lowering, AnFdClauseGetsFdHeaderAfterWaituntilHeader) {
+  Lowered l;
+  lower("#include <stdio.h>\nint g(int);\n"
+        "int main(void) {\n  int x = g(1);\n  waituntil (readable(x)) {}\n  return 0;\n}\n",
+        {{fdFacts()}}, l);
+  EXPECT_EQ(count(l.c, "#include <wuc"), 2u) << l.c;
+  EXPECT_TRUE(inOrder(l.c, {"#include <stdio.h>\n", "int g(int);\n",
+                            "\n#include <wuc/waituntil.h>\n#include <wuc/fd.h>\n#line 3 \"t.wc\"\n"
+                            "int main(void) {"}))
+      << l.c;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+TEST(Lowering, FdClausesMakeTheirClauseOnceWhenEnabled) {
+  Lowered l;
+  lower(fn("  waituntil (readable(g(0))) { r = 1; }\n"
+           "  or when (g(1)) waituntil (writable(g(2))) { r = 2; }"),
+        {{fdFacts(true), fdFacts(false)}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"wuc_fd_clause __wuc0_clause0_readable = wuc_readable_make(g(0));",
+          "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_readable, "
+          "&wuc_selectable_ops_wuc_fd_register, (void *)0,",
+          "_Bool __wuc0_clause1_writable_enabled = (g(1)) != 0;",
+          "wuc_fd_clause __wuc0_clause1_writable = __wuc0_clause1_writable_enabled ? "
+          "wuc_writable_make(g(2)) : (wuc_fd_clause){0};",
+          "if (wuc_fd_register(&__wuc0_clause0_readable, wuc_wu_try_node(&__wuc0, 0))) goto "
+          "__wuc0_clause0_readable_tried;",
+          "if (__wuc0_clause1_writable_enabled && wuc_fd_register(&__wuc0_clause1_writable,",
+          "if (wuc_fd_on_selected(&__wuc0_clause0_readable, &__wuc0_clauses[0].__wuc_node)) {",
+          "(void)wuc_fd_unregister(&__wuc0_clause0_readable, &__wuc0_clauses[0].__wuc_node);"}))
+      << s;
+  for (const char *call : {"g(0)", "g(1)", "g(2)"})
+    EXPECT_EQ(count(codeLines(l.plain), call), 1u) << call << " evaluated once";
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
 TEST(Lowering, ADurationInAMacroGetsItsHeaderAfterTheDirective) {
   Lowered l;
   lower("int a;\n#define TICK 10`ms\nlong b = TICK;\n", {}, l);

@@ -64,6 +64,12 @@ ClauseFacts timeoutFacts() {
   return f;
 }
 
+ClauseFacts fdFacts(bool readable) {
+  ClauseFacts f = builtin(readable ? ClauseFacts::Readable : ClauseFacts::Writable, "wuc_fd");
+  f.operandType = "int";
+  return f;
+}
+
 ClauseFacts resourceFacts(const std::string &type, bool isPointer,
                           std::vector<std::string> memberPath) {
   // The library's resources have prefixed traits (<wuc.h>'s latch is wuc_latch).

@@ -31,6 +31,8 @@ ClauseFacts sendFacts(bool channelIsPointer = false);
 ClauseFacts closedFacts(bool channelIsPointer = false);
 // timeout(d)
 ClauseFacts timeoutFacts();
+// readable(fd) (`readable`), writable(fd) (otherwise)
+ClauseFacts fdFacts(bool readable = true);
 // A resource whose trait WUC_SELECTABLE(T, <reg>, <unreg>, <sel>) declared,
 // e.g. resourceFacts("latch").
 ClauseFacts resourceFacts(const std::string &type, bool isPointer = false,

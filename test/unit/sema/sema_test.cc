@@ -320,6 +320,31 @@ TEST(Timeout, NeedsAnArithmeticValue) {
                           err(8, 20, format(msg::TimeoutNeedsDuration, "owner_lock")));
 }
 
+TEST(Fd, NeedsAnInteger) {
+  Outcome r = analyseSource(inMain("int fd = 3; long l = 4; enum { E = 5 } en = E; char ch = 0;\n"
+                                   "struct conn { int fd; } conn; double d = 1; int *p = &fd;",
+                                   "waituntil (readable(fd)) {}\n"
+                                   "waituntil (writable(l)) {}\n"
+                                   "waituntil (readable(en)) {}\n"
+                                   "waituntil (writable(ch + conn.fd)) {}\n"
+                                   "waituntil (readable(d)) {}\n"
+                                   "waituntil (writable(p)) {}\n"
+                                   "waituntil (readable(conn)) {}"));
+  EXPECT_FALSE(r.ok);
+  for (unsigned s = 0; s < 4; s++) {
+    EXPECT_EQ(r.at(s).kind, s % 2 == 0 ? ClauseFacts::Readable : ClauseFacts::Writable) << s;
+    EXPECT_EQ(r.at(s).traitVar, "wuc_selectable_trait_wuc_fd_register");
+    EXPECT_EQ(r.at(s).registerFn, "wuc_fd_register");
+    EXPECT_EQ(r.at(s).unregisterFn, "wuc_fd_unregister");
+    EXPECT_EQ(r.at(s).onSelectedFn, "wuc_fd_on_selected");
+  }
+  EXPECT_EQ(r.at(1).operandType, "long");
+  EXPECT_EQ(r.at(4).kind, ClauseFacts::Invalid);
+  EXPECT_EQ(r.errors, err(9, 21, format(msg::FdNeedsInteger, "readable", "double")) +
+                          err(10, 21, format(msg::FdNeedsInteger, "writable", "int *")) +
+                          err(11, 21, format(msg::FdNeedsInteger, "readable", "struct conn")));
+}
+
 // ---- resources ----------------------------------------------------------------
 
 TEST(Resource, BuiltIns) {
