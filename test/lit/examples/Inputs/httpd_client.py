@@ -159,6 +159,7 @@ for label, request in (
          b'GET /sub/..%2F..%2Fsecret.txt HTTP/1.1\r\nHost: x\r\n\r\n'),
         ('GET /..', b'GET /.. HTTP/1.1\r\nHost: x\r\n\r\n'),
         ('GET /hello.txt%00', b'GET /hello.txt%00 HTTP/1.1\r\nHost: x\r\n\r\n'),
+        ('GET /hello%+a.txt', b'GET /hello%+a.txt HTTP/1.1\r\nHost: x\r\n\r\n'),
         ('GET without Host', b'GET /hello.txt HTTP/1.1\r\n\r\n'),
         ('a garbage line', b'hello there\r\n\r\n'),
         ('HTTP/2.0', b'GET /hello.txt HTTP/2.0\r\nHost: x\r\n\r\n'),
