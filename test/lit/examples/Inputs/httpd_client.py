@@ -113,7 +113,7 @@ status, h, body = c.response(head_only=True)
 check('HEAD /hello.txt', status == 200 and h['content-length'] == '6',
       '200, Content-Length 6, no body')
 for path, why in (('/missing.txt', 'no such file'), ('/sub/', 'no index.html'),
-                  ('/sub', 'a directory')):
+                  ('/sub', 'a directory'), ('/fifo', 'a FIFO: no regular file')):
     c.get(path)
     status, h, body = c.response()
     check('GET ' + path, status == 404 and h['connection'] == 'keep-alive',
