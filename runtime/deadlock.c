@@ -51,14 +51,17 @@ void wuc_describe_thread(struct wuc_uthread *t, char *buf, unsigned size) {
     snprintf(unnamed, sizeof unnamed, "%p", (void *)(uintptr_t)t->fn);
     fn_name = unnamed;
   }
+  /* A name, if the thread has one, in quotes after its number. */
+  char name[sizeof t->name + 3] = "";
+  if (t->name[0]) snprintf(name, sizeof name, " \"%s\"", t->name);
   if (t->id == 1) {
-    snprintf(buf, size, "user thread 1 (main)");
+    snprintf(buf, size, "user thread 1%s (main)", name);
   } else if (t->spawn_file) {
-    snprintf(buf, size, "user thread %lu (%s, spawned at %s:%d by thread %lu)", t->id, fn_name,
-             t->spawn_file, t->spawn_line, t->parent_id);
+    snprintf(buf, size, "user thread %lu%s (%s, spawned at %s:%d by thread %lu)", t->id, name,
+             fn_name, t->spawn_file, t->spawn_line, t->parent_id);
   } else {
-    snprintf(buf, size, "user thread %lu (%s, spawned from %p by thread %lu)", t->id, fn_name,
-             t->spawn_return_address, t->parent_id);
+    snprintf(buf, size, "user thread %lu%s (%s, spawned from %p by thread %lu)", t->id, name,
+             fn_name, t->spawn_return_address, t->parent_id);
   }
 }
 

@@ -163,6 +163,7 @@ int wuc_poll_run(bool block, int64_t deadline) {
   struct epoll_event events[EVENTS_PER_POLL];
   int n = block ? wait_events(ep, events, deadline) : epoll_wait(ep, events, EVENTS_PER_POLL, 0);
   atomic_store_explicit(&wuc_poll.last_poll, wuc_now(), memory_order_relaxed);
+  atomic_fetch_add_explicit(&wuc_poll.polls, 1, memory_order_relaxed);
   if (n <= 0) return 0;
   /* Wake-ups from here go to the back of the worker's queue, as a timer's
    * (or to the global queue on the monitor). */

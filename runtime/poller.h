@@ -56,7 +56,8 @@ struct poll_shared {
   int wake_fd;          /* the eventfd in the epoll set */
   _Atomic bool polling; /* a worker blocks in epoll_wait */
   _Atomic int64_t last_poll;
-  _Atomic long waiting; /* threads and clauses queued on fds */
+  _Atomic long waiting;   /* threads and clauses queued on fds */
+  _Atomic uint64_t polls; /* epoll_wait calls, for wuc_stats */
 } __attribute__((aligned(64)));
 extern struct poll_shared wuc_poll;
 

@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include "preempt.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -71,12 +73,46 @@ WUC_NO_TSAN static bool in_range(const struct code_range *r, uintptr_t pc) {
   return pc >= r->lo && pc < r->hi;
 }
 
+/* The main executable's .text, from its section headers: its code without
+ * the PLT stubs (.plt, .plt.sec), which run on behalf of whoever calls a
+ * shared library's function — libwuc inside a critical section, say — and
+ * without .init/.fini.  bias: where the executable was loaded. */
+static bool program_text(uintptr_t bias, struct code_range *out) {
+  int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  bool found = false;
+  Elf64_Ehdr eh;
+  if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh &&
+      memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_shentsize == sizeof(Elf64_Shdr) &&
+      eh.e_shnum > 0 && eh.e_shstrndx < eh.e_shnum) {
+    size_t size = (size_t)eh.e_shnum * sizeof(Elf64_Shdr);
+    Elf64_Shdr *sh = malloc(size);
+    Elf64_Shdr names;
+    if (sh && pread(fd, sh, size, (off_t)eh.e_shoff) == (ssize_t)size) {
+      names = sh[eh.e_shstrndx];
+      for (unsigned i = 0; i < eh.e_shnum && !found; i++) {
+        char name[8] = {0};
+        if (sh[i].sh_name >= names.sh_size ||
+            pread(fd, name, sizeof name - 1, (off_t)(names.sh_offset + sh[i].sh_name)) <= 0)
+          continue;
+        if (strcmp(name, ".text") != 0 || !(sh[i].sh_flags & SHF_EXECINSTR)) continue;
+        *out = (struct code_range){bias + sh[i].sh_addr, bias + sh[i].sh_addr + sh[i].sh_size};
+        found = true;
+      }
+    }
+    free(sh);
+  }
+  close(fd);
+  return found;
+}
+
 /* What dl_iterate_phdr looks for: the object holding `address` (or the main
  * program, the first object, when address is 0): its code, and whether it
  * has an interpreter (a static executable has none, and holds libc). */
 struct object_search {
   uintptr_t address;
   struct code_range code;
+  uintptr_t bias;
   bool found, has_interpreter;
 };
 
@@ -96,6 +132,7 @@ static int find_object(struct dl_phdr_info *info, size_t size, void *data) {
   /* The main program is the first object. */
   if (s->address && !in_range(&code, s->address)) return 0;
   s->code = code;
+  s->bias = info->dlpi_addr;
   s->has_interpreter = interp;
   s->found = true;
   return 1;
@@ -181,8 +218,10 @@ void wuc_preempt_init(void) {
   /* A static executable holds libc itself: its code cannot be told from
    * the program's, so it is never preempted (docs/runtime.md). */
   if (!program.found || !program.has_interpreter) wuc_timeslice_ns = 0;
+  /* Without section headers (a file stripped of them) nothing is known to
+   * be the program's own code: no preemption either. */
+  if (wuc_timeslice_ns != 0 && !program_text(program.bias, &program_code)) wuc_timeslice_ns = 0;
   if (wuc_timeslice_ns == 0) return;
-  program_code = program.code;
   if (__start_wuc_text && __stop_wuc_text) {
     runtime_code = (struct code_range){(uintptr_t)__start_wuc_text, (uintptr_t)__stop_wuc_text};
   } else {

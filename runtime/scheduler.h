@@ -109,6 +109,7 @@ struct wuc_uthread {
   int spawn_line;
   void *spawn_return_address;
   unsigned long parent_id;
+  char name[32]; /* "" until named (uthread.c); written by the thread itself or before it starts */
   const char *wait_what;
   const void *wait_object;
   const char *wait_file;
@@ -260,7 +261,8 @@ void wuc_registry_remove(struct wuc_uthread *t);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);
 /* How reports name t: "user thread N (FUNCTION, spawned at FILE:LINE by
- * thread M)", or "user thread 1 (main)". */
+ * thread M)", or "user thread 1 (main)"; a named thread has its name in
+ * quotes after N. */
 void wuc_describe_thread(struct wuc_uthread *t, char *buf, unsigned size);
 /* fatal.h's hook: where the caller runs, "in <thread>" or another place (a
  * timer callback, a worker's scheduler, start-up, a foreign kernel thread). */

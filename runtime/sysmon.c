@@ -15,6 +15,7 @@
 #include "fatal.h"
 #include "poller.h"
 #include "preempt.h"
+#include "schedtrace.h"
 #include "scheduler.h"
 
 struct sysmon_shared wuc_sysmon = {.sleep_until = SYSMON_NOT_RUNNING};
@@ -147,6 +148,7 @@ static void *sysmon_main(void *arg) {
   atomic_store_explicit(&wuc_sysmon.tid, gettid(), memory_order_relaxed);
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0); /* its wake-ups are the timers' lateness */
   int64_t gap = SYSMON_TIMER_GRACE_NS;
+  int64_t next_trace = wuc_now() + wuc_schedtrace_period_ns;
   for (;;) {
     atomic_store(&wuc_sysmon.wake_word, 0);
     int64_t now = wuc_now();
@@ -170,6 +172,13 @@ static void *sysmon_main(void *arg) {
      * them, and they us when they leave the idle list). */
     bool all_idle = atomic_load(&wuc_sched.nidle) == n;
     if (all_idle) until = INT64_MAX;
+    if (wuc_schedtrace_period_ns) {
+      if (now >= next_trace) {
+        wuc_schedtrace_print(now);
+        next_trace = now + wuc_schedtrace_period_ns;
+      }
+      if (next_trace < until) until = next_trace;
+    }
     gap = acted ? SYSMON_TIMER_GRACE_NS : gap < SYSMON_MAX_GAP_NS ? 2 * gap : gap;
     if (until != INT64_MAX && until < now + gap) until = now + gap;
     atomic_store(&wuc_sysmon.sleep_until, until);
@@ -183,6 +192,7 @@ static void *sysmon_main(void *arg) {
 }
 
 void wuc_sysmon_start(void) {
+  wuc_schedtrace_init();
   unsigned n = atomic_load(&wuc_sched.nworkers);
   for (unsigned i = 0; i < n; i++) {
     if (pthread_getcpuclockid(wuc_sched.workers[i]->os_thread, &watches[i].cpu_clock) != 0)

@@ -73,8 +73,18 @@ static void uthread_finished(struct wuc_uthread *t) {
   atomic_store(&t->join_word, JOIN_DONE); /* t may be freed from here on */
 }
 
-static wuc_uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int line,
-                            void *ret_addr) {
+/* Copies name into t's buffer, truncated; written before t starts, or by t
+ * itself, and read by reports while it runs: a name set twice may show
+ * half of each for a moment. */
+static void set_name(struct wuc_uthread *t, const char *name) {
+  if (!name) name = "";
+  size_t n = strnlen(name, sizeof t->name - 1);
+  memcpy(t->name, name, n);
+  t->name[n] = '\0';
+}
+
+static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, const char *file,
+                            int line, void *ret_addr) {
   struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_spawn");
   if (!fn) wuc_fatal("uthread_spawn: NULL thread function");
   if (!atomic_load_explicit(&wuc_sched.started, memory_order_relaxed)) wuc_sched_start_workers();
@@ -94,6 +104,7 @@ static wuc_uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int
   t->spawn_line = line;
   t->spawn_return_address = ret_addr;
   t->parent_id = cur->id;
+  set_name(t, name);
   t->id = atomic_fetch_add_explicit(&wuc_sched.next_id, 1, memory_order_relaxed);
   wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
   wuc_registry_add(t);
@@ -104,11 +115,26 @@ static wuc_uthread_t *spawn(void (*fn)(void *), void *arg, const char *file, int
 }
 
 wuc_uthread_t *wuc_uthread_spawn_at(void (*fn)(void *), void *arg, const char *file, int line) {
-  return spawn(fn, arg, file, line, __builtin_return_address(0));
+  return spawn(NULL, fn, arg, file, line, __builtin_return_address(0));
 }
 
+wuc_uthread_t *wuc_uthread_spawn_named_at(const char *name, void (*fn)(void *), void *arg,
+                                          const char *file, int line) {
+  return spawn(name, fn, arg, file, line, __builtin_return_address(0));
+}
+
+wuc_uthread_t *(wuc_uthread_spawn_named)(const char *name, void (*fn)(void *), void *arg) {
+  return spawn(name, fn, arg, NULL, 0, __builtin_return_address(0));
+}
+
+void wuc_uthread_set_name(const char *name) {
+  set_name(wuc_current_thread_or_die("uthread_set_name"), name);
+}
+
+const char *wuc_uthread_name(const wuc_uthread_t *t) { return t->name[0] ? t->name : NULL; }
+
 wuc_uthread_t *(wuc_uthread_spawn)(void (*fn)(void *), void *arg) {
-  return spawn(fn, arg, NULL, 0, __builtin_return_address(0));
+  return spawn(NULL, fn, arg, NULL, 0, __builtin_return_address(0));
 }
 
 /* A joined handle is freed memory: its magic word is read on purpose, to

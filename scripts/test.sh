@@ -10,9 +10,9 @@ ctest --test-dir build --output-on-failure -j 2 --timeout 600
 # The stress tests (channels, preemption) again under ASan+UBSan (docs/testing.md,
 # "Sanitizers"): a second build directory with only the runtime and the stress programs.
 cmake -S . -B build-asan -G Ninja -DWUC_WERROR=ON -DWUC_SANITIZE=address >/dev/null
-cmake --build build-asan --target wuc_chan_stress wuc_preempt_stress
+cmake --build build-asan --target wuc_chan_stress wuc_preempt_stress wuc_io_stress
 ctest --test-dir build-asan --output-on-failure -j 2 --timeout 600 -R '^stress\.'
-# The preemption stress tests under ThreadSanitizer: the runtime and that program only.
+# The preemption and I/O stress tests under ThreadSanitizer: the runtime and those programs.
 cmake -S . -B build-tsan -G Ninja -DWUC_WERROR=ON -DWUC_SANITIZE=thread >/dev/null
-cmake --build build-tsan --target wuc_preempt_stress
-ctest --test-dir build-tsan --output-on-failure -j 2 --timeout 600 -R '^stress\.preempt\.'
+cmake --build build-tsan --target wuc_preempt_stress wuc_io_stress
+ctest --test-dir build-tsan --output-on-failure -j 2 --timeout 600 -R '^stress\.(preempt|io)\.'

@@ -59,9 +59,15 @@ static inline void uthread_yield(void) { wuc_uthread_yield(); }
 static inline uthread_t *uthread_self(void) { return wuc_uthread_self(); }
 static inline void(uthread_sleep)(wuc_duration_t d) { (wuc_uthread_sleep)(d); }
 static inline unsigned long uthread_id(const uthread_t *t) { return wuc_uthread_id(t); }
+static inline void uthread_set_name(const char *name) { wuc_uthread_set_name(name); }
+static inline const char *uthread_name(const uthread_t *t) { return wuc_uthread_name(t); }
+static inline uthread_t *(uthread_spawn_named)(const char *name, void (*fn)(void *), void *arg) {
+  return (wuc_uthread_spawn_named)(name, fn, arg);
+}
 static inline void uthread_preemption_off(void) { wuc_uthread_preemption_off(); }
 static inline void uthread_preemption_on(void) { wuc_uthread_preemption_on(); }
 #define uthread_spawn(fn, ...) wuc_uthread_spawn(fn, __VA_ARGS__)
+#define uthread_spawn_named(name, fn, ...) wuc_uthread_spawn_named(name, fn, __VA_ARGS__)
 #define uthread_join(...) wuc_uthread_join(__VA_ARGS__)
 #define uthread_sleep(...) wuc_uthread_sleep(__VA_ARGS__)
 

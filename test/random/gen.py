@@ -10,13 +10,15 @@ the driver's timeout) is also a failure, because the protocols below make
 every program terminate when the runtime is correct:
 
 - producers run a fixed number of statements over send clauses (plus
-  latches, futures, locks, semaphores, timeouts, guards, else); every send
+  latches, futures, locks, semaphores, timeouts, readable/writable of a pipe,
+  guards, else); every send
   is eventually served because every consumer comes back, within one
   timeout, to a statement that receives from all of its open channels;
 - channels are closed only after all their producers finished (by main after
   joining the producers, or by a channel's last producer); consumers run
   until closed(ch) has been seen for each of their channels;
-- latches and futures are set by setter threads that wait for nothing;
+- latches and futures are set by setter threads that wait for nothing, and
+  setter0 writes the pipe's one byte (readable from then on, writable always);
 - lock and semaphore bodies never wait for another thread's lock or permit;
 - a consumer statement that is not an all-or over every open channel has a
   timeout or an else at its root, so it cannot hold a producer up for long.
@@ -32,7 +34,7 @@ UNBOUNDED = 'CHAN_UNBOUNDED'
 
 class Leaf:
     def __init__(self, kind, arg, **kw):
-        self.kind = kind  # send recv closed timeout latch future lock sem
+        self.kind = kind  # send recv closed timeout latch future lock sem fd
         self.arg = arg    # channel / resource index / duration text
         self.kw = kw
         self.index = None
@@ -53,6 +55,7 @@ class Gen:
         self.r_loop = random.Random(seed * 7919 + 1)  # a separate stream: adding a choice keeps older programs
         self.r_hyg = random.Random(seed * 7927 + 3)  # names and jumps (docs/lowering.md, "Names"), likewise
         self.r_c = random.Random(seed * 7933 + 5)  # C idioms around statements and local types, likewise
+        self.r_fd = random.Random(seed * 7937 + 7)  # fd clauses (readable/writable of a pipe), likewise
         self.outer = []  # (exec record, out label) of the statements whose bodies are being emitted
         self.stmt_no = 0
         self.out = []
@@ -103,6 +106,8 @@ class Gen:
         self.nthreads = self.nprod + self.ncons + self.nwork + self.nset
         self.iters = r.choice([10, 20, 40, 80]) * self.scale
         self.maxseq = 0
+        # A pipe: readable once setter0 has written its one byte (like a latch), writable always.
+        self.pipe = self.r_fd.random() < 0.5
 
     # ---------------------------------------------------------------- helpers
     def emit(self, line, ind):
@@ -175,11 +180,13 @@ class Gen:
         if self.nlock: kinds += ['lock', 'lock']
         if self.nsem: kinds += ['sem']
         k = r.choice(kinds)
-        if k == 'timeout': return Leaf('timeout', self.duration())
-        if k == 'latch': return Leaf('latch', r.randrange(self.nlatch))
-        if k == 'future': return Leaf('future', r.randrange(self.nfut))
-        if k == 'lock': return Leaf('lock', r.randrange(self.nlock))
-        return Leaf('sem', r.randrange(self.nsem))
+        if k == 'timeout': leaf = Leaf('timeout', self.duration())
+        elif k == 'latch': leaf = Leaf('latch', r.randrange(self.nlatch))
+        elif k == 'future': leaf = Leaf('future', r.randrange(self.nfut))
+        elif k == 'lock': leaf = Leaf('lock', r.randrange(self.nlock))
+        else: leaf = Leaf('sem', r.randrange(self.nsem))
+        if self.pipe and self.r_fd.random() < 0.25: leaf = Leaf('fd', self.r_fd.choice('rw'))
+        return leaf
 
     def random_tree(self, leaves, allow_and=True):
         """A random and/or tree over the given leaves, in the given order."""
@@ -279,6 +286,11 @@ class Gen:
         elif k == 'timeout':
             d = lf.arg
             res = 'timeout((rs_ev(&%s, %d), %s))' % (x, i, d) if ctx['ev'][i] else 'timeout(%s)' % d
+        elif k == 'fd':
+            fd = 'rs_pipe[0]' if lf.arg == 'r' else 'rs_pipe[1]'
+            word = 'readable' if lf.arg == 'r' else 'writable'
+            res = '%s((rs_ev(&%s, %d), %s))' % (word, x, i, fd) if ctx['ev'][i] else '%s(%s)' % (word, fd)
+            if lf.arg == 'r': body.append('rs_pipe_seen();')
         elif k == 'latch':
             res = self.operand(ctx, i, 'la%d' % lf.arg)
             body.append('rs_latch_seen(%d);' % lf.arg)
@@ -324,7 +336,7 @@ class Gen:
         out = dict(decls=[], value_extra={})
         if h.random() >= 0.3: return out
         kinds = dict(send='send', recv='recv', closed='closed', timeout='timeout', latch='latch', future='future_int',
-                     lock='owner_lock', sem='semaphore')
+                     lock='owner_lock', sem='semaphore', fd='readable')
         pre = h.choice(['wu', 'wuc'])
         out['decls'].append('int %s%d = 0, %s%d_end = 0;' % (pre, sid, pre, sid))
         out['decls'].append('(void)%s%d; (void)%s%d_end;' % (pre, sid, pre, sid))
@@ -635,11 +647,15 @@ class Gen:
         for f in range(self.nfut):
             if f % self.nset == s or r.random() < 0.4: jobs.append(('future', f))
         r.shuffle(jobs)
+        if self.pipe and s == 0: jobs.insert(self.r_fd.randint(0, len(jobs)), ('pipe', 0))
         for kind, i in jobs:
             d = r.choice(['for (int y = 0; y < %d; y++) uthread_yield();' % r.randint(0, 50),
                           'uthread_sleep(microseconds(%d));' % r.randint(0, 3000)])
             self.emit(d, 1)
-            if kind == 'latch':
+            if kind == 'pipe':
+                self.emit('atomic_store(&rs_pipe_written, 1);', 1)
+                self.emit('if (write(rs_pipe[1], "x", 1) != 1) rs_fail("cannot write the pipe");', 1)
+            elif kind == 'latch':
                 self.emit('atomic_store(&rs_latch_set_started[%d], 1);' % i, 1)
                 self.emit('latch_set(&la%d);' % i, 1)
             else:
@@ -676,6 +692,12 @@ class Gen:
         for i in range(self.nfut): decl.append('static future(int) fu%d;' % i)
         for i in range(self.nlock): decl.append('static owner_lock lk%d;' % i)
         for i in range(self.nsem): decl.append('static semaphore se%d;' % i)
+        if self.pipe:
+            decl.append('static int rs_pipe[2];')
+            decl.append('static atomic_int rs_pipe_written;')
+            decl.append('static void rs_pipe_seen(void) {')
+            decl.append('  if (!atomic_load(&rs_pipe_written)) rs_fail("readable(pipe) completed before anything was written");')
+            decl.append('}')
         decl.append('static atomic_int producers_left[RS_CHANS];')
         decl.append('static const unsigned char close_by_producer[RS_CHANS] = {%s};' % ', '.join(str(int(b)) for b in self.close_by_producer))
         decl.append('')
@@ -703,6 +725,7 @@ class Gen:
         e = self.emit
         e('int main(void) {', 0)
         e('signal(SIGABRT, rs_on_abort);', 1)
+        if self.pipe: e('if (pipe(rs_pipe) != 0) rs_fail("pipe");', 1)
         for c in range(self.nchan):
             if not self.zero_init[c]: e('chan_init(&%s, %s);' % (self.chan_name(c), self.caps[c]), 1)
             e('atomic_store(&producers_left[%d], %d);' % (c, sum(c in pc for pc in self.prod_chans)), 1)

@@ -133,12 +133,14 @@ static void echo_client_side(void *arg) {
   CHECK(wuc_close(fd) == 0, "wuc_close: %s", strerror(errno));
 }
 
+static uthread_t *g_servers[ECHO_CONNECTIONS];
+
 static void acceptor(void *arg) {
   int listener = (int)(intptr_t)arg;
   for (int i = 0; i < ECHO_CONNECTIONS; i++) {
     int fd = wuc_accept(listener, NULL, NULL);
     CHECK(fd >= 0, "wuc_accept: %s", strerror(errno));
-    uthread_spawn(echo_server_side, (void *)(intptr_t)fd);
+    g_servers[i] = uthread_spawn(echo_server_side, (void *)(intptr_t)fd);
   }
 }
 
@@ -150,6 +152,7 @@ static void run_echo(void) {
     clients[i] = uthread_spawn(echo_client_side, (void *)(intptr_t)i);
   for (int i = 0; i < ECHO_CONNECTIONS; i++) uthread_join(clients[i]);
   uthread_join(acc);
+  for (int i = 0; i < ECHO_CONNECTIONS; i++) uthread_join(g_servers[i]);
   wuc_close(listener);
   printf("echo: %d connections, %ld bytes echoed\n", ECHO_CONNECTIONS, atomic_load(&g_bytes));
 }

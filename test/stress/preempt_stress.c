@@ -20,10 +20,11 @@
  *   nodefer    the same with a SIGUSR1 handler installed with SA_NODEFER
  *              (its signal mask is the one outside it)
  *   callbacks  stdio calling back into the program (fopencookie) while it
- *              holds the FILE's lock; the callback turns preemption off
- *              (uthread_preemption_off, docs/runtime.md, 'Preemption'): it
- *              is never switched away from, and the lines written by 4
- *              threads arrive whole and in each thread's order
+ *              holds the FILE's lock; preemption is off around the fprintf
+ *              that calls back (uthread_preemption_off, docs/runtime.md,
+ *              'Preemption'): the callback is never switched away from, and
+ *              the lines written by 4 threads arrive whole and in each
+ *              thread's order
  *   off        WUC_TIMESLICE=0: threads that compute and yield are never
  *              preempted
  *   default    WUC_TIMESLICE unset: two threads that never yield share one
@@ -711,15 +712,13 @@ static atomic_long g_cb_interrupted; /* callbacks switched away from */
  * this program's code, computing long enough to be preempted in, appending
  * the bytes one at a time.  A switch to another thread here would let that
  * thread, on the same kernel thread, take the lock again (it is recursive)
- * and write in the middle of this write; so preemption is off. */
+ * and write in the middle of this write; so preemption is off around the
+ * fprintf that calls it (cb_thread) — not just inside it: its own return
+ * still runs with the lock held. */
 static ssize_t sink_write(void *cookie, const char *buf, size_t size) {
-  uthread_preemption_off();
   struct sink *s = cookie;
   size_t at = atomic_load_explicit(&s->len, memory_order_relaxed);
-  if (at + size > s->cap) {
-    uthread_preemption_on();
-    return -1;
-  }
+  if (at + size > s->cap) return -1;
   unsigned long me = 1000000 + uthread_id(uthread_self());
   uintptr_t kt = kernel_thread();
   tl_owner = me;
@@ -730,7 +729,6 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t size) {
   }
   if (tl_owner != me || kernel_thread() != kt) atomic_fetch_add(&g_cb_interrupted, 1);
   atomic_store_explicit(&s->len, at + size, memory_order_relaxed);
-  uthread_preemption_on();
   return (ssize_t)size;
 }
 
@@ -745,8 +743,11 @@ static void cb_thread(void *p) {
   struct cb_arg *a = p;
   uint64_t x = a->t;
   for (long i = 0; i < g_cb_lines; i++) {
-    CHECK(fprintf(g_cb_file, "line %u %ld %016" PRIx64 "\n", a->t, i, mix64(a->t * 100000 + i)) > 0,
-          "fprintf");
+    uthread_preemption_off(); /* stdio may call sink_write: see there */
+    int written =
+        fprintf(g_cb_file, "line %u %ld %016" PRIx64 "\n", a->t, i, mix64(a->t * 100000 + i));
+    uthread_preemption_on();
+    CHECK(written > 0, "fprintf");
     /* Compute outside stdio, where preemption may switch. */
     x = compute_stretch(x, 3000, a->t + 1, &a->tally);
   }
