@@ -13,14 +13,17 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <wuc/io.h>
 
 #include "fatal.h"
 #include "poller.h"
+#include "sanitizer.h"
 
 #define MAX_CHANNELS_PER_SIGNAL 8
 
@@ -30,11 +33,44 @@ static struct {
   wuc_chan *channels[NSIG][MAX_CHANNELS_PER_SIGNAL];
 } notify = {.lock = PTHREAD_MUTEX_INITIALIZER, .pipe_read = -1, .pipe_write = -1};
 
-static void on_signal(int signo) {
+/* A raw write: under ThreadSanitizer the kernel calls this handler directly
+ * (below), and it must not enter the sanitizer, which may be running in the
+ * code it interrupted. */
+WUC_NO_TSAN static void on_signal(int signo) {
   int saved = errno;
   unsigned char byte = (unsigned char)signo;
-  (void)!write(notify.pipe_write, &byte, 1);
+  (void)syscall(SYS_write, notify.pipe_write, &byte, 1);
   errno = saved;
+}
+
+/* The kernel's struct sigaction (rt_sigaction(2)). */
+struct kernel_sigaction {
+  void (*handler)(int);
+  unsigned long flags;
+  void (*restorer)(void);
+  uint64_t mask;
+};
+
+/* Installs on_signal for signo.  ThreadSanitizer runs a handler installed
+ * through libc only when the thread next enters one of its interceptors,
+ * which a worker asleep on its futex never does: the signal would wait for
+ * ever.  There, the handler libc installed is replaced by ours with the raw
+ * system call, keeping libc's return trampoline. */
+static int install(int signo) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  if (sigaction(signo, &sa, NULL) != 0) return -1;
+#ifdef WUC_TSAN
+  struct kernel_sigaction k;
+  if (syscall(SYS_rt_sigaction, signo, NULL, &k, sizeof k.mask) != 0) return -1;
+  k.handler = on_signal;
+  k.mask = 0;
+  if (syscall(SYS_rt_sigaction, signo, &k, NULL, sizeof k.mask) != 0) return -1;
+#endif
+  return 0;
 }
 
 /* Under notify.lock: the pipe, in the epoll set with the token of its own. */
@@ -85,13 +121,5 @@ int wuc_signal_notify_(wuc_chan *ch, wuc_size_t elem_size, int signo) {
   bool first = k == 0 && !notify.channels[signo][0];
   notify.channels[signo][k] = ch;
   pthread_mutex_unlock(&notify.lock);
-  if (first) {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    if (sigaction(signo, &sa, NULL) != 0) return -1;
-  }
-  return 0;
+  return first ? install(signo) : 0;
 }
