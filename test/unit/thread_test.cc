@@ -250,8 +250,11 @@ WUC_SCENARIO(main_returns_on_another_worker) {
 }
 
 TEST(Thread, ReturningFromMainEndsTheProgram) {
-  auto r = RunScenario("main_returns_on_another_worker",
-                       {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_RETURN_FROM_MAIN", "1"}});
+  // WUC_TIMESLICE=0: main's spin must keep worker 0 (a preemption would run
+  // the waker there).
+  auto r = RunScenario(
+      "main_returns_on_another_worker",
+      {{"WUC_PROCESSORS", "2"}, {"WUC_TEST_RETURN_FROM_MAIN", "1"}, {"WUC_TIMESLICE", "0"}});
   EXPECT_TRUE(ExitedWith(r, 42));
   EXPECT_EQ(r.out, "main returns on worker 1 (waker on 1)\n") << r.Describe();
 }
