@@ -1,15 +1,18 @@
 /* idle-conns — memory of idle connections: a loopback server accepts C
  * connections (default 10,000) and gives each a user thread blocked in
- * wuc_read on it with a 4 KiB buffer on its stack; once all are blocked it
+ * wuc_read on it with a 4 KiB buffer on its stack (-mode read, default) or
+ * in wuc_wait_fd until readable before that read's frame is made (-mode
+ * wait: an idle thread's stack holds no buffer); once all are blocked it
  * reads VmRSS and VmHWM of its own process.  The clients are a forked child
  * process (plain blocking connect(2)s, then it waits for the parent to close
  * a pipe), so only the server's memory is in the reading.  The soft limit on
  * descriptors is raised to the hard one (setrlimit).  Reports MiB and the
  * growth per connection over the reading taken before the first accept.
  *
- *   bench_idle-conns [-c CONNECTIONS] */
+ *   bench_idle-conns [-c CONNECTIONS] [-mode read|wait] */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +29,22 @@ static long conns = 10000;
 static int listen_fd, port;
 static _Atomic long blocked, finished;
 
-static void idle(void *arg) {
-  int fd = (int)(intptr_t)arg;
+static bool wait_first; /* -mode wait */
+
+/* The read, with its buffer on the stack (as a C server writes it). */
+static __attribute__((noinline)) void read_eof(int fd) {
   char buf[4096];
-  atomic_fetch_add(&blocked, 1);
   ssize_t n = wuc_read(fd, buf, sizeof buf); /* end of file when the client goes */
   NET_CHECK(n == 0, "idle read: %zd (%s)", n, n < 0 ? strerror(errno) : "data");
+}
+
+static void idle(void *arg) {
+  int fd = (int)(intptr_t)arg;
+  atomic_fetch_add(&blocked, 1);
+  /* -mode wait: park until readable before the buffer's frame exists, so an
+   * idle thread's stack is only what the wait needs. */
+  if (wait_first) NET_CHECK(wuc_wait_fd(fd, WUC_FD_READABLE, -1) == 0, "wait: %m");
+  read_eof(fd);
   wuc_close(fd);
   atomic_fetch_add(&finished, 1);
 }
@@ -53,7 +66,13 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i += 2) {
     char *end = NULL;
     if (i + 1 < argc && !strcmp(argv[i], "-c")) conns = strtol(argv[i + 1], &end, 10);
-    NET_CHECK(end && *end == '\0' && conns >= 1, "usage: %s [-c CONNECTIONS]", argv[0]);
+    if (i + 1 < argc && !strcmp(argv[i], "-mode") &&
+        (!strcmp(argv[i + 1], "read") || !strcmp(argv[i + 1], "wait"))) {
+      wait_first = argv[i + 1][0] == 'w';
+      end = "";
+    }
+    NET_CHECK(end && *end == '\0' && conns >= 1, "usage: %s [-c CONNECTIONS] [-mode read|wait]",
+              argv[0]);
   }
   long limit = net_raise_nofile();
   NET_CHECK(limit > conns + 64, "descriptor limit %ld too low for %ld connections", limit, conns);
@@ -93,7 +112,7 @@ int main(int argc, char **argv) {
   unsigned p = wuc_processors();
 #define EMIT(what, value, unit)                                                                    \
   do {                                                                                             \
-    snprintf(config, sizeof config, "P%u-C%ld-%s", p, conns, what);                                \
+    snprintf(config, sizeof config, "P%u-C%ld-%s%s", p, conns, wait_first ? "wait-" : "", what);                                \
     bench_result("idle-conns", config, (value), unit);                                             \
   } while (0)
   EMIT("VmRSS", (double)rss / (1024.0 * 1024.0), "MiB");
