@@ -12,8 +12,8 @@
  *   bench_idle-conns [-c CONNECTIONS] [-mode read|wait] */
 #include <errno.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
   unsigned p = wuc_processors();
 #define EMIT(what, value, unit)                                                                    \
   do {                                                                                             \
-    snprintf(config, sizeof config, "P%u-C%ld-%s%s", p, conns, wait_first ? "wait-" : "", what);                                \
+    snprintf(config, sizeof config, "P%u-C%ld-%s%s", p, conns, wait_first ? "wait-" : "", what);   \
     bench_result("idle-conns", config, (value), unit);                                             \
   } while (0)
   EMIT("VmRSS", (double)rss / (1024.0 * 1024.0), "MiB");

@@ -94,8 +94,8 @@ static long arg_long(const char *flag, const char *s) {
 int main(int argc, char **argv) {
   long n = 200000;
   for (int i = 1; i < argc; i++) {
-    NET_CHECK(i + 1 < argc && (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-c") ||
-                               !strcmp(argv[i], "-s")),
+    NET_CHECK(i + 1 < argc &&
+                  (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-c") || !strcmp(argv[i], "-s")),
               "usage: %s [-n ROUND_TRIPS] [-c CONNECTIONS] [-s BYTES]", argv[0]);
     long v = arg_long(argv[i], argv[i + 1]);
     *(argv[i][1] == 'n' ? &n : argv[i][1] == 'c' ? &conns : &size) = v;
