@@ -127,14 +127,31 @@ def server_command(side: str, build_dir: Path, tmp: Path, port: int, workers: in
     return [nginx, "-p", str(tmp), "-e", str(tmp / "error.log"), "-c", str(conf)]
 
 
+def page() -> str:
+    """The served file: FILE_SIZE bytes of HTML."""
+    line = "<p>wuc benchmark page: the same bytes from every server.</p>\n"
+    return ("<!doctype html>\n" + line * (FILE_SIZE // len(line) + 1))[:FILE_SIZE]
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """SIGTERM to the server's own process group (nginx: master and workers)."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 def measure(side: str, build_dir: Path, threads: int, conns: int, seconds: int) -> None:
     workers = int(os.environ.get("GOMAXPROCS") or os.environ.get("WUC_PROCESSORS") or 2)
     with tempfile.TemporaryDirectory(prefix=f"httpd-{side}-") as tmpname:
         tmp = Path(tmpname)
         (tmp / "www").mkdir()
-        line = "<p>wuc benchmark page: the same bytes from every server.</p>\n"
-        body = ("<!doctype html>\n" + line * (FILE_SIZE // len(line) + 1))[:FILE_SIZE]
-        (tmp / "www" / "index.html").write_text(body)
+        (tmp / "www" / "index.html").write_text(page())
         port = free_port()
         cmd = server_command(side, build_dir, tmp, port, workers)
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -149,16 +166,7 @@ def measure(side: str, build_dir: Path, threads: int, conns: int, seconds: int) 
             run_wrk(url, threads, conns, WARM_S)
             got = run_wrk(url, threads, conns, seconds)
         finally:
-            # The server's own process group: nginx's master and workers.
-            try:
-                os.killpg(proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            stop(proc)
         prefix = "nginx-" if side == "nginx" else ""
         for what, unit in (("rps", "req/s"), ("p50", "us"), ("p99", "us")):
             print(f"RESULT name=httpd config={prefix}P{workers}-c{conns}-{what} "
