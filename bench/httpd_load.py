@@ -3,6 +3,7 @@
 
     python3 bench/httpd_load.py --build-dir build-bench wuc      # bench_httpd
     python3 bench/httpd_load.py --build-dir build-bench go nginx # Go net/http, then nginx
+    python3 bench/httpd_load.py --build-dir build-bench example  # examples/httpd.wc
 
 For each server named: writes the served file (FILE_SIZE bytes of HTML) and,
 for nginx, a configuration into a fresh temporary directory; starts the server
@@ -12,7 +13,9 @@ as the current user, pid and logs in the temporary directory); waits until it
 answers; runs wrk once for warm-up (WARM_S seconds) and once measured
 (`wrk -t THREADS -c CONNS -d SECONDS --latency`, keep-alive: wrk's default);
 stops the server.  RESULT configs: P<k>-c<CONNS>-{rps,p50,p99}, prefixed with
-"nginx-" for nginx, so the harness pairs wuc's rows with Go's and nginx's.
+"nginx-" for nginx and "example-" for examples/httpd.wc (run as `httpd ROOT
+PORT 10000`: its connection limit above wrk's connections), so the harness
+pairs wuc's rows with Go's and nginx's.
 No CPU pinning: the machine has 2 CPUs and each server gets 2 workers, so wrk
 shares both CPUs with whichever server runs (bench/SHAPES.md, "httpd").
 """
@@ -115,6 +118,8 @@ def server_command(side: str, build_dir: Path, tmp: Path, port: int, workers: in
     f = str(tmp / "www" / "index.html")
     if side == "wuc":
         return [str(build_dir / "bench" / "bench_httpd"), "-port", str(port), "-file", f]
+    if side == "example":
+        return [str(build_dir / "examples" / "httpd"), str(tmp / "www"), str(port), "10000"]
     if side == "go":
         return [str(build_dir / "bench" / "wucpeer"), "httpd", "-port", str(port), "-file", f]
     conf = tmp / "nginx.conf"
@@ -167,7 +172,7 @@ def measure(side: str, build_dir: Path, threads: int, conns: int, seconds: int) 
             got = run_wrk(url, threads, conns, seconds)
         finally:
             stop(proc)
-        prefix = "nginx-" if side == "nginx" else ""
+        prefix = {"nginx": "nginx-", "example": "example-"}.get(side, "")
         for what, unit in (("rps", "req/s"), ("p50", "us"), ("p99", "us")):
             print(f"RESULT name=httpd config={prefix}P{workers}-c{conns}-{what} "
                   f"value={got[what]:.3f} unit={unit}", flush=True)
@@ -176,12 +181,12 @@ def measure(side: str, build_dir: Path, threads: int, conns: int, seconds: int) 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("sides", nargs="+", choices=("wuc", "go", "nginx"))
+    ap.add_argument("sides", nargs="+", choices=("wuc", "example", "go", "nginx"))
     ap.add_argument("--build-dir", type=Path, required=True)
     ap.add_argument("-t", type=int, default=2, help="wrk threads (default 2)")
     ap.add_argument("-c", type=int, default=100, help="keep-alive connections (default 100)")
     ap.add_argument("-d", type=int, default=3, help="measured seconds (default 3)")
-    args = ap.parse_args()
+    args = ap.parse_intermixed_args()
     if not shutil.which("wrk"):
         sys.exit("httpd_load.py: wrk is not installed (scripts/bench.sh installs it)")
     for side in args.sides:

@@ -221,6 +221,9 @@ BENCHES += channel_benches()
 
 # I/O (bench/SHAPES.md, "I/O benchmarks"): 2 workers / GOMAXPROCS=2.
 IO_PROCS = 2
+# examples/httpd.wc, where the tree has it: a second wuc server in the httpd
+# rows (configs "example-..."), beside bench/httpd.wc.
+HTTPD_EXAMPLE = (ROOT / "examples" / "httpd.wc").exists()
 
 
 def io_benches() -> list[Bench]:
@@ -242,9 +245,11 @@ def io_benches() -> list[Bench]:
                           "stack; 'wait': in wuc_wait_fd first, the buffer's frame made only once "
                           "readable.  Go: a goroutine blocked in Read with a 4 KiB make([]byte)"))
     # httpd: wrk -t2 -c100 (keep-alive), against Go's net/http and nginx.
-    cfgs = {f"P{IO_PROCS}-c100-{w}": (f"P{IO_PROCS}-c100-{w}", f"nginx-P{IO_PROCS}-c100-{w}")
-            for w in ("rps", "p50", "p99")}
-    out.append(Bench("httpd", IO_PROCS, ["-t", "2", "-c", "100"], ["-t", "2", "-c", "100"],
+    cfgs = {f"{ex}P{IO_PROCS}-c100-{w}": (f"P{IO_PROCS}-c100-{w}", f"nginx-P{IO_PROCS}-c100-{w}")
+            for w in ("rps", "p50", "p99") for ex in ("", "example-")}
+    wuc_sides = ["wuc", "example"] if HTTPD_EXAMPLE else ["wuc"]
+    out.append(Bench("httpd", IO_PROCS, ["-t", "2", "-c", "100", *wuc_sides[1:]],
+                     ["-t", "2", "-c", "100"],
                      None, None, go_config=cfgs, show_go_config=True, driver=True,
                      note="the Go column of the 'vs nginx-...' rows is nginx (worker_processes 2); "
                           "wrk -t2 shares the 2 CPUs with the server (no taskset)"))
@@ -311,6 +316,8 @@ def build(build_dir: Path, go: str | None) -> None:
     run_checked(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-G", "Ninja",
                  "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF"])
     run_checked(["ninja", "-C", str(build_dir), "benchmarks"])
+    if HTTPD_EXAMPLE:
+        run_checked(["ninja", "-C", str(build_dir), "httpd"])  # examples/httpd.wc
     if go:
         run_checked([go, "build", "-o", str(build_dir / "bench" / "wucpeer"), "."],
                     cwd=GO_PEER_DIR, env=go_env())
@@ -327,7 +334,7 @@ def commands(b: Bench, build_dir: Path, quick: bool) -> tuple[list[str], list[st
     if b.driver:
         load = [sys.executable, str(BENCH_DIR / "httpd_load.py"), "--build-dir", str(build_dir),
                 "-d", str(1 if quick else b.load_s)]
-        return [*load, *b.c_args, "wuc"], [*load, *b.go_args, "go", "nginx"]
+        return [*load, "wuc", *b.c_args], [*load, *b.go_args, "go", "nginx"]
     window = []
     if b.window_ms is not None:
         window = ["-d", str(max(1, b.window_ms // 10) if quick else b.window_ms)]
