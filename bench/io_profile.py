@@ -5,7 +5,7 @@
 
 Counts with `perf stat` (syscall tracepoints: needs perf and permission to
 read tracepoints, e.g. root or kernel.perf_event_paranoid <= -1):
-  - tcp-echo, 100 connections, 64 bytes (bench_tcp-echo and the Go peer), the
+  - tcp-echo, 1 and 100 connections, 64 bytes (bench_tcp-echo and the Go peer), the
     whole process, per round trip (the warm-up round trips included);
   - httpd under `wrk -t2 -c100 -d3s` (bench_httpd, Go net/http, nginx with 2
     workers), the server's processes only while wrk runs, per request.
@@ -78,15 +78,15 @@ def table(title: str, per: str, rows: dict[str, tuple[dict[str, float], float]])
 
 
 def tcp_echo(build: Path, events: list[str]) -> None:
-    n, conns = 150_000, 100
-    trips = (n // conns + n // conns // 20 + 1) * conns
-    rows = {}
-    for side, cmd in (("wuc", [str(build / "bench" / "bench_tcp-echo")]),
-                      ("Go", [str(build / "bench" / "wucpeer"), "tcp-echo"])):
-        counts, out = perf_stat(events, [*cmd, "-c", str(conns), "-s", "64", "-n", str(n)])
-        rate = re.search(r"rtps value=(\S+)", out)
-        rows[f"{side} ({float(rate.group(1)):,.0f} rt/s)" if rate else side] = (counts, trips)
-    table("tcp-echo P2-C100-S64, whole process", "round trip", rows)
+    for conns, n in ((1, 50_000), (100, 150_000)):
+        trips = (n // conns + n // conns // 20 + 1) * conns
+        rows = {}
+        for side, cmd in (("wuc", [str(build / "bench" / "bench_tcp-echo")]),
+                          ("Go", [str(build / "bench" / "wucpeer"), "tcp-echo"])):
+            counts, out = perf_stat(events, [*cmd, "-c", str(conns), "-s", "64", "-n", str(n)])
+            rate = re.search(r"rtps value=(\S+)", out)
+            rows[f"{side} ({float(rate.group(1)):,.0f} rt/s)" if rate else side] = (counts, trips)
+        table(f"tcp-echo P2-C{conns}-S64, whole process", "round trip", rows)
 
 
 def httpd(build: Path, events: list[str]) -> None:
