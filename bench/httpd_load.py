@@ -119,7 +119,8 @@ def server_command(side: str, build_dir: Path, tmp: Path, port: int, workers: in
     if side == "wuc":
         return [str(build_dir / "bench" / "bench_httpd"), "-port", str(port), "-file", f]
     if side == "example":
-        return [str(build_dir / "examples" / "httpd"), str(tmp / "www"), str(port), "10000"]
+        return [str(build_dir / "bench" / "bench_httpd-example"), str(tmp / "www"), str(port),
+                "10000"]
     if side == "go":
         return [str(build_dir / "bench" / "wucpeer"), "httpd", "-port", str(port), "-file", f]
     conf = tmp / "nginx.conf"

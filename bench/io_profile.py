@@ -91,7 +91,8 @@ def tcp_echo(build: Path, events: list[str]) -> None:
 
 def httpd(build: Path, events: list[str]) -> None:
     rows = {}
-    for side in ("wuc", "go", "nginx"):
+    example = (build / "bench" / "bench_httpd-example").exists()  # examples/httpd.wc
+    for side in ("wuc", *(("example",) if example else ()), "go", "nginx"):
         with tempfile.TemporaryDirectory(prefix=f"prof-{side}-") as tmpname:
             tmp = Path(tmpname)
             (tmp / "www").mkdir()

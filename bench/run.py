@@ -222,7 +222,8 @@ BENCHES += channel_benches()
 # I/O (bench/SHAPES.md, "I/O benchmarks"): 2 workers / GOMAXPROCS=2.
 IO_PROCS = 2
 # examples/httpd.wc, where the tree has it: a second wuc server in the httpd
-# rows (configs "example-..."), beside bench/httpd.wc.
+# rows (configs "example-..."), beside bench/httpd.wc; bench/CMakeLists.txt
+# builds it as bench_httpd-example.
 HTTPD_EXAMPLE = (ROOT / "examples" / "httpd.wc").exists()
 
 
@@ -316,8 +317,6 @@ def build(build_dir: Path, go: str | None) -> None:
     run_checked(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-G", "Ninja",
                  "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF"])
     run_checked(["ninja", "-C", str(build_dir), "benchmarks"])
-    if HTTPD_EXAMPLE:
-        run_checked(["ninja", "-C", str(build_dir), "httpd"])  # examples/httpd.wc
     if go:
         run_checked([go, "build", "-o", str(build_dir / "bench" / "wucpeer"), "."],
                     cwd=GO_PEER_DIR, env=go_env())
