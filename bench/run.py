@@ -7,6 +7,7 @@
     python3 bench/run.py --only select-contend --only chan-pc
     python3 bench/run.py --replot   # the PNGs again, from results/latest.csv
     python3 bench/run.py --preemption-cost --only yield   # wuc alone: time slice on and off
+    python3 bench/run.py --only tcp-echo --only idle-conns --only httpd   # the I/O benchmarks
 
 (scripts/bench.sh installs what this needs and then runs it.)  Builds the
 benchmark programs in a Release tree (build-bench/ by default; the .wc ones
@@ -23,6 +24,13 @@ The channel, select, future and timeout benchmarks (timer-latency among
 them) follow bench/SHAPES.md; a wuc configuration may be paired with several
 Go ones (timeout-loop: Go's after / reuse / reuse with asynctimerchan=1), each
 pair a row of its own.
+
+The I/O benchmarks (tcp-echo, idle-conns, httpd; bench/SHAPES.md, "I/O
+benchmarks") use the same table.  httpd's programs are servers: its commands
+run bench/httpd_load.py, which starts bench_httpd (the wuc side) or the Go
+peer's net/http server and then nginx (the Go side), loads each with wrk and
+prints RESULT lines; nginx's configs carry the prefix "nginx-", and each wuc
+row of httpd is paired once with Go's and once with nginx's.
 
 --preemption-cost runs no Go: every selected wuc configuration twice per
 round, with the default time slice (or WUC_TIMESLICE from the environment)
@@ -59,7 +67,7 @@ RESULT_RE = re.compile(r"^RESULT name=(\S+) config=(\S+) value=(\S+) unit=(\S+)$
 # Units where a smaller number is better (time per op, memory); for the
 # others (ops/s) a larger one is.  The speedup is always oriented so that
 # > 1 means wuc is better.
-LOWER_IS_BETTER = {"ns/op", "ns/thread", "MiB", "MB", "B", "us"}
+LOWER_IS_BETTER = {"ns/op", "ns/thread", "ns/conn", "MiB", "MB", "B", "us"}
 
 
 @dataclass
@@ -72,8 +80,9 @@ class Bench:
     go_args: list[str]  # arguments of wucpeer (after the benchmark name)
     c_iters: int | None  # -n for a full run (None: the program's own, fixed size)
     go_iters: int | None
-    # Go config string for a wuc config string, where they differ.
-    go_config: dict[str, str] = field(default_factory=dict)
+    # Go config string for a wuc config string, where they differ; a tuple
+    # pairs the wuc config with each (httpd: Go's and nginx's), a row each.
+    go_config: dict[str, str | tuple[str, ...]] = field(default_factory=dict)
     note: str = ""
     # Extra environment of the Go run only (e.g. GODEBUG=asynctimerchan=1).
     go_env: dict[str, str] = field(default_factory=dict)
@@ -86,6 +95,14 @@ class Bench:
     quick_div: int = 20
     # The peer's benchmark name, where it differs from the wuc program's.
     go_name: str = ""
+    # Run through bench/httpd_load.py (a server loaded by wrk): c_args and
+    # go_args are the driver's, -d its measured seconds (1 with --quick).
+    driver: bool = False
+    load_s: int = 3
+
+    def go_configs(self, cfg: str) -> tuple[str, ...]:
+        g = self.go_config.get(cfg, cfg)
+        return (g,) if isinstance(g, str) else g
 
 
 # Iteration counts: each program run takes ~0.3-1 s on the 2-core
@@ -202,13 +219,55 @@ def channel_benches() -> list[Bench]:
 
 BENCHES += channel_benches()
 
+# I/O (bench/SHAPES.md, "I/O benchmarks"): 2 workers / GOMAXPROCS=2.
+IO_PROCS = 2
+# examples/httpd.wc, where the tree has it: a second wuc server in the httpd
+# rows (configs "example-..."), beside bench/httpd.wc; bench/CMakeLists.txt
+# builds it as bench_httpd-example.
+HTTPD_EXAMPLE = (ROOT / "examples" / "httpd.wc").exists()
+
+
+def io_benches() -> list[Bench]:
+    out: list[Bench] = []
+    # tcp-echo: -n round trips over all connections, ~1-3 s per run.
+    for conns, n in ((1, 50_000), (100, 150_000), (1000, 150_000)):
+        for size in (64, 4096):
+            args = ["-c", str(conns), "-s", str(size)]
+            out.append(Bench("tcp-echo", IO_PROCS, args, args, n, n))
+    # idle-conns: always 10,000 (the goal is stated for that many).  wuc's
+    # "wait" mode against the same Go program (Go has no such form).
+    metrics = ("VmRSS", "VmHWM", "bytes-per-conn", "accept+block")
+    out.append(Bench("idle-conns", IO_PROCS, ["-c", "10000"], ["-c", "10000"], None, None))
+    out.append(Bench("idle-conns", IO_PROCS, ["-c", "10000", "-mode", "wait"], ["-c", "10000"],
+                     None, None,
+                     go_config={f"P{IO_PROCS}-C10000-wait-{m}": f"P{IO_PROCS}-C10000-{m}"
+                                for m in metrics},
+                     note="wuc 'read': each thread blocked in wuc_read with a 4 KiB buffer on its "
+                          "stack; 'wait': in wuc_wait_fd first, the buffer's frame made only once "
+                          "readable.  Go: a goroutine blocked in Read with a 4 KiB make([]byte)"))
+    # httpd: wrk -t2 -c100 (keep-alive), against Go's net/http and nginx.
+    cfgs = {f"{ex}P{IO_PROCS}-c100-{w}": (f"P{IO_PROCS}-c100-{w}", f"nginx-P{IO_PROCS}-c100-{w}")
+            for w in ("rps", "p50", "p99") for ex in ("", "example-")}
+    wuc_sides = ["wuc", "example"] if HTTPD_EXAMPLE else ["wuc"]
+    out.append(Bench("httpd", IO_PROCS, ["-t", "2", "-c", "100", *wuc_sides[1:]],
+                     ["-t", "2", "-c", "100"],
+                     None, None, go_config=cfgs, show_go_config=True, driver=True,
+                     note="the Go column of the 'vs nginx-...' rows is nginx (worker_processes 2); "
+                          "wrk -t2 shares the 2 CPUs with the server (no taskset)"))
+    return out
+
+
+BENCHES += io_benches()
+
 GOALS_TEXT = """Goals (docs/benchmarks.md):
   bare switch <= 10 ns; yield (2 threads, 1 worker) <= 20 ns;
   round trip <= 1/3 of Go's (speedup >= 3); 100,000 parked threads <= 1 GiB resident;
   select-contend, select-spin, select-order, futures, chan-pc, shared-done: wuc >= 1.5x Go
   in every configuration (2x as the goal); elastic: unbounded >= 0.9x wuc's cap-1024;
   timeout-loop: wuc >= 3x Go's fastest way;
-  timer lateness p99 <= 1 ms at 1 and 2 workers (timer-latency); lone yield at 2 workers <= Go's"""
+  timer lateness p99 <= 1 ms at 1 and 2 workers (timer-latency); lone yield at 2 workers <= Go's;
+  tcp-echo >= 1.3x Go at 100 and 1,000 connections; 10,000 idle connections in less memory than Go;
+  httpd >= 1.2x Go net/http and >= 0.9x nginx in requests/s, p99 latency no worse than Go's"""
 
 # Benchmarks held to "wuc >= 1.5x Go in every configuration".
 SPEEDUP_GOAL_BENCHES = ("select-contend", "select-spin", "select-order", "futures", "chan-pc",
@@ -271,6 +330,10 @@ def scaled(n: int | None, quick: bool, quick_div: int) -> list[str]:
 
 def commands(b: Bench, build_dir: Path, quick: bool) -> tuple[list[str], list[str]]:
     """The wuc program's command line and the Go peer's, for one configuration."""
+    if b.driver:
+        load = [sys.executable, str(BENCH_DIR / "httpd_load.py"), "--build-dir", str(build_dir),
+                "-d", str(1 if quick else b.load_s)]
+        return [*load, "wuc", *b.c_args], [*load, *b.go_args, "go", "nginx"]
     window = []
     if b.window_ms is not None:
         window = ["-d", str(max(1, b.window_ms // 10) if quick else b.window_ms)]
@@ -313,7 +376,9 @@ class Row:
     show_go_config: bool = False
 
     def label(self) -> str:
-        return f"{self.config} vs {self.go_config}" if self.show_go_config else self.config
+        if self.show_go_config and self.go_config != self.config:
+            return f"{self.config} vs {self.go_config}"
+        return self.config
 
     @staticmethod
     def spread(xs: list[float]) -> float:
@@ -437,12 +502,36 @@ def check_goals(rows: list[Row]) -> None:
             g = statistics.median(best.go)
             checks.append((f"timeout-loop {shape} >= 3x Go's fastest ({best.go_config})",
                            f"{w / g:.2f}x ({w:,.0f} vs {g:,.0f} ops/s)", w >= 3 * g))
+    checks += io_goal_checks(rows)
     for what, value, ok in checks:
         print(f"  [{'met' if ok else 'NOT met'}] {what}: {value}")
     w, g = med("work", "w100"), med("work", "w100", "go")
     if w is not None and g is not None:
         print(f"  (check, not a goal) work loop: wuc {w:.1f} ns, Go {g:.1f} ns per call "
               f"({'within' if abs(w / g - 1) <= 0.1 else 'NOT within'} 10%)")
+
+
+def io_goal_checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
+    """The I/O goals (issue 18): (what, value, met) per check."""
+    checks = []
+    for r in rows:
+        sp = r.speedup()
+        if sp is None:
+            continue
+        m = re.fullmatch(r"P\d+-C(\d+)-S(\d+)-rtps", r.config)
+        if r.bench == "tcp-echo" and m and m.group(1) in ("100", "1000"):
+            checks.append((f"tcp-echo {r.config} >= 1.3x Go", f"{sp:.2f}x", sp >= 1.3))
+        if r.bench == "idle-conns" and r.config.endswith("-VmRSS"):
+            w, g = statistics.median(r.wuc), statistics.median(r.go)
+            checks.append((f"idle-conns {r.config} < Go's", f"{w:.1f} MiB vs Go {g:.1f} MiB",
+                           w < g))
+        if r.bench == "httpd" and r.config.endswith("-rps"):
+            peer, goal = ("nginx", 0.9) if r.go_config.startswith("nginx-") else ("Go", 1.2)
+            checks.append((f"httpd {r.config} >= {goal}x {peer}", f"{sp:.2f}x", sp >= goal))
+        if r.bench == "httpd" and r.config.endswith("-p99") and not r.go_config.startswith("nginx-"):
+            w, g = statistics.median(r.wuc), statistics.median(r.go)
+            checks.append((f"httpd {r.config} <= Go's", f"{w:,.0f} us vs Go {g:,.0f} us", w <= g))
+    return checks
 
 
 # Plots: one PNG per benchmark under bench/results/.  Families with a numeric
@@ -600,23 +689,24 @@ def measure_against_go(benches: list[Bench], build_dir: Path, runs: int,
                 for cfg, (value, unit, name) in results[side].items():
                     raw.append([str(rep), side, name, cfg, f"{value}", unit])
             for cfg, (value, unit, name) in results["wuc"].items():
-                gcfg = b.go_config.get(cfg, cfg)
                 # One wuc config may pair with several Go ones: a row per pair.
-                row = rows.setdefault((name, cfg, gcfg),
-                                      Row(name, cfg, unit, go_config=gcfg,
-                                          show_go_config=b.show_go_config))
-                row.wuc.append(value)
-                if gcfg in results["go"]:
-                    gvalue, gunit, _ = results["go"][gcfg]
-                    if gunit != unit:
-                        sys.exit(f"run.py: unit mismatch for {name} {cfg}: wuc {unit}, Go {gunit}")
-                    row.go.append(gvalue)
-                else:
-                    log(f"run.py: warning: no Go result {gcfg!r} for wuc {name} {cfg} "
-                        f"(Go printed {sorted(results['go'])})")
+                for gcfg in b.go_configs(cfg):
+                    row = rows.setdefault((name, cfg, gcfg),
+                                          Row(name, cfg, unit, go_config=gcfg,
+                                              show_go_config=b.show_go_config))
+                    row.wuc.append(value)
+                    if gcfg in results["go"]:
+                        gvalue, gunit, _ = results["go"][gcfg]
+                        if gunit != unit:
+                            sys.exit(f"run.py: unit mismatch for {name} {cfg}: wuc {unit}, "
+                                     f"Go {gunit}")
+                        row.go.append(gvalue)
+                    else:
+                        log(f"run.py: warning: no Go result {gcfg!r} for wuc {name} {cfg} "
+                            f"(Go printed {sorted(results['go'])})")
             log(f"run {rep + 1}/{runs}: {b.name} P{b.procs} {' '.join(b.c_args)}: " +
-                ", ".join(f"{cfg} wuc {results['wuc'][cfg][0]:g} / Go "
-                          f"{results['go'].get(b.go_config.get(cfg, cfg), ('-',))[0]}"
+                ", ".join(f"{cfg} wuc {results['wuc'][cfg][0]:g} / Go " +
+                          "/".join(f"{results['go'].get(g, ('-',))[0]}" for g in b.go_configs(cfg))
                           for cfg in results["wuc"]))
     return list(rows.values()), raw
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks against Go, one command: installs what the harness needs (the
-# project's packages through setup.sh, and python3-matplotlib for the plots),
+# project's packages through setup.sh, python3-matplotlib for the plots, nginx
+# and wrk for the httpd benchmark),
 # builds both sides and runs bench/run.py with the arguments given, e.g.
 #   scripts/bench.sh            # full run, 5 runs per side (docs/benchmarks.md: how long)
 #   scripts/bench.sh --quick    # smoke run, under 2 minutes once built
@@ -15,6 +16,17 @@ if ! /usr/bin/python3 -c "import matplotlib" >/dev/null 2>&1; then
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends python3-matplotlib
+fi
+# The I/O benchmarks (bench/SHAPES.md, "I/O benchmarks"): wrk loads the
+# HTTP servers, nginx is the third httpd column (run by bench/httpd_load.py as
+# the current user, pid and logs in a temporary directory; the package's own
+# service is not started here).
+if ! command -v wrk >/dev/null 2>&1 || ! { command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null 2>&1; then
+  echo "bench: installing nginx and wrk (the httpd benchmark)"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends nginx wrk
 fi
 # The Go peers need Go >= 1.23 (bench/peers/go/go.mod, SHAPES.md's timer
 # semantics); Debian 12 packages only 1.19, so Go is not installed here:

@@ -208,6 +208,9 @@ const usage = `usage: wucpeer BENCH [flags]
   timeout-loop [-n N] [-shape ready|pc] [-timer after|reuse|none]
   shared-done [-n N] [-t THREADS] [-shape pairs|self] [-cap K] [-done shared|private]
   timer-latency [-n ROUNDS] [-t COMPUTE] [-us MICROSECONDS]
+  tcp-echo [-n ROUND_TRIPS] [-c CONNECTIONS] [-s BYTES]
+  idle-conns [-c CONNECTIONS]
+  httpd -port PORT -file PATH
 (bench/SHAPES.md describes each benchmark and its flags)`
 
 func main() {
@@ -216,6 +219,10 @@ func main() {
 		os.Exit(2)
 	}
 	name := os.Args[1]
+	if run, ok := netBenches[name]; ok { // netbench.go: flags of their own
+		run(os.Args[2:])
+		return
+	}
 	fs := flag.NewFlagSet(name, flag.ExitOnError)
 	fs.Usage = func() { fmt.Fprintln(os.Stderr, usage) }
 	iters := fs.Int("n", 0, "iterations (0: the benchmark's default)")
