@@ -31,7 +31,8 @@
  *   - preempted: the worker's pinned list, which only it runs (preempt.h).
  * A worker looking for work fires its expired timers, then looks, in order,
  * at: next, its queue, the global queue, its pinned list (every 61st look
- * starts with the global queue and the pinned list, so neither starves);
+ * starts with the global queue, and the look half-way between with the
+ * pinned list, so neither starves);
  * then it spins briefly looking at the other workers (and at their overdue
  * timers: sysmon.h), and
  * steals only work that has waited there for a while (STEAL_AGE_NS: half of
