@@ -773,14 +773,20 @@ struct LinStats {
 
 // The operation lists of one history.  On buffered channels (0 < capacity
 // < unbounded) the known try_send/try_recv races (README.md) are avoided
-// unless --known-bugs=try-races: try_send only where one thread does every
-// send, try_recv only where one thread does every receive.
+// unless --known-bugs=try-races: a try may fail while a send or a receive of
+// another thread is half done (docs/channels.md, "Known limits": a receive
+// that has advanced R but not yet expanded the buffer makes the channel look
+// full to a try_send too), so a script with tries keeps every send and
+// receive in thread 0, and the other thread only closes.  (Tries in one
+// thread with receives in another once failed as "not linearizable" on a
+// 2-core machine, round 16,945 of seed 16952510637387.)
 std::vector<std::vector<Op>> MakeScript(Rng &rng, size_t cap, int threads, long &next_value) {
   bool buffered = cap != 0 && cap != kUnbounded;
   bool avoid = buffered && !g_include_try_races;
-  bool send_try = !avoid || rng.Below(2) == 0;    // with avoid: sends only in thread 0
-  bool recv_try = !avoid || rng.Below(2) == 0;    // with avoid: receives only in thread 1
-  if (avoid && send_try && recv_try) threads = 2; // a third thread could only close
+  bool send_try = !avoid || rng.Below(2) == 0;
+  bool recv_try = !avoid || rng.Below(2) == 0;
+  bool solo = avoid && (send_try || recv_try);
+  if (solo) threads = 2; /* a third thread could only close */
   std::vector<std::vector<Op>> script(threads);
   for (int t = 0; t < threads; t++) {
     int n = 3 + static_cast<int>(rng.Below(6));
@@ -788,8 +794,8 @@ std::vector<std::vector<Op>> MakeScript(Rng &rng, size_t cap, int threads, long 
       Op o;
       o.thread = t;
       uint32_t x = rng.Below(100);
-      bool may_send = !avoid || !send_try || t == 0;
-      bool may_recv = !avoid || !recv_try || t == 1;
+      bool may_send = !solo || t == 0;
+      bool may_recv = !solo || t == 0;
       if (x < 1) {
         o.kind = Kind::kClose;
       } else if (x < 50 && may_send) {
