@@ -27,6 +27,12 @@ void wuc_registry_add(struct wuc_uthread *t) {
   pthread_mutex_unlock(&wuc_sched.registry_lock);
 }
 
+struct wuc_uthread *wuc_registry_oldest(void) {
+  struct wuc_uthread *t = wuc_sched.all_threads; /* newest first */
+  while (t && t->all_next) t = t->all_next;
+  return t;
+}
+
 void wuc_registry_remove(struct wuc_uthread *t) {
   pthread_mutex_lock(&wuc_sched.registry_lock);
   if (t->all_prev)
@@ -174,9 +180,7 @@ void wuc_deadlock_report(void) {
   if (atomic_exchange(&deadlock_reported, true))
     for (;;) pause();
   pthread_mutex_lock(&wuc_sched.registry_lock);
-  /* The registry is newest first; print oldest first, main on top. */
-  struct wuc_uthread *last = wuc_sched.all_threads;
-  while (last && last->all_next) last = last->all_next;
+  struct wuc_uthread *last = wuc_registry_oldest(); /* main on top */
   fprintf(stderr, "wuc: deadlock: all %lu user threads are blocked and no timer is pending\n",
           atomic_load(&wuc_sched.live_threads));
   for (struct wuc_uthread *t = last; t; t = t->all_prev) print_thread(stderr, t);

@@ -74,9 +74,7 @@ static const char *worker_state(struct worker *w) {
  * while they run: a line may mix two moments of one thread. */
 static void print_threads(void) {
   pthread_mutex_lock(&wuc_sched.registry_lock);
-  struct wuc_uthread *oldest = wuc_sched.all_threads; /* the registry is newest first */
-  while (oldest && oldest->all_next) oldest = oldest->all_next;
-  for (struct wuc_uthread *t = oldest; t; t = t->all_prev) {
+  for (struct wuc_uthread *t = wuc_registry_oldest(); t; t = t->all_prev) {
     char who[512];
     wuc_describe_thread(t, who, sizeof who);
     int state = atomic_load_explicit(&t->park_state, memory_order_relaxed);

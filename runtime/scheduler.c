@@ -4,17 +4,16 @@
 #include "scheduler.h"
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "blocking.h"
 #include "fatal.h"
+#include "futex.h"
 #include "poller.h"
 #include "preempt.h"
 #include "sanitizer.h"
@@ -101,29 +100,11 @@ static uint32_t fast_random(struct worker *w) {
   return w->rng = x;
 }
 
-/* ---- futex sleep and wake ------------------------------------------------ */
-
-static void futex_wait_until(_Atomic uint32_t *word, uint32_t value, int64_t deadline) {
-  struct timespec ts, *tsp = NULL;
-  if (deadline != INT64_MAX) {
-    ts.tv_sec = deadline / 1000000000;
-    ts.tv_nsec = deadline % 1000000000;
-    tsp = &ts;
-  }
-  /* FUTEX_WAIT_BITSET takes an absolute CLOCK_MONOTONIC deadline. */
-  syscall(SYS_futex, word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, value, tsp, NULL,
-          FUTEX_BITSET_MATCH_ANY);
-}
-
-static void futex_wake_one(_Atomic uint32_t *word) {
-  syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
-}
-
 /* Wakes w, notified (wake_word set): from its futex, or from epoll_wait.
  * Dekker with sleep_until_woken: w stores in_epoll before it reads
  * wake_word, we store wake_word before we read in_epoll. */
 static void wake_worker(struct worker *w) {
-  futex_wake_one(&w->wake_word);
+  wuc_futex_wake_one(&w->wake_word);
   if (atomic_load(&w->in_epoll)) wuc_poll_wake();
 }
 
@@ -535,7 +516,7 @@ static void sleep_until_woken(struct worker *w, int64_t deadline) {
     atomic_store(&wuc_poll.polling, false);
     return;
   }
-  futex_wait_until(&w->wake_word, 0, deadline);
+  wuc_futex_wait_until(&w->wake_word, 0, deadline);
 }
 
 static bool become_lookout(void) {

@@ -259,6 +259,9 @@ void wuc_registry_add(struct wuc_uthread *t);
  * cannot be read. */
 bool wuc_foreign_kernel_threads(void);
 void wuc_registry_remove(struct wuc_uthread *t);
+/* The oldest live thread (main, while it runs), or NULL; the others follow
+ * through all_prev.  Under registry_lock. */
+struct wuc_uthread *wuc_registry_oldest(void);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);
 /* How reports name t: "user thread N (FUNCTION, spawned at FILE:LINE by

@@ -3,16 +3,15 @@
 #include "sysmon.h"
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fatal.h"
+#include "futex.h"
 #include "poller.h"
 #include "preempt.h"
 #include "schedtrace.h"
@@ -53,18 +52,7 @@ static int64_t read_clock(clockid_t clock) {
 
 void wuc_sysmon_wake(void) {
   atomic_store(&wuc_sysmon.wake_word, 1);
-  syscall(SYS_futex, &wuc_sysmon.wake_word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
-}
-
-static void sleep_until(int64_t deadline) {
-  struct timespec ts, *tsp = NULL;
-  if (deadline != INT64_MAX) {
-    ts.tv_sec = deadline / 1000000000;
-    ts.tv_nsec = deadline % 1000000000;
-    tsp = &ts;
-  }
-  syscall(SYS_futex, &wuc_sysmon.wake_word, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0, tsp, NULL,
-          FUTEX_BITSET_MATCH_ANY);
+  wuc_futex_wake_one(&wuc_sysmon.wake_word);
 }
 
 /* Whether the worker of w used the CPU for at least half the time since the
@@ -185,7 +173,7 @@ static void *sysmon_main(void *arg) {
     /* Dekker with wuc_sysmon_timer_started and _worker_busy: what they
      * published before reading sleep_until is seen here. */
     bool stale = earliest_timer(n) < due || (all_idle && atomic_load(&wuc_sched.nidle) != n);
-    if (!stale) sleep_until(until);
+    if (!stale) wuc_futex_wait_until(&wuc_sysmon.wake_word, 0, until);
     atomic_store(&wuc_sysmon.sleep_until, (int64_t)0); /* awake: nobody needs to wake us */
   }
   return NULL;
