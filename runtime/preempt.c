@@ -16,11 +16,11 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "kernel_sigaction.h"
 #include "sanitizer.h"
 #include "scheduler.h"
 
 #define PREEMPT_SIGNAL SIGURG
-#define KERNEL_SA_RESTORER 0x04000000 /* the kernel's flag: sa_restorer is set (x86-64) */
 #define DEFAULT_TIMESLICE_US 10000
 
 int64_t wuc_timeslice_ns;
@@ -35,14 +35,6 @@ static uintptr_t signal_return;
 /* One past the highest address of main's stack (user thread 1 runs on the
  * process's own stack, whose bounds the thread does not carry). */
 static uintptr_t main_stack_top;
-
-/* The kernel's struct sigaction (rt_sigaction(2)). */
-struct kernel_sigaction {
-  void (*handler)(int, siginfo_t *, void *);
-  unsigned long flags;
-  void (*restorer)(void);
-  uint64_t mask;
-};
 
 /* Code addresses [lo, hi): the main executable's, and libwuc's inside it
  * or elsewhere. */
@@ -255,27 +247,24 @@ void wuc_preempt_init(void) {
   if (sigaction(PREEMPT_SIGNAL, &sa, &previous) != 0)
     wuc_fatal("cannot install the preemption signal handler: %s", strerror(errno));
   /* What libc installed, as the kernel has it: its return trampoline. */
-  struct kernel_sigaction installed;
-  if (syscall(SYS_rt_sigaction, PREEMPT_SIGNAL, NULL, &installed, sizeof installed.mask) != 0)
+  struct wuc_kernel_sigaction installed;
+  if (wuc_kernel_sigaction_get(PREEMPT_SIGNAL, &installed) != 0)
     wuc_fatal("cannot read the preemption signal handler: %s", strerror(errno));
   signal_return = (uintptr_t)installed.restorer;
 #ifdef WUC_TSAN
   /* ThreadSanitizer runs a handler it installed at its next interceptor,
    * with the context of the signal's arrival, which no longer describes
-   * where the thread is: the kernel must call ours directly. */
-  /* Its table gets the program's action back, and the kernel its handler,
-   * which we call for the signals that are not ours. */
+   * where the thread is: the kernel must call ours directly.  Its table
+   * gets the program's action back, and the kernel its handler, which we
+   * call for the signals that are not ours. */
   sanitizer_handler = NULL;
   if (program_has_handler()) {
     if (sigaction(PREEMPT_SIGNAL, &previous, NULL) != 0 ||
-        syscall(SYS_rt_sigaction, PREEMPT_SIGNAL, NULL, &installed, sizeof installed.mask) != 0)
+        wuc_kernel_sigaction_get(PREEMPT_SIGNAL, &installed) != 0)
       wuc_fatal("cannot install the preemption signal handler: %s", strerror(errno));
     sanitizer_handler = installed.handler;
   }
-  installed.handler = on_preempt_signal;
-  installed.flags = SA_SIGINFO | SA_RESTART | SA_NODEFER | KERNEL_SA_RESTORER;
-  installed.mask = 0;
-  if (syscall(SYS_rt_sigaction, PREEMPT_SIGNAL, &installed, NULL, sizeof installed.mask) != 0)
+  if (wuc_kernel_sigaction_replace(PREEMPT_SIGNAL, on_preempt_signal, sa.sa_flags) != 0)
     wuc_fatal("cannot install the preemption signal handler: %s", strerror(errno));
 #endif
   /* The workers run with SIGURG unblocked, whatever main had. */

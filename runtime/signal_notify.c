@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdint.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/syscall.h>
@@ -22,6 +21,7 @@
 #include <wuc/io.h>
 
 #include "fatal.h"
+#include "kernel_sigaction.h"
 #include "poller.h"
 #include "sanitizer.h"
 
@@ -36,20 +36,14 @@ static struct {
 /* A raw write: under ThreadSanitizer the kernel calls this handler directly
  * (below), and it must not enter the sanitizer, which may be running in the
  * code it interrupted. */
-WUC_NO_TSAN static void on_signal(int signo) {
+WUC_NO_TSAN static void on_signal(int signo, siginfo_t *info, void *context) {
+  (void)info;
+  (void)context;
   int saved = errno;
   unsigned char byte = (unsigned char)signo;
   (void)syscall(SYS_write, notify.pipe_write, &byte, 1);
   errno = saved;
 }
-
-/* The kernel's struct sigaction (rt_sigaction(2)). */
-struct kernel_sigaction {
-  void (*handler)(int);
-  unsigned long flags;
-  void (*restorer)(void);
-  uint64_t mask;
-};
 
 /* Installs on_signal for signo.  ThreadSanitizer runs a handler installed
  * through libc only when the thread next enters one of its interceptors,
@@ -59,16 +53,12 @@ struct kernel_sigaction {
 static int install(int signo) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
+  sa.sa_sigaction = on_signal;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
   if (sigaction(signo, &sa, NULL) != 0) return -1;
 #ifdef WUC_TSAN
-  struct kernel_sigaction k;
-  if (syscall(SYS_rt_sigaction, signo, NULL, &k, sizeof k.mask) != 0) return -1;
-  k.handler = on_signal;
-  k.mask = 0;
-  if (syscall(SYS_rt_sigaction, signo, &k, NULL, sizeof k.mask) != 0) return -1;
+  if (wuc_kernel_sigaction_replace(signo, on_signal, sa.sa_flags) != 0) return -1;
 #endif
   return 0;
 }
