@@ -55,15 +55,7 @@
 
 static const char *g_mode = "?";
 
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "FAILED: %s: %s:%d: %s: ", g_mode, __FILE__, __LINE__, #cond);               \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-      _exit(1);                                                                                    \
-    }                                                                                              \
-  } while (0)
+#include "stress_check.h"
 
 /* ---- sockets --------------------------------------------------------------- */
 

@@ -67,17 +67,7 @@
 static const char *g_mode = "?";
 static long g_scale = 1;
 
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "FAILED: %s: %s:%d: %s: ", g_mode, __FILE__, __LINE__, #cond);               \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-      fflush(stdout);                                                                              \
-      fflush(stderr);                                                                              \
-      _exit(1);                                                                                    \
-    }                                                                                              \
-  } while (0)
+#include "stress_check.h"
 
 /* ---- watchdog: a hang detector, not a timing assertion -------------------- */
 
