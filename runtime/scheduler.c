@@ -36,6 +36,11 @@ struct scheduler wuc_sched = {
     .nworkers = 1,
 };
 
+/* Pulls gdb_scripts.S (the gdb extension, docs/debugging.md) into every
+ * program linked with libwuc.a: nothing else refers to it. */
+extern const char wuc_gdb_scripts_anchor;
+__attribute__((used)) static const char *const gdb_scripts_link = &wuc_gdb_scripts_anchor;
+
 static __thread struct worker *tls_worker __attribute__((tls_model("initial-exec")));
 
 #if defined(__GNUC__) && !defined(__clang__)
