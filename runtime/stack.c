@@ -74,6 +74,17 @@ static size_t parse_size(const char *text) {
 
 void wuc_stacks_init(void) {
   page_size = (size_t)sysconf(_SC_PAGESIZE);
+  /* gdb's generate-core-file reads a mapping 1 MiB at a time and gives up on
+   * the rest of it at the first read that fails: a MADV_GUARD_INSTALL guard
+   * inside a slab hides every stack behind it.  mprotect guards are mappings
+   * of their own, which gdb skips (docs/debugging.md, "Debugging with gdb"). */
+  const char *guard = getenv("WUC_STACK_GUARD");
+  if (guard && *guard) {
+    if (strcmp(guard, "mprotect") == 0)
+      stacks.guard_mode = GUARD_MPROTECT;
+    else if (strcmp(guard, "madvise") != 0)
+      wuc_fatal("WUC_STACK_GUARD=%s: expected madvise or mprotect", guard);
+  }
   const char *env = getenv("WUC_STACK_SIZE");
   if (env && *env) {
     size_t n = parse_size(env);

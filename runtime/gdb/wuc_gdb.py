@@ -298,6 +298,11 @@ def _saved_registers(t):
     if sp == 0:
         raise gdb.GdbError("user thread %d has no saved context" % int(t["id"]))
     words = struct.unpack("<8Q", bytes(gdb.selected_inferior().read_memory(sp, 64)))
+    if words[7] == 0:
+        raise gdb.GdbError(
+            "user thread %d: its stack is not in this core file (gdb's generate-core-file on "
+            "Linux 6.13 or later skips stacks guarded by MADV_GUARD_INSTALL: run the program with "
+            "WUC_STACK_GUARD=mprotect, or take the kernel's core dump)" % int(t["id"]))
     return {"ctx_sp": sp, "r15": words[1], "r14": words[2], "r13": words[3], "r12": words[4],
             "rbx": words[5], "rbp": words[6], "rip": words[7], "rsp": sp + 64}
 
