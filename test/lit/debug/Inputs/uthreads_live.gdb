@@ -1,0 +1,12 @@
+# test/lit/debug/uthreads.wc, the live half (then uthreads_checks.gdb and generate-core-file).
+set pagination off
+set width 0
+break at_work
+break wuc_deadlock_report
+run
+echo info uthreads while server runs\n
+info uthreads
+echo uthread 2 bt\n
+uthread 2 bt
+continue
+
