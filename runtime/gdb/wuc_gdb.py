@@ -35,6 +35,8 @@ try:
 except ImportError:  # pragma: no cover
     pass
 
+# park_state (runtime/scheduler.h): RUNNING and PERMIT, when not on a worker,
+# mean queued to run.
 PARK_STATES = {0: "runnable", 1: "runnable", 2: "parked", 3: "done"}
 
 
@@ -214,11 +216,31 @@ def _waits(t):
     return what + at
 
 
+def _saved_return_address(t):
+    sp = int(t["ctx"]["sp"])
+    if sp == 0:
+        return 0
+    try:
+        return struct.unpack("<Q", bytes(gdb.selected_inferior().read_memory(sp + 56, 8)))[0]
+    except gdb.MemoryError:
+        return 0
+
+
+def _not_started(t):
+    """A thread that has never run resumes at the first instruction of
+    wuc_context_entry (context.c, wuc_context_init)."""
+    ra = _saved_return_address(t)
+    return ra != 0 and _symbol(ra) == "wuc_context_entry"
+
+
 def _state(t, running):
     addr = int(t)
     if addr in running:
         return "running on worker %d" % running[addr][0]
-    return PARK_STATES.get(int(t["park_state"]), "?")
+    state = PARK_STATES.get(int(t["park_state"]), "?")
+    if state == "runnable" and _not_started(t):
+        return "runnable, not started"
+    return state
 
 
 class InfoUthreads(gdb.Command):
@@ -329,6 +351,8 @@ def _enter(t):
         return saved
     if int(t["park_state"]) == 3:
         raise gdb.GdbError("user thread %d is done" % int(t["id"]))
+    if _not_started(t):
+        raise gdb.GdbError("user thread %d has not started yet: it has no frames" % int(t["id"]))
     _select((gdb.selected_thread().ptid, _saved_registers(t)))
     frame = gdb.newest_frame().older()
     if frame is None:

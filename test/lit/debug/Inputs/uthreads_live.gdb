@@ -8,5 +8,12 @@ echo info uthreads while server runs\n
 info uthreads
 echo uthread 2 bt\n
 uthread 2 bt
+echo uthread 4 bt\n
+python
+try:
+    gdb.execute("uthread 4 bt")
+except gdb.error as e:
+    print(e)
+end
 continue
 
