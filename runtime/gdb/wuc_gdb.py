@@ -30,11 +30,6 @@ import struct
 import gdb
 import gdb.unwinder
 
-try:
-    from gdb.FrameDecorator import FrameDecorator  # noqa: F401 (frame filter API present)
-except ImportError:  # pragma: no cover
-    pass
-
 # park_state (runtime/scheduler.h): RUNNING and PERMIT, when not on a worker,
 # mean queued to run.
 PARK_STATES = {0: "runnable", 1: "runnable", 2: "parked", 3: "done"}
@@ -243,6 +238,19 @@ def _state(t, running):
     return state
 
 
+def _name(t):
+    return t["name"].string().split("\0")[0] or "-"
+
+
+def _cell(fn, *args):
+    """One column of a thread's line; `?` if the runtime's fields are not what
+    this script expects (a libwuc of another version) or memory is unreadable."""
+    try:
+        return fn(*args)
+    except (gdb.error, gdb.MemoryError):
+        return "?"
+
+
 class InfoUthreads(gdb.Command):
     """List the user threads of a wuc program: id, name, state, function, spawn site
 and what the thread waits on (docs/debugging.md, "Debugging with gdb")."""
@@ -254,8 +262,8 @@ and what the thread waits on (docs/debugging.md, "Debugging with gdb")."""
         running = _running()
         rows = [("Id", "Name", "State", "Function", "Spawned at", "Waits")]
         for t in _threads():
-            rows.append((str(int(t["id"])), t["name"].string().split("\0")[0] or "-",
-                         _state(t, running), _function(t), _spawn_site(t), _waits(t)))
+            rows.append((str(int(t["id"])), _cell(_name, t), _cell(_state, t, running),
+                         _cell(_function, t), _cell(_spawn_site, t), _cell(_waits, t)))
         widths = [max(len(r[i]) for r in rows) for i in range(5)]
         for r in rows:
             line = "  ".join(r[i].ljust(widths[i]) for i in range(5)) + "  " + r[5]

@@ -6,7 +6,7 @@
 # Usage: gdb.sh BUILD_DIR SOURCE_DIR FILECHECK.  Exit 77 (skipped) without gdb.
 set -euo pipefail
 build_dir=$1
-source_dir=$2
+source_dir=$(cd "$2" && pwd)
 filecheck=$3
 command -v gdb >/dev/null || { echo "no gdb"; exit 77; }
 scratch=$(mktemp -d)

@@ -466,6 +466,14 @@ TEST(Report, StackOverflowWithSmallStacks) {
   EXPECT_EQ(r.err, OverflowReport(r, "32768")) << r.Describe();
 }
 
+// The guards made with mprotect (WUC_STACK_GUARD, docs/debugging.md) catch it too.
+TEST(Report, StackOverflowWithMprotectGuards) {
+  auto r = RunScenario("stack_overflow_in_thread",
+                       {{"WUC_PROCESSORS", "2"}, {"WUC_STACK_GUARD", "mprotect"}});
+  EXPECT_TRUE(ExitedWith(r, kFatal));
+  EXPECT_EQ(r.err, OverflowReport(r, "262144")) << r.Describe();
+}
+
 TEST(Report, StackOverflowOnAnotherWorker) {
   auto r = RunScenario("stack_overflow_on_worker_1", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
@@ -1089,6 +1097,25 @@ TEST(Environment, GoodStackSizes) {
   for (const char *value : {"16k", "16384", "64KB", "1m", "1g"}) {
     SCOPED_TRACE(value);
     auto r = RunScenario("spawn_one", {{"WUC_STACK_SIZE", value}, {"WUC_PROCESSORS", "2"}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+  }
+}
+
+TEST(Environment, BadStackGuard) {
+  for (const char *value : {"none", "MPROTECT", "mprotect "}) {
+    SCOPED_TRACE(value);
+    auto r = RunScenario("spawn_one", {{"WUC_STACK_GUARD", value}});
+    ExpectFatal(r, std::string("WUC_STACK_GUARD=") + value + ": expected madvise or mprotect",
+                "the wuc runtime starts up");
+  }
+}
+
+// mprotect guards: separate mappings, so gdb's generate-core-file keeps the
+// stacks (docs/debugging.md); a thread still runs on its stack.
+TEST(Environment, GoodStackGuards) {
+  for (const char *value : {"madvise", "mprotect", ""}) {
+    SCOPED_TRACE(value);
+    auto r = RunScenario("spawn_one", {{"WUC_STACK_GUARD", value}, {"WUC_PROCESSORS", "2"}});
     EXPECT_TRUE(ExitedWith(r, 0));
   }
 }
