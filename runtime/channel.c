@@ -345,17 +345,21 @@ struct blocking_op {
   wuc_select_node node;
 };
 
-/* `call`: chan_send or chan_recv, for the misuse report of a caller that
- * is no user thread (docs/library.md, "Threads"). */
-static void blocking_op_init(struct blocking_op *op, void *data, const char *call) {
-  wuc_select_stmt_init_for(&op->stmt, true, call);
+/* `call`: chan_send or chan_recv, and `site` ("FILE:LINE", or NULL if
+ * unknown) where it was made, for the misuse report of a caller that is no
+ * user thread (docs/library.md, "Threads"). */
+static void blocking_op_init(struct blocking_op *op, void *data, const char *call,
+                             const char *site) {
+  wuc_select_stmt_init_for(&op->stmt, true, call, site);
   wuc_select_node_init(&op->node, &op->stmt, data);
   op->node.res.word[RES_KIND] = NODE_BLOCKING_OP;
 }
 
-/* Waits until a resumer (or close) has claimed and woken op's node. */
-static bool blocking_op_wait(struct blocking_op *op, const char *what, wuc_chan *ch) {
-  while (atomic_load(&op->stmt.race) == WUC_RACE_OPEN) wuc_park(what, ch);
+/* Waits until a resumer (or close) has claimed and woken op's node; the
+ * deadlock report shows `what` on ch at site. */
+static bool blocking_op_wait(struct blocking_op *op, const char *what, wuc_chan *ch,
+                             const char *site) {
+  while (atomic_load(&op->stmt.race) == WUC_RACE_OPEN) wuc_park_at(what, ch, site, 0);
   wuc_select_wait_winner(&op->stmt); /* returns at once: waits out CLAIMED -> DONE */
   return op->node.res.word[RES_RESULT] == WAKE_OK;
 }
@@ -374,6 +378,7 @@ struct waiter {
   enum waiter_kind kind;
   wuc_select_node *node; /* the clause's; a blocking op's once set up */
   struct blocking_op *op;
+  const char *site; /* a blocking op's "FILE:LINE" (from its macro), or NULL */
 };
 
 static inline bool gives_up(const struct waiter *w) {
@@ -384,7 +389,7 @@ static inline bool gives_up(const struct waiter *w) {
  * `call`, chan_send or chan_recv, names a blocking operation's misuse). */
 static inline wuc_select_node *waiting_node(struct waiter *w, void *data, const char *call) {
   if (w->kind == WAITER_BLOCKING && !w->node) {
-    blocking_op_init(w->op, data, call);
+    blocking_op_init(w->op, data, call, w->site);
     w->node = &w->op->node;
   }
   return w->node;
@@ -564,10 +569,10 @@ send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct wuc_chan_se
 }
 
 /* chan_send and chan_try_send. */
-static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const void *value,
-                                                            enum waiter_kind kind) {
+static inline __attribute__((always_inline)) bool
+send_impl(wuc_chan *ch, const void *value, enum waiter_kind kind, const char *site) {
   struct blocking_op op;
-  struct waiter w = {.kind = kind, .node = NULL, .op = &op};
+  struct waiter w = {.kind = kind, .node = NULL, .op = &op, .site = site};
   struct wuc_chan_segment *seg;
   uint64_t s;
   bool sent = false;
@@ -581,7 +586,7 @@ static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const 
      * may be the ones to resume it). */
     bool withdrawn = withdraw_if_closed(ch, seg, s, w.node, CELL_INTERRUPTED_SEND);
     op_end(ch, true, NULL);
-    return !withdrawn && blocking_op_wait(&op, "chan_send", ch);
+    return !withdrawn && blocking_op_wait(&op, "chan_send", ch, site);
   }
   default:
     break;
@@ -590,16 +595,20 @@ static inline __attribute__((always_inline)) bool send_impl(wuc_chan *ch, const 
   return sent;
 }
 
-bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size) {
+bool wuc_chan_send_at(wuc_chan *ch, const void *value, size_t elem_size, const char *site) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   chan_ready(ch, elem_size, "chan_send");
-  return send_impl(ch, value, WAITER_BLOCKING);
+  return send_impl(ch, value, WAITER_BLOCKING, site);
+}
+
+bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size) {
+  return wuc_chan_send_at(ch, value, elem_size, NULL);
 }
 
 bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   chan_ready(ch, elem_size, "chan_try_send");
-  return send_impl(ch, value, WAITER_TRY);
+  return send_impl(ch, value, WAITER_TRY, NULL);
 }
 
 /* ---- receive ------------------------------------------------------------------ */
@@ -724,10 +733,10 @@ static bool next_element_buffered(wuc_chan *ch, struct wuc_chan_segment *seg) {
 }
 
 /* chan_recv and chan_try_recv. */
-static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *out,
-                                                            enum waiter_kind kind) {
+static inline __attribute__((always_inline)) bool
+recv_impl(wuc_chan *ch, void *out, enum waiter_kind kind, const char *site) {
   struct blocking_op op;
-  struct waiter w = {.kind = kind, .node = NULL, .op = &op};
+  struct waiter w = {.kind = kind, .node = NULL, .op = &op, .site = site};
   struct wuc_chan_segment *seg, *held = NULL;
   uint64_t r;
   bool received = false;
@@ -740,7 +749,7 @@ static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *
     /* The operation's end before it parks, as in send_impl. */
     bool withdrawn = withdraw_if_closed(ch, seg, r, w.node, CELL_CLOSED);
     op_end(ch, true, NULL);
-    return !withdrawn && blocking_op_wait(&op, "chan_recv", ch);
+    return !withdrawn && blocking_op_wait(&op, "chan_recv", ch, site);
   }
   default:
     break;
@@ -753,16 +762,20 @@ static inline __attribute__((always_inline)) bool recv_impl(wuc_chan *ch, void *
   return received;
 }
 
-bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
+bool wuc_chan_recv_at(wuc_chan *ch, void *out, size_t elem_size, const char *site) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   chan_ready(ch, elem_size, "chan_recv");
-  return recv_impl(ch, out, WAITER_BLOCKING);
+  return recv_impl(ch, out, WAITER_BLOCKING, site);
+}
+
+bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
+  return wuc_chan_recv_at(ch, out, elem_size, NULL);
 }
 
 bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size) {
   wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   chan_ready(ch, elem_size, "chan_try_recv");
-  return recv_impl(ch, out, WAITER_TRY);
+  return recv_impl(ch, out, WAITER_TRY, NULL);
 }
 
 /* ---- close ------------------------------------------------------------------- */

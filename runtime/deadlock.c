@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <wuc/fd.h>
+#include <wuc/waituntil.h>
 
 #include "blocking.h"
 #include "fatal.h"
@@ -153,22 +157,140 @@ static bool is_foreign(pid_t tid) {
 
 bool wuc_foreign_kernel_threads(void) { return any_task(is_foreign); }
 
+/* ---- what a thread waits on -------------------------------------------------- */
+
+/* A static or global object by its symbol ("jobs", "pool+16"), anything
+ * else (heap, stack) by its address. */
+static const char *object_name(const void *p, char *buf, size_t size) {
+  if (!wuc_symbolize_data(p, buf, size)) snprintf(buf, size, "%p", p);
+  return buf;
+}
+
+/* What kind of file fd is, as fstat tells. */
+static const char *fd_kind(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return "not open";
+  if (S_ISSOCK(st.st_mode)) return "socket";
+  if (S_ISFIFO(st.st_mode)) return "pipe";
+  if (S_ISREG(st.st_mode)) return "file";
+  if (S_ISCHR(st.st_mode)) return isatty(fd) ? "terminal" : "character device";
+  if (S_ISDIR(st.st_mode)) return "directory";
+  if (S_ISBLK(st.st_mode)) return "block device";
+  return "other";
+}
+
+/* The resources of the clause forms, told apart by the name of the
+ * type-erased trait the clause carries (WUC_SELECTABLE_OPS(reg_fn) is
+ * `wuc_selectable_ops_<reg_fn>`, a static object of the program's text or
+ * the runtime's, named by its symbol table). */
+static const char *const ops_prefix = "wuc_selectable_ops_";
+
+static bool ops_is(const char *ops_name, const char *reg_fn) {
+  return ops_name && strcmp(ops_name, reg_fn) == 0;
+}
+
+/* A typed future's trait: wuc_selectable_ops_<tag>_register, where wucc
+ * names the tag of future(T) wuc_future_... (WUC_FUTURE_STRUCT). */
+static bool ops_is_future(const char *ops_name) {
+  if (!ops_name || strncmp(ops_name, "wuc_future", 10) != 0) return false;
+  size_t len = strlen(ops_name), suffix = strlen("_register");
+  return len > suffix && strcmp(ops_name + len - suffix, "_register") == 0;
+}
+
+static void describe_clause(const wuc_wu_clause *c, char *buf, size_t size) {
+  char ops_sym[256], obj[256];
+  const char *ops_name = NULL;
+  if (wuc_symbolize_data(c->ops, ops_sym, sizeof ops_sym) &&
+      strncmp(ops_sym, ops_prefix, strlen(ops_prefix)) == 0)
+    ops_name = ops_sym + strlen(ops_prefix);
+  const void *res = c->res;
+  if (ops_is(ops_name, "wuc_chan_recv_register")) {
+    const wuc_chan_recv_clause *r = res;
+    snprintf(buf, size, "channel receive on %s", object_name(r->chan, obj, sizeof obj));
+  } else if (ops_is(ops_name, "wuc_chan_send_register")) {
+    const wuc_chan_send_clause *r = res;
+    snprintf(buf, size, "channel send on %s", object_name(r->chan, obj, sizeof obj));
+  } else if (ops_is(ops_name, "wuc_chan_closed_register")) {
+    const wuc_chan_closed_clause *r = res;
+    snprintf(buf, size, "channel closed on %s", object_name(r->chan, obj, sizeof obj));
+  } else if (ops_is(ops_name, "wuc_fd_register")) {
+    const wuc_fd_clause *r = res;
+    snprintf(buf, size, "fd %d %s (%s)", r->fd,
+             r->events == WUC_FD_WRITABLE ? "writable" : "readable", fd_kind(r->fd));
+  } else if (ops_is(ops_name, "wuc_timeout_register")) {
+    const wuc_timeout *r = res;
+    if (r->deadline == INT64_MAX)
+      snprintf(buf, size, "timeout (never)");
+    else
+      snprintf(buf, size, "timeout");
+  } else if (ops_is(ops_name, "wuc_owner_lock_register")) {
+    snprintf(buf, size, "lock on %s", object_name(res, obj, sizeof obj));
+  } else if (ops_is(ops_name, "wuc_semaphore_register")) {
+    snprintf(buf, size, "semaphore on %s", object_name(res, obj, sizeof obj));
+  } else if (ops_is(ops_name, "wuc_latch_register")) {
+    snprintf(buf, size, "latch on %s", object_name(res, obj, sizeof obj));
+  } else if (ops_is_future(ops_name)) {
+    snprintf(buf, size, "future on %s", object_name(res, obj, sizeof obj));
+  } else if (ops_name) { /* a user's resource: its register function */
+    snprintf(buf, size, "%s on %s", ops_name, object_name(res, obj, sizeof obj));
+  } else {
+    snprintf(buf, size, "resource %s", object_name(res, obj, sizeof obj));
+  }
+}
+
+/* A lowered waituntil (its statement heads a wuc_wu): the statement's site,
+ * which is its first clause's, and each clause still registered.  Read from
+ * the parked thread's frame, which cannot change while every thread waits. */
+static void print_waituntil(FILE *out, const wuc_select_stmt *s) {
+  const wuc_wu *w = (const wuc_wu *)s; /* s is its first member */
+  const char *site = w->n ? w->cl[0].__wuc_node.site : NULL;
+  unsigned live = 0;
+  for (unsigned i = 0; i < w->n; i++) live += w->cl[i].live;
+  if (site && !strchr(site, ':')) /* a runtime call built on a statement (wuc_wait_fd) */
+    fprintf(out, "    waits in %s", site);
+  else if (site) /* "FILE:LINE:COL": the statement at FILE:LINE */
+    fprintf(out, "    waits in waituntil at %.*s", (int)(strrchr(site, ':') - site), site);
+  else
+    fprintf(out, "    waits in waituntil");
+  fprintf(out, " on %u clause%s\n", live, live == 1 ? "" : "s");
+  for (unsigned i = 0; i < w->n; i++) {
+    const wuc_wu_clause *c = &w->cl[i];
+    if (!c->live) continue;
+    char what[600];
+    describe_clause(c, what, sizeof what);
+    const char *at = c->__wuc_node.site;
+    if (at && strchr(at, ':'))
+      fprintf(out, "      %s: %s\n", at, what);
+    else
+      fprintf(out, "      %s\n", what);
+  }
+}
+
 static void print_thread(FILE *out, struct wuc_uthread *t) {
-  char who[512];
+  char who[512], obj[256];
   wuc_describe_thread(t, who, sizeof who);
   fprintf(out, "  %s\n", who);
   if (!t->wait_what) {
     fprintf(out, "    blocked\n");
     return;
   }
+  if (strcmp(t->wait_what, "waituntil") == 0 && t->wait_object &&
+      ((const wuc_select_stmt *)t->wait_object)->lowered) {
+    print_waituntil(out, t->wait_object);
+    return;
+  }
   if (strcmp(t->wait_what, "uthread_join") == 0)
     fprintf(out, "    waits in uthread_join for user thread %lu",
             ((const struct wuc_uthread *)t->wait_object)->id);
   else if (t->wait_object)
-    fprintf(out, "    waits in %s on %p", t->wait_what, t->wait_object);
+    fprintf(out, "    waits in %s on %s", t->wait_what,
+            object_name(t->wait_object, obj, sizeof obj));
   else
     fprintf(out, "    waits in %s", t->wait_what);
-  if (t->wait_file) fprintf(out, " at %s:%d", t->wait_file, t->wait_line);
+  if (t->wait_file && t->wait_line > 0)
+    fprintf(out, " at %s:%d", t->wait_file, t->wait_line);
+  else if (t->wait_file) /* a whole site, "FILE:LINE" */
+    fprintf(out, " at %s", t->wait_file);
   fputc('\n', out);
 }
 

@@ -19,6 +19,16 @@ void wuc_die(void) {
   _exit(WUC_EXIT_FATAL);
 }
 
+const char *wuc_call_site(char *buf, unsigned size, const char *call, const char *file, int line) {
+  if (file && line > 0)
+    snprintf(buf, size, "%s at %s:%d", call, file, line);
+  else if (file) /* a site that has its line: "FILE:LINE" */
+    snprintf(buf, size, "%s at %s", call, file);
+  else
+    snprintf(buf, size, "%s", call);
+  return buf;
+}
+
 void wuc_fatal(const char *fmt, ...) {
   char msg[1024];
   va_list ap;

@@ -23,6 +23,12 @@ typedef void (*wuc_fatal_where_fn)(char *buf, unsigned size);
  * up" (nothing runs on a worker before the scheduler installs it). */
 void wuc_fatal_set_where(wuc_fatal_where_fn where);
 
+/* "CALL at FILE:LINE" into buf, or "CALL" when file is NULL (a call made
+ * without its recording macro): how a message names a call and its site.
+ * With line 0, file is the whole site ("FILE:LINE", as WUC_SITE_ makes). */
+enum { WUC_CALL_SITE_MAX = 512 };
+const char *wuc_call_site(char *buf, unsigned size, const char *call, const char *file, int line);
+
 /* Ends the process after a report has been printed (exit status 2, or abort). */
 __attribute__((noreturn)) void wuc_die(void);
 

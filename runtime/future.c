@@ -27,7 +27,7 @@ void wuc_future_end_set(wuc_future *f) {
 
 void wuc_future_wait_at(wuc_future *f, const char *file, int line) {
   if (wuc_future_is_ready(f)) return;
-  wuc_uthread_t *self = wuc_current_thread_or_die("future_get");
+  wuc_uthread_t *self = wuc_current_thread_or_die_at("future_get", file, line);
   waitq_lock(&f->waiters);
   if (atomic_load_explicit(&f->state, memory_order_relaxed) == WUC_FUTURE_READY) {
     waitq_unlock(&f->waiters);

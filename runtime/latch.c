@@ -32,7 +32,7 @@ void wuc_latch_set(wuc_latch *e) {
 
 void wuc_latch_wait_at(wuc_latch *e, const char *file, int line) {
   if (wuc_latch_is_set(e)) return;
-  wuc_uthread_t *self = wuc_current_thread_or_die("latch_wait");
+  wuc_uthread_t *self = wuc_current_thread_or_die_at("latch_wait", file, line);
   waitq_lock(&e->waiters);
   if (atomic_load_explicit(&e->is_set, memory_order_relaxed)) {
     waitq_unlock(&e->waiters);

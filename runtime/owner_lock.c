@@ -26,7 +26,7 @@ static bool take_if_available(wuc_owner_lock *l, wuc_uthread_t *who) {
 }
 
 void wuc_lock_acquire_at(wuc_owner_lock *l, const char *file, int line) {
-  wuc_uthread_t *self = wuc_current_thread_or_die("lock_acquire");
+  wuc_uthread_t *self = wuc_current_thread_or_die_at("lock_acquire", file, line);
   waitq_lock(&l->waiters);
   if (take_if_available(l, self)) {
     waitq_unlock(&l->waiters);

@@ -52,6 +52,9 @@ extern "C" {
 #endif
 
 void wuc_park(const char *what, const void *object);
+/* wuc_park for a call whose macro recorded its site (file NULL if unknown):
+ * the deadlock report shows "waits in WHAT on OBJECT at FILE:LINE". */
+void wuc_park_at(const char *what, const void *object, const char *file, int line);
 void wuc_unpark(wuc_uthread_t *t);
 
 #ifdef __cplusplus

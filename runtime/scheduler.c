@@ -62,14 +62,26 @@ WUC_NO_TSAN __attribute__((noinline)) struct worker *wuc_current_worker_in_handl
 struct wuc_fork_state wuc_fork;
 
 /* No worker (w == NULL) or no user thread: a misuse, or the child of a fork. */
-static __attribute__((noreturn, cold)) void outside_user_thread(const char *call) {
+static __attribute__((noreturn, cold)) void outside_user_thread_at(const char *call,
+                                                                   const char *file, int line) {
   wuc_check_not_forked(call);
-  wuc_fatal("%s called outside a user thread", call);
+  char site[WUC_CALL_SITE_MAX];
+  wuc_fatal("%s called outside a user thread", wuc_call_site(site, sizeof site, call, file, line));
+}
+
+static __attribute__((noreturn, cold)) void outside_user_thread(const char *call) {
+  outside_user_thread_at(call, NULL, 0);
 }
 
 struct wuc_uthread *wuc_current_thread_or_die(const char *call) {
   struct worker *w = wuc_current_worker();
   if (!w || !w->current) outside_user_thread(call);
+  return w->current;
+}
+
+struct wuc_uthread *wuc_current_thread_or_die_at(const char *call, const char *file, int line) {
+  struct worker *w = wuc_current_worker();
+  if (!w || !w->current) outside_user_thread_at(call, file, line);
   return w->current;
 }
 
@@ -87,6 +99,14 @@ __attribute__((noinline)) void wuc_reclaim_op_start(void) {
 __attribute__((noinline)) struct wuc_uthread *wuc_statement_start(const char *call) {
   struct worker *w = tls_worker;
   if (!w || !w->current) outside_user_thread(call);
+  wuc_reclaim_count_op(w);
+  return w->current;
+}
+
+__attribute__((noinline)) struct wuc_uthread *wuc_statement_start_at(const char *call,
+                                                                     const char *site) {
+  struct worker *w = tls_worker;
+  if (!w || !w->current) outside_user_thread_at(call, site, 0);
   wuc_reclaim_count_op(w);
   return w->current;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <wuc/select.h>
+#include <wuc/waituntil.h> /* wuc_wu_stmt_init */
 
 #include "fatal.h"
 #include "park.h"
@@ -24,20 +25,31 @@ static inline _Atomic uintptr_t *race_word(wuc_select_node *n) { return &n->stmt
 
 /* Static, so that wuc_select_stmt_init (every statement's first call) does
  * not pay a call more: an exported function is not inlined under -fPIC. */
-static inline void stmt_init(wuc_select_stmt *s, bool all_or, const char *call) {
+static inline void stmt_init(wuc_select_stmt *s, bool all_or, bool lowered, const char *call) {
   atomic_init(&s->race, WUC_RACE_OPEN);
   s->thread = wuc_statement_start(call);
   /* Live statements are in live frames, so their addresses order them. */
   s->id = (uint64_t)(uintptr_t)s;
   s->all_or = all_or;
+  s->lowered = lowered;
   s->rereg_rounds = 0;
   atomic_init(&s->deferred, NULL);
 }
 
-void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) { stmt_init(s, all_or, "waituntil"); }
+void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
+  stmt_init(s, all_or, false, "waituntil");
+}
 
-void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call) {
-  stmt_init(s, all_or, call);
+void wuc_wu_stmt_init(wuc_select_stmt *s, bool all_or) { stmt_init(s, all_or, true, "waituntil"); }
+
+void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call, const char *site) {
+  atomic_init(&s->race, WUC_RACE_OPEN);
+  s->thread = wuc_statement_start_at(call, site);
+  s->id = (uint64_t)(uintptr_t)s;
+  s->all_or = all_or;
+  s->lowered = false;
+  s->rereg_rounds = 0;
+  atomic_init(&s->deferred, NULL);
 }
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }

@@ -18,8 +18,9 @@ enum { SELECT_PAIR_OWN = WUC_PAIR_THEIRS_LOST + 1 };
 int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs);
 
 /* wuc_select_stmt_init for a statement that stands in for the blocking
- * call `call` (chan_send, chan_recv): a caller that is no user thread is
- * told that call's name, not "waituntil". */
-void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call);
+ * call `call` (chan_send, chan_recv) made at `site` ("FILE:LINE", or NULL if
+ * unknown): a caller that is no user thread is told that call's name and
+ * site, not "waituntil". */
+void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call, const char *site);
 
 #endif

@@ -54,7 +54,7 @@ static bool take_if_available(wuc_semaphore *s) {
 }
 
 void wuc_semaphore_acquire_at(wuc_semaphore *s, const char *file, int line) {
-  wuc_uthread_t *self = wuc_current_thread_or_die("semaphore_acquire");
+  wuc_uthread_t *self = wuc_current_thread_or_die_at("semaphore_acquire", file, line);
   waitq_lock(&s->waiters);
   if (take_if_available(s)) {
     waitq_unlock(&s->waiters);

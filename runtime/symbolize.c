@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -80,32 +81,48 @@ static bool elf_parse(struct elf_file *f) {
   return f->tables[0].count || f->tables[1].count;
 }
 
-/* The name of the function at virtual address `vaddr`, or NULL. */
-static const char *table_lookup(const struct sym_table *t, uint64_t vaddr) {
+/* The name of the function (objects: false) or data object (objects: true)
+ * at virtual address `vaddr`, or NULL; *start gets the symbol's address. */
+static const char *table_lookup(const struct sym_table *t, uint64_t vaddr, bool objects,
+                                uint64_t *start) {
   for (size_t i = 0; i < t->count; i++) {
     const Elf64_Sym *s = &t->syms[i];
     unsigned type = ELF64_ST_TYPE(s->st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF) continue;
+    bool wanted = objects ? type == STT_OBJECT : type == STT_FUNC || type == STT_GNU_IFUNC;
+    if (!wanted || s->st_shndx == SHN_UNDEF) continue;
     if (!(vaddr - s->st_value < s->st_size || (s->st_size == 0 && vaddr == s->st_value))) continue;
     if (s->st_name == 0 || s->st_name >= t->strs_size) continue;
     const char *name = t->strs + s->st_name;
     if (!memchr(name, '\0', t->strs_size - s->st_name)) continue;
+    *start = s->st_value;
     return name;
   }
   return NULL;
 }
 
-static const char *elf_lookup(const struct elf_file *f, uint64_t file_offset) {
+static const char *tables_lookup(const struct elf_file *f, uint64_t vaddr, bool objects,
+                                 uint64_t *start) {
+  const char *name = table_lookup(&f->tables[0], vaddr, objects, start);
+  return name ? name : table_lookup(&f->tables[1], vaddr, objects, start);
+}
+
+/* The virtual address of a file offset, through the PT_LOAD header that
+ * maps it from the file. */
+static bool file_offset_vaddr(const struct elf_file *f, uint64_t file_offset, uint64_t *vaddr) {
   for (size_t i = 0; i < f->phnum; i++) {
     const Elf64_Phdr *p = &f->phdr[i];
     if (p->p_type != PT_LOAD || file_offset < p->p_offset ||
         file_offset - p->p_offset >= p->p_filesz)
       continue;
-    uint64_t vaddr = p->p_vaddr + (file_offset - p->p_offset);
-    const char *name = table_lookup(&f->tables[0], vaddr);
-    return name ? name : table_lookup(&f->tables[1], vaddr);
+    *vaddr = p->p_vaddr + (file_offset - p->p_offset);
+    return true;
   }
-  return NULL;
+  return false;
+}
+
+static const char *elf_lookup(const struct elf_file *f, uint64_t file_offset) {
+  uint64_t vaddr, start;
+  return file_offset_vaddr(f, file_offset, &vaddr) ? tables_lookup(f, vaddr, false, &start) : NULL;
 }
 
 /* Maps the file at `path` if it is inode `ino` (the one the process mapped:
@@ -297,6 +314,81 @@ const char *wuc_symbolize(const void *addr) {
   struct mapping m;
   if (!find_mapping((uintptr_t)addr, &m)) return NULL;
   return lookup_in(&m, (uintptr_t)addr);
+}
+
+/* ---- data objects ------------------------------------------------------------
+ *
+ * A static or global object lies in a PT_LOAD segment of its file, but not
+ * always in a part mapped from the file: the end of .bss is an anonymous
+ * mapping, which /proc/self/maps names no file for.  So the address is
+ * matched against the memory image (p_memsz) of the segments of each file
+ * already mapped here, placed by the load bias that the slot's first mapping
+ * gives; a file not yet mapped is found with dl_iterate_phdr first. */
+
+/* Whether `addr` is in a segment of slot s's file; *vaddr gets its virtual address. */
+static bool slot_holds(const struct slot *s, uintptr_t addr, uint64_t *vaddr) {
+  uint64_t range_vaddr;
+  if (!file_offset_vaddr(&s->file, s->range.offset, &range_vaddr)) return false;
+  uint64_t v = addr - (s->range.start - range_vaddr);
+  for (size_t i = 0; i < s->file.phnum; i++) {
+    const Elf64_Phdr *p = &s->file.phdr[i];
+    if (p->p_type == PT_LOAD && v - p->p_vaddr < p->p_memsz) {
+      *vaddr = v;
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool name_in_cache(uintptr_t addr, char *buf, size_t size) {
+  unsigned claimed = atomic_load_explicit(&cache_claimed, memory_order_acquire);
+  for (unsigned i = 0; i < claimed && i < SLOTS; i++) {
+    struct slot *s = &cache[i];
+    uint64_t vaddr, start;
+    if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_READY ||
+        !slot_holds(s, addr, &vaddr))
+      continue;
+    const char *name = tables_lookup(&s->file, vaddr, true, &start);
+    if (!name) return false;
+    if (vaddr == start)
+      snprintf(buf, size, "%s", name);
+    else
+      snprintf(buf, size, "%s+%llu", name, (unsigned long long)(vaddr - start));
+    return true;
+  }
+  return false;
+}
+
+/* The address of a part of the object holding `addr` that is mapped from its
+ * file (its first PT_LOAD segment with file contents), or 0. */
+struct object_probe {
+  uintptr_t addr, mapped;
+};
+
+static int find_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  struct object_probe *probe = arg;
+  bool holds = false;
+  uintptr_t mapped = 0;
+  for (size_t i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+    if (p->p_type != PT_LOAD) continue;
+    uintptr_t lo = info->dlpi_addr + p->p_vaddr;
+    if (probe->addr - lo < p->p_memsz) holds = true;
+    if (!mapped && p->p_filesz > 0) mapped = lo;
+  }
+  if (!holds) return 0;
+  probe->mapped = mapped;
+  return 1;
+}
+
+bool wuc_symbolize_data(const void *addr, char *buf, size_t size) {
+  if (!addr || size == 0) return false;
+  if (name_in_cache((uintptr_t)addr, buf, size)) return true;
+  struct object_probe probe = {(uintptr_t)addr, 0};
+  if (!dl_iterate_phdr(find_object, &probe) || !probe.mapped) return false;
+  (void)wuc_symbolize((const void *)probe.mapped); /* maps the file into the cache */
+  return name_in_cache((uintptr_t)addr, buf, size);
 }
 
 /* ---- was the runtime loaded with the program? ------------------------------

@@ -11,6 +11,7 @@
 #define WUC_RUNTIME_SYMBOLIZE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +29,15 @@ extern "C" {
  * files; addresses in further files get NULL).  A look-up reads
  * /proc/self/maps and scans the file's symbol table: for report paths only. */
 const char *wuc_symbolize(const void *addr);
+
+/* The name of the static or global object holding data address `addr`
+ * (STT_OBJECT symbols, `static` ones included), written into buf as "name",
+ * or "name+OFFSET" for an address inside it (a member, an array element);
+ * false if there is none (heap, stack, a stripped file).  For reports, but
+ * not from a signal handler: a file not yet mapped is found with
+ * dl_iterate_phdr (the dynamic linker's lock), and the name is formatted
+ * with snprintf. */
+bool wuc_symbolize_data(const void *addr, char *buf, size_t size);
 
 /* Whether the code at `addr` belongs to the program as it was started — the
  * executable, or a shared library that it needs directly or through other

@@ -162,14 +162,20 @@ handle_magic(const wuc_uthread_t *t) {
 }
 
 void wuc_uthread_join_at(wuc_uthread_t *t, const char *file, int line) {
-  struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_join");
-  if (!t) wuc_fatal("uthread_join(NULL)");
+  struct wuc_uthread *cur = wuc_current_thread_or_die_at("uthread_join", file, line);
+  char call[WUC_CALL_SITE_MAX];
+  if (!t)
+    wuc_fatal("%s: NULL thread handle",
+              wuc_call_site(call, sizeof call, "uthread_join", file, line));
   if (handle_freed(t) || handle_magic(t) != UTHREAD_MAGIC)
-    wuc_fatal("uthread_join(%p): not a live thread handle (was it joined already?)", (void *)t);
-  if (t == cur) wuc_fatal("uthread_join: user thread %lu joins itself", cur->id);
+    wuc_fatal("%s: %p is not a live thread handle (was it joined already?)",
+              wuc_call_site(call, sizeof call, "uthread_join", file, line), (void *)t);
+  if (t == cur)
+    wuc_fatal("%s: user thread %lu joins itself",
+              wuc_call_site(call, sizeof call, "uthread_join", file, line), cur->id);
   if (t->id == 1)
-    wuc_fatal("uthread_join: user thread 1 (main) cannot be joined; returning from main ends the "
-              "program");
+    wuc_fatal("%s: user thread 1 (main) cannot be joined; returning from main ends the program",
+              wuc_call_site(call, sizeof call, "uthread_join", file, line));
   uintptr_t expected = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &expected, (uintptr_t)cur)) {
     for (uintptr_t state; (state = atomic_load(&t->join_word)) != JOIN_DONE;) {
@@ -179,9 +185,11 @@ void wuc_uthread_join_at(wuc_uthread_t *t, const char *file, int line) {
         wuc_park_at("uthread_join", t, file, line);
     }
   } else if (expected == JOIN_WAKING) {
-    wuc_fatal("uthread_join: user thread %lu is already being joined by another thread", t->id);
+    wuc_fatal("%s: user thread %lu is already being joined by another thread",
+              wuc_call_site(call, sizeof call, "uthread_join", file, line), t->id);
   } else if (expected != JOIN_DONE) {
-    wuc_fatal("uthread_join: user thread %lu is already being joined by user thread %lu", t->id,
+    wuc_fatal("%s: user thread %lu is already being joined by user thread %lu",
+              wuc_call_site(call, sizeof call, "uthread_join", file, line), t->id,
               ((struct wuc_uthread *)expected)->id);
   }
   /* volatile: a plain store before free() is dead and compilers drop it,
@@ -232,7 +240,7 @@ static void sleeper_fire(wuc_timer *timer) {
 }
 
 void wuc_uthread_sleep_at(wuc_duration_t d, const char *file, int line) {
-  struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_sleep");
+  struct wuc_uthread *cur = wuc_current_thread_or_die_at("uthread_sleep", file, line);
   if (d <= 0) return;
   int64_t now = wuc_now();
   if (d > INT64_MAX - now) { /* saturates: never wakes (no timer, so a deadlock is reported) */

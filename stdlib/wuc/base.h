@@ -48,4 +48,10 @@ typedef __UINTPTR_TYPE__ wuc_uintptr_t;
 #endif
 #define WUC_EXT_ __extension__
 
+/* "FILE:LINE" of the macro's use, as one string literal: how a blocking
+ * call's macro passes its site to the runtime in one argument. */
+#define WUC_STR2_(x) #x
+#define WUC_STR_(x) WUC_STR2_(x)
+#define WUC_SITE_ __FILE__ ":" WUC_STR_(__LINE__)
+
 #endif

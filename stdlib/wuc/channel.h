@@ -105,6 +105,13 @@ void wuc_chan_init(wuc_chan *__wuc_ch, wuc_size_t __wuc_capacity, wuc_size_t __w
 void wuc_chan_destroy(wuc_chan *__wuc_ch);
 wuc_bool wuc_chan_send(wuc_chan *__wuc_ch, const void *__wuc_value, wuc_size_t __wuc_elem_size);
 wuc_bool wuc_chan_recv(wuc_chan *__wuc_ch, void *__wuc_out, wuc_size_t __wuc_elem_size);
+/* chan_send and chan_recv as their macros call them, with the call's site
+ * ("FILE:LINE", or NULL) for the deadlock report and misuse messages: one
+ * string, the cheapest argument to pass (WUC_SITE_). */
+wuc_bool wuc_chan_send_at(wuc_chan *__wuc_ch, const void *__wuc_value, wuc_size_t __wuc_elem_size,
+                          const char *__wuc_site);
+wuc_bool wuc_chan_recv_at(wuc_chan *__wuc_ch, void *__wuc_out, wuc_size_t __wuc_elem_size,
+                          const char *__wuc_site);
 wuc_bool wuc_chan_try_send(wuc_chan *__wuc_ch, const void *__wuc_value, wuc_size_t __wuc_elem_size);
 wuc_bool wuc_chan_try_recv(wuc_chan *__wuc_ch, void *__wuc_out, wuc_size_t __wuc_elem_size);
 void wuc_chan_close(wuc_chan *__wuc_ch, wuc_size_t __wuc_elem_size);
@@ -159,7 +166,7 @@ wuc_bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *__wuc_c,
 #define WUC_CHAN_SEND(ch, ...)                                                                     \
   __extension__({                                                                                  \
     WUC_CHAN_ELEM_(ch) __wuc_value = (__VA_ARGS__);                                                \
-    wuc_chan_send((wuc_chan *)(ch), &__wuc_value, sizeof __wuc_value);                             \
+    wuc_chan_send_at((wuc_chan *)(ch), &__wuc_value, sizeof __wuc_value, WUC_SITE_);               \
   })
 #define WUC_CHAN_TRY_SEND(ch, ...)                                                                 \
   __extension__({                                                                                  \
@@ -169,7 +176,7 @@ wuc_bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *__wuc_c,
 #define WUC_CHAN_RECV(ch, ...)                                                                     \
   __extension__({                                                                                  \
     WUC_CHAN_ELEM_(ch) *__wuc_out = (__VA_ARGS__);                                                 \
-    wuc_chan_recv((wuc_chan *)(ch), __wuc_out, sizeof *__wuc_out);                                 \
+    wuc_chan_recv_at((wuc_chan *)(ch), __wuc_out, sizeof *__wuc_out, WUC_SITE_);                   \
   })
 #define WUC_CHAN_TRY_RECV(ch, ...)                                                                 \
   __extension__({                                                                                  \

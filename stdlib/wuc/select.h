@@ -133,7 +133,10 @@ typedef struct wuc_select_stmt {
   wuc_uthread_t *thread;
   wuc_uint64_t id; /* orders two-sided claims */
   wuc_bool all_or;
-  char __wuc_pad[3];
+  /* The statement is the head of a lowered waituntil (a wuc_wu of
+   * <wuc/waituntil.h>): the deadlock report reads its clauses. */
+  wuc_bool lowered;
+  char __wuc_pad[2];
   wuc_uint32_t rereg_rounds; /* re-registration rounds so far (backoff) */
   /* Nodes a resource set aside and now hands back to be registered again
    * (wuc_select_defer), linked by rereg_next. */

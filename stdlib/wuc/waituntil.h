@@ -139,10 +139,14 @@ static inline wuc_select_node *wuc_wu_node_setup(wuc_wu *__wuc_w, unsigned __wuc
   return __wuc_n;
 }
 
+/* wuc_select_stmt_init for the statement of a wuc_wu: marks it `lowered`,
+ * so the deadlock report can list its clauses (docs/debugging.md). */
+void wuc_wu_stmt_init(wuc_select_stmt *__wuc_s, wuc_bool __wuc_all_or);
+
 /* n counts the clauses evaluated so far (wuc_wu_clause_init), so the
  * cleanup never reads a clause a jump out of a guard skipped. */
 static inline void wuc_wu_init(wuc_wu *__wuc_w, wuc_wu_clause *__wuc_cl, wuc_bool __wuc_all_or) {
-  wuc_select_stmt_init(&__wuc_w->s, __wuc_all_or);
+  wuc_wu_stmt_init(&__wuc_w->s, __wuc_all_or);
   __wuc_w->cl = __wuc_cl;
   __wuc_w->n = 0;
   __wuc_w->next_reg = 0;

@@ -728,19 +728,25 @@ WUC_SCENARIO(chan_size_mismatch_after_first_use) {
   return Survived();
 }
 
+// With C linkage, the channels' symbols are their names (C++ would mangle a
+// `static` one's): the report names them.
+extern "C" {
+long_chan recv_deadlock_chan, send_deadlock_chan;
+}
+
 WUC_SCENARIO(chan_recv_deadlock) {
-  static long_chan c;
-  Fact("chan", &c);
+  long_chan &c = recv_deadlock_chan;
   long v;
+  std::printf("fact line %d\n", __LINE__ + 1);
   chan_recv(&c, &v);
   return Survived();
 }
 
 WUC_SCENARIO(chan_send_deadlock) {
-  static long_chan c;
-  Fact("chan", &c);
+  long_chan &c = send_deadlock_chan;
   chan_init(&c, 1);
   chan_send(&c, 1L);
+  std::printf("fact line %d\n", __LINE__ + 1);
   chan_send(&c, 2L); // full, and nobody receives
   return Survived();
 }
@@ -806,14 +812,14 @@ TEST(ChannelMisuse, ElementSizeFixedByTheFirstUse) {
 }
 
 // A receive that can never complete is reported like any other deadlock,
-// naming the operation and the channel.
+// naming the operation, the channel (by its symbol) and the call's site.
 TEST(ChannelReport, DeadlockInReceive) {
   auto r = RunScenario("chan_recv_deadlock", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
   EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
                    "  user thread 1 (main)\n"
-                   "    waits in chan_recv on " +
-                       Facts(r)["chan"] + "\n")
+                   "    waits in chan_recv on recv_deadlock_chan at " __FILE__ ":" +
+                       Facts(r)["line"] + "\n")
       << r.Describe();
 }
 
@@ -822,8 +828,8 @@ TEST(ChannelReport, DeadlockInSend) {
   EXPECT_TRUE(ExitedWith(r, kFatal));
   EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
                    "  user thread 1 (main)\n"
-                   "    waits in chan_send on " +
-                       Facts(r)["chan"] + "\n")
+                   "    waits in chan_send on send_deadlock_chan at " __FILE__ ":" +
+                       Facts(r)["line"] + "\n")
       << r.Describe();
 }
 

@@ -91,9 +91,14 @@ extern "C" void deadlock_joins(void *thread) {
   uthread_join(static_cast<uthread_t *>(thread));
 }
 
-// Main joins thread 3, which joins thread 2, which parks for good.
+// Main joins thread 3, which joins thread 2, which parks for good on an
+// object the report names by its symbol.
+extern "C" {
+int parked_on_object; // C linkage: its symbol is its name
+}
+
 WUC_SCENARIO(deadlock_join_chain) {
-  static int object;
+  int &object = parked_on_object;
   Fact("spawn_parker", __LINE__ + 1); // before: the thread may end the program
   uthread_t *parker = uthread_spawn(deadlock_parks_forever, &object);
   Fact("spawn_joiner", __LINE__ + 1); // before: the thread may end the program
@@ -116,9 +121,7 @@ std::string DeadlockChainReport(const ChildResult &r) {
          "  user thread 2 (deadlock_parks_forever, spawned at " +
          Where(facts["spawn_parker"]) +
          " by thread 1)\n"
-         "    waits in test: never woken on " +
-         facts["object"] +
-         "\n"
+         "    waits in test: never woken on parked_on_object\n"
          "  user thread 3 (deadlock_joins, spawned at " +
          Where(facts["spawn_joiner"]) +
          " by thread 1)\n"
@@ -218,9 +221,12 @@ TEST(Report, DeadlockAfterAMillionCancelledTimers) {
 
 WUC_FUTURE_STRUCT(report_future, int);
 
+extern "C" {
+latch foreign_latch; // C linkage: the deadlock report names it by its symbol
+}
+
 namespace {
 
-latch foreign_latch;
 report_future foreign_future;
 wuc_chan foreign_chan; // zeroed: rendezvous
 semaphore foreign_semaphore;
@@ -373,8 +379,8 @@ TEST(Report, DeadlockAfterTheForeignThreadsEnd) {
     auto facts = Facts(r);
     EXPECT_EQ(r.err, "wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
                      "  user thread 1 (main)\n"
-                     "    waits in latch_wait on " +
-                         facts["latch"] + " at " + Where(facts["wait"]) + "\n")
+                     "    waits in latch_wait on foreign_latch at " +
+                         Where(facts["wait"]) + "\n")
         << r.Describe();
   }
 }
@@ -511,6 +517,7 @@ WUC_SCENARIO(join_twice) {
   uthread_t *t = uthread_spawn(misuse_noop, nullptr);
   uthread_join(t);
   Fact("handle", t);
+  Fact("join", __LINE__ + 1);
   uthread_join(t);
   return Survived();
 }
@@ -528,10 +535,13 @@ WUC_SCENARIO(two_joiners) {
   uthread_t *first_joiner = uthread_spawn(misuse_join_target, target);
   (void)first_joiner;
   uthread_yield();
+  Fact("join", __LINE__ + 1);
   uthread_join(target);
   return Survived();
 }
 
+// The line of the join in misuse_join_self.
+static const int kJoinSelfLine = __LINE__ + 1;
 extern "C" void misuse_join_self(void *) { uthread_join(uthread_self()); }
 
 WUC_SCENARIO(join_self) {
@@ -542,10 +552,12 @@ WUC_SCENARIO(join_self) {
 }
 
 WUC_SCENARIO(main_joins_itself) {
+  Fact("join", __LINE__ + 1);
   uthread_join(uthread_self());
   return Survived();
 }
 
+static const int kJoinMainLine = __LINE__ + 2;
 extern "C" void misuse_join_main(void *main_thread) {
   uthread_join(static_cast<uthread_t *>(main_thread));
 }
@@ -558,6 +570,7 @@ WUC_SCENARIO(join_main) {
 }
 
 WUC_SCENARIO(join_null) {
+  Fact("join", __LINE__ + 1);
   uthread_join(nullptr);
   return Survived();
 }
@@ -690,35 +703,45 @@ std::string SpawnedThread(const ChildResult &r, const char *fn) {
 TEST(Misuse, JoinTwice) {
   auto r = RunScenario("join_twice", {{"WUC_PROCESSORS", "1"}});
   ExpectFatal(r,
-              "uthread_join(" + Facts(r)["handle"] +
-                  "): not a live thread handle (was it joined already?)",
+              "uthread_join at " + Where(Facts(r)["join"]) + ": " + Facts(r)["handle"] +
+                  " is not a live thread handle (was it joined already?)",
               kMain);
 }
 
 TEST(Misuse, TwoJoiners) {
   auto r = RunScenario("two_joiners", {{"WUC_PROCESSORS", "1"}});
-  ExpectFatal(r, "uthread_join: user thread 2 is already being joined by user thread 3", kMain);
+  ExpectFatal(r,
+              "uthread_join at " + Where(Facts(r)["join"]) +
+                  ": user thread 2 is already being joined by user thread 3",
+              kMain);
 }
 
 TEST(Misuse, JoinSelf) {
   auto r = RunScenario("join_self", {{"WUC_PROCESSORS", "2"}});
-  ExpectFatal(r, "uthread_join: user thread 2 joins itself", SpawnedThread(r, "misuse_join_self"));
+  ExpectFatal(
+      r, "uthread_join at " + Where(std::to_string(kJoinSelfLine)) + ": user thread 2 joins itself",
+      SpawnedThread(r, "misuse_join_self"));
 }
 
 TEST(Misuse, MainJoinsItself) {
   auto r = RunScenario("main_joins_itself");
-  ExpectFatal(r, "uthread_join: user thread 1 joins itself", kMain);
+  ExpectFatal(r, "uthread_join at " + Where(Facts(r)["join"]) + ": user thread 1 joins itself",
+              kMain);
 }
 
 TEST(Misuse, JoinMain) {
   auto r = RunScenario("join_main", {{"WUC_PROCESSORS", "2"}});
   ExpectFatal(r,
-              "uthread_join: user thread 1 (main) cannot be joined; returning from main ends the "
-              "program",
+              "uthread_join at " + Where(std::to_string(kJoinMainLine)) +
+                  ": user thread 1 (main) cannot be joined; returning from main ends the "
+                  "program",
               SpawnedThread(r, "misuse_join_main"));
 }
 
-TEST(Misuse, JoinNull) { ExpectFatal(RunScenario("join_null"), "uthread_join(NULL)", kMain); }
+TEST(Misuse, JoinNull) {
+  auto r = RunScenario("join_null");
+  ExpectFatal(r, "uthread_join at " + Where(Facts(r)["join"]) + ": NULL thread handle", kMain);
+}
 
 TEST(Misuse, SpawnNull) {
   ExpectFatal(RunScenario("spawn_null"), "uthread_spawn: NULL thread function", kMain);
@@ -989,7 +1012,7 @@ TEST(Report, ForkBeforeTheFirstSpawnLeavesTheChildARuntime) {
     EXPECT_TRUE(std::regex_match(
         r.err, std::regex("wuc: deadlock: all 1 user threads are blocked and no timer is pending\n"
                           "  user thread 1 \\(main\\)\n"
-                          "    waits in latch_wait on 0x[0-9a-f]+ at .*report_test.cc:[0-9]+\n")))
+                          "    waits in latch_wait on \\S+ at .*report_test.cc:[0-9]+\n")))
         << r.Describe();
   }
 }

@@ -11,6 +11,9 @@
 #include <string>
 
 extern "C" int (*symbolize_static_probe_address(void))(int);
+extern "C" const void *symbolize_static_data_address(unsigned i);
+extern "C" const void *symbolize_static_bss_address(unsigned i);
+extern "C" int symbolize_global_data;
 
 namespace {
 
@@ -41,6 +44,29 @@ TEST(Symbolize, DataAndNullHaveNoName) {
   EXPECT_EQ(wuc_symbolize(nullptr), nullptr);
   EXPECT_EQ(wuc_symbolize(heap.get()), nullptr);
   EXPECT_EQ(wuc_symbolize(&local), nullptr);
+}
+
+std::string DataName(const void *addr) {
+  char buf[128];
+  return wuc_symbolize_data(addr, buf, sizeof buf) ? buf : "(none)";
+}
+
+TEST(Symbolize, NamesStaticAndGlobalDataObjects) {
+  EXPECT_EQ(DataName(symbolize_static_data_address(0)), "symbolize_static_data");
+  EXPECT_EQ(DataName(symbolize_static_data_address(2)), "symbolize_static_data+8");
+  EXPECT_EQ(DataName(&symbolize_global_data), "symbolize_global_data");
+  EXPECT_EQ(DataName(symbolize_static_bss_address(0)), "symbolize_static_bss");
+  EXPECT_EQ(DataName(symbolize_static_bss_address(3 * 4096 - 1)), "symbolize_static_bss+12287");
+}
+
+TEST(Symbolize, HeapStackCodeAndNullDataHaveNoName) {
+  std::unique_ptr<int> heap(new int(1));
+  int local = 0;
+  char buf[64];
+  EXPECT_FALSE(wuc_symbolize_data(nullptr, buf, sizeof buf));
+  EXPECT_FALSE(wuc_symbolize_data(heap.get(), buf, sizeof buf));
+  EXPECT_FALSE(wuc_symbolize_data(&local, buf, sizeof buf));
+  EXPECT_FALSE(wuc_symbolize_data(Code(symbolize_static_probe_address()), buf, sizeof buf));
 }
 
 TEST(Symbolize, TheTestBinaryCameWithTheProgram) {
