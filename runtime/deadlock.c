@@ -197,7 +197,7 @@ static bool ops_is_future(const char *ops_name) {
   return len > suffix && strcmp(ops_name + len - suffix, "_register") == 0;
 }
 
-static void describe_clause(const wuc_wu_clause *c, char *buf, size_t size) {
+void wuc_describe_clause(const wuc_wu_clause *c, char *buf, unsigned size) {
   char ops_sym[256], obj[256];
   const char *ops_name = NULL;
   if (wuc_symbolize_data(c->ops, ops_sym, sizeof ops_sym) &&
@@ -257,7 +257,7 @@ static void print_waituntil(FILE *out, const wuc_select_stmt *s) {
     const wuc_wu_clause *c = &w->cl[i];
     if (!c->live) continue;
     char what[600];
-    describe_clause(c, what, sizeof what);
+    wuc_describe_clause(c, what, sizeof what);
     const char *at = c->__wuc_node.site;
     if (at && strchr(at, ':'))
       fprintf(out, "      %s: %s\n", at, what);

@@ -274,6 +274,11 @@ __attribute__((noreturn)) void wuc_deadlock_report(void);
  * thread M)", or "user thread 1 (main)"; a named thread has its name in
  * quotes after N. */
 void wuc_describe_thread(struct wuc_uthread *t, char *buf, unsigned size);
+/* How the deadlock report names what a waituntil clause waits on: its
+ * resource kind and object ("channel receive on jobs", "fd 3 readable
+ * (pipe)", "future on 0x55d0c3a1b2a0").  Not for a signal handler. */
+struct wuc_wu_clause;
+void wuc_describe_clause(const struct wuc_wu_clause *c, char *buf, unsigned size);
 /* fatal.h's hook: where the caller runs, "in <thread>" or another place (a
  * timer callback, a worker's scheduler, start-up, a foreign kernel thread). */
 void wuc_describe_where(char *buf, unsigned size);

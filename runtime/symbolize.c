@@ -340,6 +340,16 @@ static bool slot_holds(const struct slot *s, uintptr_t addr, uint64_t *vaddr) {
   return false;
 }
 
+/* C++ mangles a `static` variable at namespace scope as _ZL<length><name>:
+ * its plain name, as C would have it.  Any other mangled name is kept. */
+static const char *unmangle_internal(const char *name) {
+  if (strncmp(name, "_ZL", 3) != 0) return name;
+  const char *p = name + 3;
+  size_t len = 0;
+  for (; *p >= '0' && *p <= '9'; p++) len = len * 10 + (size_t)(*p - '0');
+  return p != name + 3 && strlen(p) == len ? p : name;
+}
+
 static bool name_in_cache(uintptr_t addr, char *buf, size_t size) {
   unsigned claimed = atomic_load_explicit(&cache_claimed, memory_order_acquire);
   for (unsigned i = 0; i < claimed && i < SLOTS; i++) {
@@ -350,6 +360,7 @@ static bool name_in_cache(uintptr_t addr, char *buf, size_t size) {
       continue;
     const char *name = tables_lookup(&s->file, vaddr, true, &start);
     if (!name) return false;
+    name = unmangle_internal(name);
     if (vaddr == start)
       snprintf(buf, size, "%s", name);
     else

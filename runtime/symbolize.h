@@ -33,6 +33,8 @@ const char *wuc_symbolize(const void *addr);
 /* The name of the static or global object holding data address `addr`
  * (STT_OBJECT symbols, `static` ones included), written into buf as "name",
  * or "name+OFFSET" for an address inside it (a member, an array element);
+ * a C++ `static` variable at namespace scope (_ZL<length><name>) by its
+ * plain name;
  * false if there is none (heap, stack, a stripped file).  For reports, but
  * not from a signal handler: a file not yet mapped is found with
  * dl_iterate_phdr (the dynamic linker's lock), and the name is formatted

@@ -11,9 +11,11 @@
 #include <park.h>
 #include <timer.h>
 #include <wuc.h>
+#include <wuc/fd.h>
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1141,6 +1143,46 @@ TEST(Environment, GoodStackGuards) {
     auto r = RunScenario("spawn_one", {{"WUC_STACK_GUARD", value}, {"WUC_PROCESSORS", "2"}});
     EXPECT_TRUE(ExitedWith(r, 0));
   }
+}
+
+} // namespace
+
+// ---- what a waituntil clause on a descriptor waits on --------------------------
+//
+// No deadlock is reported while a thread waits on a descriptor (docs/io.md), so
+// the fd line of the report's format is checked on the describer itself, with
+// a clause built as lowered C builds it (report_probe.c).
+
+extern "C" void report_probe_describe_fd_clause(int fd, unsigned events, char *buf, unsigned size);
+
+namespace {
+
+std::string DescribeFdClause(int fd, unsigned events) {
+  char buf[256];
+  report_probe_describe_fd_clause(fd, events, buf, sizeof buf);
+  return buf;
+}
+
+TEST(Report, FdClausesNameTheDescriptorAndItsKind) {
+  int p[2], s[2];
+  ASSERT_EQ(pipe(p), 0);
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0);
+  FILE *file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  EXPECT_EQ(DescribeFdClause(p[0], WUC_FD_READABLE),
+            "fd " + std::to_string(p[0]) + " readable (pipe)");
+  EXPECT_EQ(DescribeFdClause(s[1], WUC_FD_WRITABLE),
+            "fd " + std::to_string(s[1]) + " writable (socket)");
+  EXPECT_EQ(DescribeFdClause(fileno(file), WUC_FD_READABLE),
+            "fd " + std::to_string(fileno(file)) + " readable (file)");
+  int closed = p[1];
+  close(closed);
+  EXPECT_EQ(DescribeFdClause(closed, WUC_FD_WRITABLE),
+            "fd " + std::to_string(closed) + " writable (not open)");
+  close(p[0]);
+  close(s[0]);
+  close(s[1]);
+  std::fclose(file);
 }
 
 } // namespace

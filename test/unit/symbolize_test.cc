@@ -15,6 +15,10 @@ extern "C" const void *symbolize_static_data_address(unsigned i);
 extern "C" const void *symbolize_static_bss_address(unsigned i);
 extern "C" int symbolize_global_data;
 
+// C++ mangles a `static` variable at namespace scope (_ZL17cpp_static_object):
+// named as C would name it.
+static int cpp_static_object[2];
+
 namespace {
 
 const void *Code(int (*fn)(int)) { return reinterpret_cast<const void *>(fn); }
@@ -57,6 +61,10 @@ TEST(Symbolize, NamesStaticAndGlobalDataObjects) {
   EXPECT_EQ(DataName(&symbolize_global_data), "symbolize_global_data");
   EXPECT_EQ(DataName(symbolize_static_bss_address(0)), "symbolize_static_bss");
   EXPECT_EQ(DataName(symbolize_static_bss_address(3 * 4096 - 1)), "symbolize_static_bss+12287");
+}
+
+TEST(Symbolize, NamesACppStaticVariableByItsPlainName) {
+  EXPECT_EQ(DataName(&cpp_static_object[1]), "cpp_static_object+4");
 }
 
 TEST(Symbolize, HeapStackCodeAndNullDataHaveNoName) {
