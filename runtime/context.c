@@ -26,7 +26,13 @@ static void context_start(void *arg);
 
 void wuc_context_init(wuc_context *ctx, void *stack_bottom, void *stack_top, void (*entry)(void *),
                       void *arg) {
-  uintptr_t top = (uintptr_t)stack_top & ~(uintptr_t)15;
+  /* 64 bytes are left above the first frame: an unwinder reads words above
+   * the entry's return address (the outermost frame's CFA), and `perf record
+   * --call-graph dwarf` copies the stack only up to the next stack's guard,
+   * just above stack_top; with the frame at the very top, every user
+   * thread's stack ended in "[unknown] 0xffffffffffffffff" instead of
+   * wuc_context_entry (docs/debugging.md, 'Profiling with perf'). */
+  uintptr_t top = ((uintptr_t)stack_top - 64) & ~(uintptr_t)15;
   /* Eight slots: the control words, six registers, the return address.  After
    * the switch's `ret` the stack pointer is `top`, 16-byte aligned, as
    * wuc_context_entry requires before its call. */

@@ -65,3 +65,24 @@ config.substitutions.append(('%python', config.wuc_python))
 import shutil
 if shutil.which('clang-14'):
     config.available_features.add('clang-14')
+
+# perf: `perf record` can sample a process here (perf is installed and
+# kernel.perf_event_paranoid lets this user profile its own programs; in a
+# container it often cannot): the profiling tests of debug/perf_*.wc.
+def _perf_can_record():
+    import subprocess
+    import tempfile
+    if not shutil.which('perf'):
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            r = subprocess.run(['perf', 'record', '-q', '-e', 'task-clock', '-o',
+                                os.path.join(tmp, 'probe.data'), '--', 'true'],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return r.returncode == 0
+
+
+if _perf_can_record():
+    config.available_features.add('perf')
