@@ -325,10 +325,25 @@ const char *wuc_symbolize(const void *addr) {
  * already mapped here, placed by the load bias that the slot's first mapping
  * gives; a file not yet mapped is found with dl_iterate_phdr first. */
 
+/* The virtual address that a mapping starting at file offset `offset` (a
+ * page boundary) starts at: a segment's mapping begins at the page that
+ * holds its first byte, which may lie before p_offset. */
+static bool mapping_vaddr(const struct elf_file *f, uint64_t offset, uint64_t *vaddr) {
+  for (size_t i = 0; i < f->phnum; i++) {
+    const Elf64_Phdr *p = &f->phdr[i];
+    if (p->p_type != PT_LOAD || p->p_filesz == 0 || offset > p->p_offset ||
+        p->p_offset - offset >= 4096 || p->p_vaddr < p->p_offset - offset)
+      continue;
+    *vaddr = p->p_vaddr - (p->p_offset - offset);
+    return true;
+  }
+  return file_offset_vaddr(f, offset, vaddr);
+}
+
 /* Whether `addr` is in a segment of slot s's file; *vaddr gets its virtual address. */
 static bool slot_holds(const struct slot *s, uintptr_t addr, uint64_t *vaddr) {
   uint64_t range_vaddr;
-  if (!file_offset_vaddr(&s->file, s->range.offset, &range_vaddr)) return false;
+  if (!mapping_vaddr(&s->file, s->range.offset, &range_vaddr)) return false;
   uint64_t v = addr - (s->range.start - range_vaddr);
   for (size_t i = 0; i < s->file.phnum; i++) {
     const Elf64_Phdr *p = &s->file.phdr[i];
