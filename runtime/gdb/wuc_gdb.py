@@ -195,7 +195,9 @@ def _waits(t):
         return ""
     obj = int(t["wait_object"])
     f = _cstr(t["wait_file"])
-    at = " at %s:%d" % (f, int(t["wait_line"])) if f else ""
+    line = int(t["wait_line"])
+    # Line 0: wait_file is the whole site, "FILE:LINE" (chan_send/chan_recv, WUC_SITE_).
+    at = (" at %s:%d" % (f, line) if line > 0 else " at " + f) if f else ""
     if what == "uthread_join" and obj:
         joined = gdb.Value(obj).cast(t.type)
         return "uthread_join for user thread %d%s" % (int(joined["id"]), at)
