@@ -212,6 +212,54 @@ int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied);
  * here) and counts it as run. */
 void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i);
 
+/* ---- clause families (docs/language.md, "Clause families") ------------
+ * A statement with a family flattens it: each element is one wuc_wu_clause
+ * of the statement's array, in index order where the family stands, so the
+ * paths above (and wuc_wu_try_fair) treat elements as clauses.  Nodes and
+ * the per-element data live in the frame up to WUC_WU_FAMILY_FRAME elements
+ * per family; above that, in blocks this storage allocates (malloc) and
+ * frees when the statement ends, however it ends (its cleanup runs after
+ * the statement's wuc_wu_exit).  Statements without families never use it. */
+#define WUC_WU_FAMILY_FRAME 8
+typedef struct wuc_wu_storage {
+  void *blocks;     /* the heap blocks, a list (NULL: all in the frame) */
+  wuc_wu *w;        /* the statement, whose clause array may move here */
+  const char *site; /* the statement, for the allocation failure message */
+  unsigned cap;     /* the clause array's capacity */
+  char __wuc_pad[4];
+} wuc_wu_storage;
+static inline void wuc_wu_storage_init(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w,
+                                       unsigned __wuc_cap, const char *__wuc_site) {
+  __wuc_st->blocks = 0;
+  __wuc_st->w = __wuc_w;
+  __wuc_st->site = __wuc_site;
+  __wuc_st->cap = __wuc_cap;
+}
+/* A copy of the first `count` entries of `old` (of `size` bytes each) in a
+ * new heap block of `cap` entries, freed with the storage.  Stops the
+ * program with a message if the memory cannot be allocated. */
+void *wuc_wu_grow(wuc_wu_storage *__wuc_st, const void *__wuc_old, unsigned __wuc_count,
+                  unsigned __wuc_cap, __SIZE_TYPE__ __wuc_size);
+/* The doubled capacity of a family's arrays (stops the program past 2^31). */
+unsigned wuc_wu_next_cap(wuc_wu_storage *__wuc_st, unsigned __wuc_cap);
+void wuc_wu_reserve_slow(wuc_wu_storage *__wuc_st, unsigned __wuc_need);
+/* Room in the clause array for `need` clauses (it moves to the heap past
+ * its frame capacity; only before any node is set up). */
+static inline void wuc_wu_reserve(wuc_wu_storage *__wuc_st, unsigned __wuc_need) {
+  if (__builtin_expect(__wuc_need > __wuc_st->cap, 0)) wuc_wu_reserve_slow(__wuc_st, __wuc_need);
+}
+/* __attribute__((cleanup)) of the storage: frees its blocks. */
+void wuc_wu_storage_free(wuc_wu_storage *__wuc_st);
+/* [[wuc::fair]] over a statement with families: wuc_wu_try_fair with an
+ * order array of the statement's run-time size. */
+int wuc_wu_try_fair_storage(wuc_wu *__wuc_w, wuc_wu_storage *__wuc_st);
+/* Mixed statements: a family of `n` elements from clause `at` is satisfied
+ * (an `or` family: one element ran; an `and` family: all ran). */
+wuc_bool wuc_wu_family_satisfied(const wuc_wu *__wuc_w, unsigned __wuc_at, unsigned __wuc_n,
+                                 wuc_bool __wuc_all);
+/* Mixed statements: each element is needed unless it ran or `done`. */
+void wuc_wu_family_need(wuc_wu *__wuc_w, unsigned __wuc_at, unsigned __wuc_n, wuc_bool __wuc_done);
+
 /* Withdraws whatever is still registered. */
 void wuc_wu_cleanup(wuc_wu *__wuc_w);
 /* __attribute__((cleanup)) of a lowered statement: the out-of-line walk only
