@@ -74,7 +74,10 @@ inline constexpr const char *FairWithAndFamily =
     "'[[wuc::fair]]' applies only to statements whose clauses are all joined by 'or'; this one "
     "has an 'and' family";
 inline constexpr const char *FamilyIndexType =
-    "the index of a clause family must have a scalar type (an integer or a pointer), not '%s'";
+    "the index of a clause family must have a scalar type (a number or a pointer), not '%s'";
+inline constexpr const char *FamilyRegisterTarget =
+    "a clause family cannot receive into a 'register' variable (each element keeps its target's "
+    "address); receive into a variable without 'register'";
 inline constexpr const char *WhenWithoutClause =
     "expected 'waituntil', '(' or 'else' after 'when (...)'";
 

@@ -89,6 +89,7 @@ private:
         out += ';';
         user(c.familyStep, out);
         out += ") {";
+        marker(w, c, SideIndex, c.indexName, out);
       }
       if (c.hasGuard) guard(c.guard, out);
       switch (c.form) {
