@@ -284,7 +284,7 @@ void ParseContext::family(const PNode &p, Clause &c) {
   c.familyCond = span(semis[0] + 1, semis[1] - 1, end(semis[0]));
   c.familyStep = span(semis[1] + 1, p.headerClose - 1, end(semis[1]));
   // `T name = value`: the first `=` outside brackets, one identifier right
-  // before it and a type (identifiers and `*`s) before that.
+  // before it and a type (identifiers, `*`s, parenthesised groups) before that.
   int eq = -1;
   bool comma = false;
   for (int i = a; i <= b; i++) {
@@ -298,8 +298,12 @@ void ParseContext::family(const PNode &p, Clause &c) {
     return;
   }
   bool typeOk = eq > a + 1 && eq < b && !comma && raw(eq - 1).kind == RawKind::Ident;
-  for (int i = a; typeOk && i < eq - 1; i++)
-    typeOk = raw(i).kind == RawKind::Ident || punctIs(raw(i), "*");
+  // (A parenthesised group belongs to the type: `channel(int) *p`, `__typeof__(x) i`.)
+  for (int i = a; typeOk && i < eq - 1; i++) {
+    typeOk = raw(i).kind == RawKind::Ident || punctIs(raw(i), "*") ||
+             (punctIs(raw(i), "(") && toks[unsigned(i)].match < eq - 1);
+    if (typeOk && punctIs(raw(i), "(")) i = toks[unsigned(i)].match;
+  }
   if (!typeOk) {
     error(begin(a), format(msg::FamilyBadIndex, std::string(file.slice(c.familyInit))));
     return;
