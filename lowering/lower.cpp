@@ -131,12 +131,12 @@ public:
             "];");
     if (families_)
       c_.note("wuc_wu_storage " + p_ +
-              "_storage __attribute__((__cleanup__(wuc_wu_storage_free))); /* frees heap nodes */");
+              "_storage __attribute__((__cleanup__(wuc_wu_storage_exit))); /* frees heap nodes */");
     c_.note("wuc_wu " + p_ +
             " __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */");
     c_.code("wuc_wu_init(&" + p_ + ", " + p_ + "_clauses, " + (allOr_ ? "1" : "0") + ");");
     if (families_) {
-      c_.code("wuc_wu_storage_init(&" + p_ + "_storage, &" + p_ + ", " + capacity + ", " +
+      c_.code("wuc_wu_storage_init(&" + p_ + "_storage, " + capacity + ", " +
               cStringLiteral(where(w_.range.begin)) + ");");
       c_.note("unsigned " + p_ + "_j; /* an element of a family */");
     }
@@ -250,7 +250,7 @@ private:
     c_.note(clauseComment(c));
     if (families_) {
       c_.code("unsigned " + name(i, "_at") + " = " + p_ + ".n; /* its place in " + p_ + ".cl */");
-      c_.code("wuc_wu_reserve(&" + p_ + "_storage, " + name(i, "_at") + " + 1);");
+      c_.code("wuc_wu_reserve(&" + p_ + "_storage, &" + p_ + ", " + name(i, "_at") + " + 1);");
     }
     if (c.hasGuard) {
       enabled_[i] = name(i, "_enabled");
@@ -354,7 +354,8 @@ private:
   void emitFamilyEvaluation(const Clause &c) {
     unsigned i = c.index;
     const ClauseFacts &f = facts(i);
-    std::string r = name(i), n = name(i, "_n"), cap = name(i, "_cap"), st = "&" + p_ + "_storage";
+    std::string r = name(i), n = name(i, "_n"), cap = name(i, "_cap"), at = name(i, "_at");
+    std::string st = "&" + p_ + "_storage", w = "&" + p_;
     std::string idx = text(c.indexName);
     std::vector<std::string> arrays;
     c_.note("");
@@ -376,19 +377,26 @@ private:
     auto elemOf = [&](Range operand) {
       return typeOf("((void)0, (" + channelAt(operand) + ")->__wuc_elem[0])");
     };
+    // The arrays: the index, what the body needs besides it, and the
+    // clause objects the elements' clauses point to.
     array(name(i, "_index_t"), "_index");
-    std::string data = "0";
+    std::string e = name(i) + "[" + n + "]", data = "0";
+    const bool converts = f.kind == ClauseFacts::Recv && !f.recvInPlace;
     switch (f.kind) {
     case ClauseFacts::Recv:
-      array(typeOf("&(" + text(c.lhs) + ")"), "_target");
-      if (!f.recvInPlace) array(elemOf(c.rhs), "_elem");
+      if (converts) {
+        array(typeOf("&(" + text(c.lhs) + ")"), "_target");
+        array(elemOf(c.rhs), "_elem");
+        data = "&" + name(i, "_elem") + "[" + n + "]";
+      } else {
+        data = "&(" + text(c.lhs) + ")"; // evaluated once, for this element
+      }
       array("wuc_chan_recv_clause", "");
-      data = f.recvInPlace ? el(i, "_target") : "&" + el(i, "_elem");
       break;
     case ClauseFacts::Send:
       array(elemOf(c.lhs), "_value");
       array("wuc_chan_send_clause", "");
-      data = "&" + el(i, "_value");
+      data = "&" + name(i, "_value") + "[" + n + "]";
       break;
     case ClauseFacts::Closed:
       array("wuc_chan_closed_clause", "");
@@ -405,30 +413,36 @@ private:
       array(typeOf(resourceAddress(c)), "");
       break;
     }
-    c_.code("unsigned " + n + " = 0, " + cap + " = WUC_WU_FAMILY_FRAME;");
+    std::string res =
+        f.kind == ClauseFacts::Resource || f.kind == ClauseFacts::Invalid ? e : "&" + e;
+    c_.code("unsigned " + at + " = " + p_ + ".n, " + n + " = 0, " + cap +
+            " = WUC_WU_FAMILY_FRAME; /* its first element's place in " + p_ + ".cl, its size */");
+    c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
     c_.user(c.familyInit, "for (" + text(c.familyInit) + "; " + text(c.familyCond) + "; " +
                               text(c.familyStep) + ") {");
     c_.indent();
-    std::string e = name(i) + "[" + n + "]";
     if (c.hasGuard)
       c_.user(c.guard, "if (!(" + text(c.guard) + ")) continue; /* the element's guard */");
     c_.code("if (" + n + " == " + cap + ") { /* full: the arrays move to the heap */");
     c_.indent();
     c_.code(cap + " = wuc_wu_next_cap(" + st + ", " + cap + ");");
+    c_.code(p_ + ".n = " + at + " + " + n + "; /* the clauses the move copies */");
+    c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
     for (const std::string &a : arrays)
-      c_.code(a + " = wuc_wu_grow(" + st + ", " + a + ", " + n + ", " + cap + ", sizeof *" + a +
-              ");");
+      c_.code(a + " = wuc_wu_grow_family(" + st + ", " + w + ", " + at + ", " + a + ", " + n +
+              ", " + cap + ", sizeof *" + a + ");");
     c_.outdent();
     c_.note("}");
     c_.code(name(i, "_index") + "[" + n + "] = " + idx + ";");
     std::string ch = name(i, "_chan");
     switch (f.kind) {
     case ClauseFacts::Recv:
-      c_.user(c.lhs, name(i, "_target") + "[" + n + "] = &(" + text(c.lhs) + ");");
-      c_.user(c.rhs, "__extension__ __auto_type " + ch + " = " + channelAt(c.rhs) + ";");
-      if (!f.recvInPlace)
+      if (converts) {
+        c_.user(c.lhs, name(i, "_target") + "[" + n + "] = &(" + text(c.lhs) + ");");
         c_.code("__builtin_memset(&" + name(i, "_elem") + "[" + n + "], 0, sizeof *" +
                 name(i, "_elem") + ");");
+      }
+      c_.user(c.rhs, "__extension__ __auto_type " + ch + " = " + channelAt(c.rhs) + ";");
       c_.code(e + " = WUC_CHAN_RECV_CLAUSE(" + ch + ");");
       break;
     case ClauseFacts::Send:
@@ -455,24 +469,20 @@ private:
       c_.user(c.operand, e + " = " + resourceAddress(c) + ";");
       break;
     }
+    std::string init = "wuc_wu_element_init(" + p_ + ".cl + " + at + " + " + n + ", (void *)" +
+                       res + ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");";
+    if (f.kind == ClauseFacts::Recv && !converts)
+      c_.user(c.lhs, init); // the target's address, evaluated here
+    else
+      c_.code(init);
+    if (converts && !allOr_)
+      c_.code("wuc_wu_clause_converts(" + w + ", " + at + " + " + n + ", (void *)" +
+              name(i, "_target") + "[" + n + "], WUC_WU_KIND(*" + name(i, "_target") + "[" + n +
+              "]), WUC_WU_KIND(" + name(i, "_elem") + "[" + n + "]));");
     c_.code(n + "++;");
     c_.outdent();
     c_.note("}");
-    std::string a = name(i, "_at");
-    c_.code("unsigned " + a + " = " + p_ + ".n; /* its first element's place in " + p_ + ".cl */");
-    c_.code("wuc_wu_reserve(" + st + ", " + a + " + " + n + ");");
-    c_.code("for (" + p_ + "_j = 0; " + p_ + "_j < " + n + "; " + p_ + "_j++)");
-    c_.indent();
-    bool converts = !allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace;
-    if (converts) c_.note("{");
-    c_.code("wuc_wu_clause_init(&" + p_ + ", " + at(i) + ", 1, (void *)" + resArg(i) + ", " +
-            ops(f) + ", (void *)" + data + ", " + site(c) + ");");
-    if (converts) {
-      c_.code("wuc_wu_clause_converts(&" + p_ + ", " + at(i) + ", (void *)" + el(i, "_target") +
-              ", WUC_WU_KIND(*" + el(i, "_target") + "), WUC_WU_KIND(" + el(i, "_elem") + "));");
-      c_.note("}");
-    }
-    c_.outdent();
+    c_.code(p_ + ".n = " + at + " + " + n + ";");
   }
 
   // A resource operand's address (the object the trait is declared for).

@@ -235,8 +235,20 @@ unsigned wuc_wu_next_cap(wuc_wu_storage *st, unsigned cap) {
   return cap * 2;
 }
 
-void wuc_wu_reserve_slow(wuc_wu_storage *st, unsigned need) {
-  wuc_wu *w = st->w;
+void *wuc_wu_grow_family(wuc_wu_storage *st, wuc_wu *w, unsigned at, const void *old,
+                         unsigned count, unsigned cap, size_t size) {
+  char *to = wuc_wu_grow(st, old, count, cap, size);
+  uintptr_t from = (uintptr_t)old, end = from + (uintptr_t)count * size;
+  for (unsigned j = 0; j < count; j++) {
+    wuc_wu_clause *c = &w->cl[at + j];
+    uintptr_t r = (uintptr_t)c->res, d = (uintptr_t)c->__wuc_node.data;
+    if (r >= from && r < end) c->res = to + (r - from);
+    if (d >= from && d < end) c->__wuc_node.data = to + (d - from);
+  }
+  return to;
+}
+
+void wuc_wu_reserve_slow(wuc_wu_storage *st, wuc_wu *w, unsigned need) {
   unsigned cap = st->cap;
   while (cap < need) cap = wuc_wu_next_cap(st, cap);
   /* Before registration: the nodes hold only their data and site so far, so

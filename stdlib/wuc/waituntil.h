@@ -223,15 +223,13 @@ void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i);
 #define WUC_WU_FAMILY_FRAME 8
 typedef struct wuc_wu_storage {
   void *blocks;     /* the heap blocks, a list (NULL: all in the frame) */
-  wuc_wu *w;        /* the statement, whose clause array may move here */
   const char *site; /* the statement, for the allocation failure message */
-  unsigned cap;     /* the clause array's capacity */
+  unsigned cap;     /* the capacity of the statement's clause array */
   char __wuc_pad[4];
 } wuc_wu_storage;
-static inline void wuc_wu_storage_init(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w,
-                                       unsigned __wuc_cap, const char *__wuc_site) {
+static inline void wuc_wu_storage_init(wuc_wu_storage *__wuc_st, unsigned __wuc_cap,
+                                       const char *__wuc_site) {
   __wuc_st->blocks = 0;
-  __wuc_st->w = __wuc_w;
   __wuc_st->site = __wuc_site;
   __wuc_st->cap = __wuc_cap;
 }
@@ -240,16 +238,40 @@ static inline void wuc_wu_storage_init(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w
  * program with a message if the memory cannot be allocated. */
 void *wuc_wu_grow(wuc_wu_storage *__wuc_st, const void *__wuc_old, unsigned __wuc_count,
                   unsigned __wuc_cap, __SIZE_TYPE__ __wuc_size);
+/* wuc_wu_grow for one of a family's arrays whose first `count` elements
+ * have their clauses from place `at` on: the clauses' resource and data
+ * pointers into the old array are moved to the new one. */
+void *wuc_wu_grow_family(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, unsigned __wuc_at,
+                         const void *__wuc_old, unsigned __wuc_count, unsigned __wuc_cap,
+                         __SIZE_TYPE__ __wuc_size);
 /* The doubled capacity of a family's arrays (stops the program past 2^31). */
 unsigned wuc_wu_next_cap(wuc_wu_storage *__wuc_st, unsigned __wuc_cap);
-void wuc_wu_reserve_slow(wuc_wu_storage *__wuc_st, unsigned __wuc_need);
+void wuc_wu_reserve_slow(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, unsigned __wuc_need);
 /* Room in the clause array for `need` clauses (it moves to the heap past
  * its frame capacity; only before any node is set up). */
-static inline void wuc_wu_reserve(wuc_wu_storage *__wuc_st, unsigned __wuc_need) {
-  if (__builtin_expect(__wuc_need > __wuc_st->cap, 0)) wuc_wu_reserve_slow(__wuc_st, __wuc_need);
+static inline void wuc_wu_reserve(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, unsigned __wuc_need) {
+  if (__builtin_expect(__wuc_need > __wuc_st->cap, 0))
+    wuc_wu_reserve_slow(__wuc_st, __wuc_w, __wuc_need);
 }
-/* __attribute__((cleanup)) of the storage: frees its blocks. */
+/* Evaluation of a family's element: wuc_wu_clause_init of clause `c` (of
+ * the statement's array), enabled, without counting it (the statement's
+ * w->n is set once, after the family's loop). */
+static inline void wuc_wu_element_init(wuc_wu_clause *__wuc_c, void *__wuc_res,
+                                       const wuc_selectable_ops *__wuc_ops, void *__wuc_data,
+                                       const char *__wuc_site) {
+  __wuc_c->enabled = 1;
+  __wuc_c->live = __wuc_c->__wuc_ran = __wuc_c->pending = 0;
+  __wuc_c->res = __wuc_res;
+  __wuc_c->ops = __wuc_ops;
+  __wuc_c->__wuc_node.data = __wuc_data; /* kept here until the node is set up */
+  __wuc_c->__wuc_node.site = __wuc_site;
+  __wuc_c->convert_to = 0;
+}
 void wuc_wu_storage_free(wuc_wu_storage *__wuc_st);
+/* __attribute__((cleanup)) of the storage: frees its blocks, if any. */
+static inline void wuc_wu_storage_exit(wuc_wu_storage *__wuc_st) {
+  if (__wuc_st->blocks) wuc_wu_storage_free(__wuc_st);
+}
 /* [[wuc::fair]] over a statement with families: wuc_wu_try_fair with an
  * order array of the statement's run-time size. */
 int wuc_wu_try_fair_storage(wuc_wu *__wuc_w, wuc_wu_storage *__wuc_st);
