@@ -167,7 +167,7 @@ private:
   // temporaries and labels add a suffix.
   std::string name(unsigned i, const char *suffix = "") const { return names_[i] + suffix; }
   std::string node(unsigned i) const {
-    if (families_) return "&" + p_ + ".cl[" + at(i) + "].__wuc_node";
+    if (families_) return "&wuc_wu_clause_at(&" + p_ + ", " + at(i) + ")->__wuc_node";
     return "&" + p_ + "_clauses[" + std::to_string(i) + "].__wuc_node";
   }
   // Clause i's place in the statement's clause array: its index, or with
@@ -249,7 +249,7 @@ private:
     c_.note("");
     c_.note(clauseComment(c));
     if (families_) {
-      c_.code("unsigned " + name(i, "_at") + " = " + p_ + ".n; /* its place in " + p_ + ".cl */");
+      c_.code("unsigned " + name(i, "_at") + " = wuc_wu_count(&" + p_ + "); /* its place */");
       c_.code("wuc_wu_reserve(&" + p_ + "_storage, &" + p_ + ", " + name(i, "_at") + " + 1);");
     }
     if (c.hasGuard) {
@@ -415,8 +415,8 @@ private:
     }
     std::string res =
         f.kind == ClauseFacts::Resource || f.kind == ClauseFacts::Invalid ? e : "&" + e;
-    c_.code("unsigned " + at + " = " + p_ + ".n, " + n + " = 0, " + cap +
-            " = WUC_WU_FAMILY_FRAME; /* its first element's place in " + p_ + ".cl, its size */");
+    c_.code("unsigned " + at + " = wuc_wu_count(&" + p_ + "), " + n + " = 0, " + cap +
+            " = WUC_WU_FAMILY_FRAME; /* its first element's place, its size */");
     c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
     c_.user(c.familyInit, "for (" + text(c.familyInit) + "; " + text(c.familyCond) + "; " +
                               text(c.familyStep) + ") {");
@@ -426,7 +426,8 @@ private:
     c_.code("if (" + n + " == " + cap + ") { /* full: the arrays move to the heap */");
     c_.indent();
     c_.code(cap + " = wuc_wu_next_cap(" + st + ", " + cap + ");");
-    c_.code(p_ + ".n = " + at + " + " + n + "; /* the clauses the move copies */");
+    c_.code("wuc_wu_set_count(&" + p_ + ", " + at + " + " + n +
+            "); /* the clauses the move copies */");
     c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
     for (const std::string &a : arrays)
       c_.code(a + " = wuc_wu_grow_family(" + st + ", " + w + ", " + at + ", " + a + ", " + n +
@@ -469,8 +470,9 @@ private:
       c_.user(c.operand, e + " = " + resourceAddress(c) + ";");
       break;
     }
-    std::string init = "wuc_wu_element_init(" + p_ + ".cl + " + at + " + " + n + ", (void *)" +
-                       res + ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");";
+    std::string init = "wuc_wu_element_init(wuc_wu_clause_at(&" + p_ + ", " + at + " + " + n +
+                       "), (void *)" + res + ", " + ops(f) + ", (void *)" + data + ", " + site(c) +
+                       ");";
     if (f.kind == ClauseFacts::Recv && !converts)
       c_.user(c.lhs, init); // the target's address, evaluated here
     else
@@ -482,7 +484,7 @@ private:
     c_.code(n + "++;");
     c_.outdent();
     c_.note("}");
-    c_.code(p_ + ".n = " + at + " + " + n + ";");
+    c_.code("wuc_wu_set_count(&" + p_ + ", " + at + " + " + n + ");");
   }
 
   // A resource operand's address (the object the trait is declared for).
@@ -627,8 +629,9 @@ private:
     std::vector<PredicateLeaf> leaves;
     std::vector<std::string> familySatisfied;
     for (const Clause &c : w_.clauses) {
-      std::string cl = families_ ? p_ + ".cl[" + at(c.index) + "]"
-                                 : p_ + "_clauses[" + std::to_string(c.index) + "]";
+      // (with families the place is a run-time value; the leaf reads its flags through a pointer)
+      std::string cl = families_ ? "wuc_wu_clause_at(&" + p_ + ", " + at(c.index) + ")->"
+                                 : p_ + "_clauses[" + std::to_string(c.index) + "].";
       if (c.family) {
         // A family: present when it has an element; satisfied by one (`or`)
         // or all (`and`) of its elements, computed before each step.
@@ -642,7 +645,7 @@ private:
         leaves.push_back(l);
         continue;
       }
-      leaves.push_back({enabled_[c.index], cl + ".__wuc_ran", cl + ".__wuc_needed", "", false});
+      leaves.push_back({enabled_[c.index], cl + "__wuc_ran", cl + "__wuc_needed", "", false});
     }
     MixedPredicate pred = mixedPredicate(w_.tree, leaves, p_);
     blocks_ = true;

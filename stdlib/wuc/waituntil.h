@@ -253,6 +253,14 @@ static inline void wuc_wu_reserve(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, uns
   if (__builtin_expect(__wuc_need > __wuc_st->cap, 0))
     wuc_wu_reserve_slow(__wuc_st, __wuc_w, __wuc_need);
 }
+/* The statement's clause array, through functions: the lowered statement
+ * names no member of wuc_wu outside the reserved ones, so a macro of the
+ * program called `n` or `cl` cannot reach it (docs/lowering.md, "Names"). */
+static inline unsigned wuc_wu_count(const wuc_wu *__wuc_w) { return __wuc_w->n; }
+static inline void wuc_wu_set_count(wuc_wu *__wuc_w, unsigned __wuc_n) { __wuc_w->n = __wuc_n; }
+static inline wuc_wu_clause *wuc_wu_clause_at(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  return &__wuc_w->cl[__wuc_i];
+}
 /* Evaluation of a family's element: wuc_wu_clause_init of clause `c` (of
  * the statement's array), enabled, without counting it (the statement's
  * w->n is set once, after the family's loop). */
