@@ -56,6 +56,7 @@ class Gen:
         self.r_hyg = random.Random(seed * 7927 + 3)  # names and jumps (docs/lowering.md, "Names"), likewise
         self.r_c = random.Random(seed * 7933 + 5)  # C idioms around statements and local types, likewise
         self.r_fd = random.Random(seed * 7937 + 7)  # fd clauses (readable/writable of a pipe), likewise
+        self.r_fam = random.Random(seed * 7949 + 11)  # clause families and [[wuc::fair]], likewise
         self.outer = []  # (exec record, out label) of the statements whose bodies are being emitted
         self.stmt_no = 0
         self.out = []
@@ -592,12 +593,44 @@ class Gen:
                     self.emit('}', 3)
                 else:
                     self.emit('if (chan_try_recv(&%s, &v)) %s' % (self.chan_name(c), note), 3)
+            if self.r_fam.random() < 0.3: self.family_serve(chans, 3)
             self.emit('break;', 3)
             self.emit('}', 2)
         self.emit('}', 2)
         self.emit('uthread_yield();', 2)
         self.emit('}', 1)
         self.thread_end()
+
+    def family_serve(self, chans, ind):
+        """A statement over clause families (docs/language.md, 'Clause families'): a receive
+        family and a closed family over the consumer's channels of one element type, sometimes
+        [[wuc::fair]], and a timeout (other channels may be the ones with data).  The body
+        accounts the value with the channel of the element that completed, so the per-program
+        check (every value received exactly once, on the channel it was sent on) also checks
+        that the index the body runs with is that element's."""
+        r = self.r_fam
+        c0 = r.choice(chans)
+        group = [c for c in chans if self.etype[c] == self.etype[c0]]
+        if len(group) > 1 and r.random() < 0.5: r.shuffle(group)
+        t = self.elem_type(c0)
+        k = len(group)
+        self.emit('{ /* clause families over %s */' % ', '.join(self.chan_name(c) for c in group), ind)
+        self.emit('static channel(%s) *const rs_fam[] = {%s};' % (t, ', '.join('&' + self.chan_name(c) for c in group)), ind + 1)
+        self.emit('static const int rs_famc[] = {%s};' % ', '.join(str(c) for c in group), ind + 1)
+        self.emit('%s rs_fv = {0};' % t, ind + 1)
+        self.emit('rs_at(me, "family serve", it);', ind + 1)
+        note = 'rs_mrecv(me, rs_famc[i], &rs_fv);' if self.etype[c0] == 'msg' else 'rs_recv(me, rs_famc[i], rs_fv);'
+        if self.sabotage == 'lose':
+            note = '{ static int seen; if (seen++) %s }' % note
+        fair = '[[wuc::fair]] ' if r.random() < 0.5 else ''
+        idx = r.choice(['int', 'unsigned', 'size_t', 'long'])
+        self.emit('%swaituntil for (%s i = 0; i < %d; i++) when (open[rs_famc[i]]) (rs_fv << rs_fam[i]) { %s }' % (fair, idx, k, note), ind + 1)
+        self.emit('or waituntil for (%s i = 0; i < %d; i++) when (open[rs_famc[i]]) (closed(rs_fam[i])) {' % (idx, k), ind + 1)
+        self.emit('rs_closed_seen(rs_famc[i], chan_len(rs_fam[i]));', ind + 2)
+        self.emit('open[rs_famc[i]] = 0;', ind + 2)
+        self.emit('}', ind + 1)
+        self.emit('or waituntil (timeout(%s)) {}' % r.choice(['200`us', '500`us', '1`ms']), ind + 1)
+        self.emit('}', ind)
 
     def worker(self, w):
         r = self.r
