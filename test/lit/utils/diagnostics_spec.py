@@ -406,6 +406,20 @@ int main(void) {
 }
 ''', prologue=CHN)
 
+gen('family_computed_goto', "Jumps: a computed goto in a clause family's body, refused as in any clause body (the family's elements would stay registered; reported at the 'goto').",
+    "a computed goto cannot leave a waituntil clause body (its statement's clauses would stay registered); jump to a named label instead",
+    '''
+int main(void) {
+  int x;
+  void *p = &&out;
+  waituntil for (int i = 0; i < 4; i++) (x << cs[i]) {
+    @@goto *p;
+  }
+out:
+  return 0;
+}
+''', prologue=CHN)
+
 gen('fair_with_and_family', "Syntax: [[wuc::fair]] on a statement with an 'and' clause family (reported at the family's 'and').",
     "'[[wuc::fair]]' applies only to statements whose clauses are all joined by 'or'; this one has an 'and' family",
     '''
