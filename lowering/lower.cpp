@@ -425,7 +425,7 @@ private:
       c_.user(c.guard, "if (!(" + text(c.guard) + ")) continue; /* the element's guard */");
     c_.code("if (" + n + " == " + cap + ") { /* full: the arrays move to the heap */");
     c_.indent();
-    c_.code(cap + " = wuc_wu_next_cap(" + st + ", " + cap + ");");
+    c_.code(cap + " = wuc_wu_next_cap(" + st + ", " + cap + ", " + site(c) + ");");
     c_.code("wuc_wu_set_count(&" + p_ + ", " + at + " + " + n +
             "); /* the clauses the move copies */");
     c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
@@ -485,6 +485,8 @@ private:
     c_.outdent();
     c_.note("}");
     c_.code("wuc_wu_set_count(&" + p_ + ", " + at + " + " + n + ");");
+    c_.code("if (" + cap + " != WUC_WU_FAMILY_FRAME) wuc_wu_family_grew(" + site(c) + ", " + n +
+            "); /* where to start next time */");
   }
 
   // A resource operand's address (the object the trait is declared for).

@@ -228,7 +228,29 @@ void *wuc_wu_grow(wuc_wu_storage *st, const void *old, unsigned count, unsigned 
   return b->data;
 }
 
-unsigned wuc_wu_next_cap(wuc_wu_storage *st, unsigned cap) {
+/* The sizes families had when they last grew, per worker thread, by site:
+ * a direct-mapped table (a collision only costs a doubling more). */
+enum { HINTS = 64 };
+static __thread struct {
+  const char *site;
+  unsigned n;
+} hints[HINTS] __attribute__((tls_model("initial-exec")));
+
+static unsigned hint_slot(const char *site) {
+  return (unsigned)(((uintptr_t)site >> 3) * 0x9e3779b1u >> 26) % HINTS;
+}
+
+void wuc_wu_family_grew(const char *site, unsigned n) {
+  unsigned k = hint_slot(site);
+  hints[k].site = site;
+  hints[k].n = n;
+}
+
+unsigned wuc_wu_next_cap(wuc_wu_storage *st, unsigned cap, const char *site) {
+  if (cap == WUC_WU_FAMILY_FRAME && site) {
+    unsigned k = hint_slot(site);
+    if (hints[k].site == site && hints[k].n > 2 * cap && hints[k].n < 1u << 31) return hints[k].n;
+  }
   if (cap >= 1u << 31)
     wuc_fatal("waituntil at %s: a clause family has more than 2^31 elements",
               st->site ? st->site : "?");
@@ -250,7 +272,7 @@ void *wuc_wu_grow_family(wuc_wu_storage *st, wuc_wu *w, unsigned at, const void 
 
 void wuc_wu_reserve_slow(wuc_wu_storage *st, wuc_wu *w, unsigned need) {
   unsigned cap = st->cap;
-  while (cap < need) cap = wuc_wu_next_cap(st, cap);
+  while (cap < need) cap = wuc_wu_next_cap(st, cap, NULL);
   /* Before registration: the nodes hold only their data and site so far, so
    * a copy is the clause. */
   w->cl = wuc_wu_grow(st, w->cl, w->n, cap, sizeof(wuc_wu_clause));

@@ -244,8 +244,13 @@ void *wuc_wu_grow(wuc_wu_storage *__wuc_st, const void *__wuc_old, unsigned __wu
 void *wuc_wu_grow_family(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, unsigned __wuc_at,
                          const void *__wuc_old, unsigned __wuc_count, unsigned __wuc_cap,
                          __SIZE_TYPE__ __wuc_size);
-/* The doubled capacity of a family's arrays (stops the program past 2^31). */
-unsigned wuc_wu_next_cap(wuc_wu_storage *__wuc_st, unsigned __wuc_cap);
+/* The next capacity of a family's arrays when they are full: at the first
+ * growth, the size the family at `site` had when it last grew on this worker
+ * (so a family of the same size each time is copied once, from the frame),
+ * else double (stops the program past 2^31).  wuc_wu_family_grew records
+ * that size, after a family's loop that grew. */
+unsigned wuc_wu_next_cap(wuc_wu_storage *__wuc_st, unsigned __wuc_cap, const char *__wuc_site);
+void wuc_wu_family_grew(const char *__wuc_site, unsigned __wuc_n);
 void wuc_wu_reserve_slow(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, unsigned __wuc_need);
 /* Room in the clause array for `need` clauses (it moves to the heap past
  * its frame capacity; only before any node is set up). */
