@@ -234,7 +234,8 @@ enum { HINTS = 64 };
 static __thread struct {
   const char *site;
   unsigned n;
-} hints[HINTS] __attribute__((tls_model("initial-exec")));
+} hints[HINTS]; /* the default TLS model: 1 KiB, not taken from the static TLS a dlopened libwuc
+                   needs */
 
 static unsigned hint_slot(const char *site) {
   return (unsigned)(((uintptr_t)site >> 3) * 0x9e3779b1u >> 26) % HINTS;
