@@ -65,3 +65,5 @@ config.substitutions.append(('%python', config.wuc_python))
 import shutil
 if shutil.which('clang-14'):
     config.available_features.add('clang-14')
+if shutil.which('prlimit'):  # util-linux: an address-space limit for one command
+    config.available_features.add('prlimit')
