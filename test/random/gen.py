@@ -25,6 +25,7 @@ every program terminate when the runtime is correct:
 """
 import argparse
 import os
+import math
 import random
 import sys
 
@@ -705,6 +706,8 @@ class Gen:
         for k in range(self.ncons): self.consumer(k); self.emit('', 0)
         for w in range(self.nwork): self.worker(w); self.emit('', 0)
         for s in range(self.nset): self.setter(s); self.emit('', 0)
+        self.fairness = self.r_fam.random() < 0.5
+        if self.fairness: self.fairness_check()
         threads = self.out
         self.out = []
         self.main()
@@ -753,6 +756,36 @@ class Gen:
             out.append('#define %s %s' % (n, 'rs_m_' + n if n in ('core', 'value') or h.random() < 0.5 else '!'))
         return out
 
+    def fairness_check(self):
+        """A statistical check of [[wuc::fair]] over a clause family (docs/language.md, 'Fair
+        choice', 'Clause families'): K set latches (always ready), one of them sometimes
+        guarded out, R statements; each candidate's wins must lie within 6 standard deviations
+        of R / candidates, and the body's index must be a candidate's.  run.py fixes
+        WUC_RANDOM_SEED, so at one worker the draws repeat."""
+        r = self.r_fam
+        k = r.randint(2, 6)
+        skip = r.choice([-1, -1, r.randrange(k)])
+        cands = k - (skip >= 0)
+        rounds = 600 * cands * self.scale
+        p = 1.0 / cands
+        sd = math.sqrt(rounds * p * (1 - p))
+        lo, hi = int(rounds * p - 6 * sd), int(rounds * p + 6 * sd) + 1
+        e = self.emit
+        e('static void rs_fairness(void) {', 0)
+        e('static latch rs_fl[%d];' % k, 1)
+        e('long wins[%d] = {0};' % k, 1)
+        e('for (int k = 0; k < %d; k++) latch_set(&rs_fl[k]);' % k, 1)
+        e('for (long r = 0; r < %d; r++) {' % rounds, 1)
+        e('[[wuc::fair]] waituntil for (int i = 0; i < %d; i++) when (i != %d) (rs_fl[i]) {' % (k, skip), 2)
+        e('if (i < 0 || i >= %d || i == %d) rs_fail("fair family: the body ran with index %%d", i);' % (k, skip), 3)
+        e('wins[i]++;', 3)
+        e('}', 2)
+        e('}', 1)
+        e('for (int k = 0; k < %d; k++)' % k, 1)
+        e('if (k != %d && (wins[k] < %d || wins[k] > %d)) rs_fail("fair family: element %%d won %%ld of %d (expected %d to %d)", k, wins[k]);' % (skip, lo, hi, rounds, lo, hi), 2)
+        e('}', 0)
+        e('', 0)
+
     def main(self):
         r = self.r
         e = self.emit
@@ -792,6 +825,7 @@ class Gen:
             e('if (!atomic_load(&rs_future_winner[%d]) || future_get(&fu%d) != atomic_load(&rs_future_winner[%d])) rs_fail("future %d: value is not the one future_set accepted");' % (f, f, f, f), 1)
         for l in range(self.nlatch):
             e('if (!latch_is_set(&la%d)) rs_fail("latch %d not set");' % (l, l), 1)
+        if self.fairness: e('rs_fairness();', 1)
         e('printf("OK seed %d: %%ld values sent, %%ld received\\n", sent, received);' % self.seed, 1)
         e('return 0;', 1)
         e('}', 0)
