@@ -214,6 +214,38 @@ def channel_benches() -> list[Bench]:
                              [*shape_args, "-done", go_done], n, n,
                              go_config={f"{base}-{done}": f"{base}-{go_done}"},
                              show_go_config=done.endswith("-closed")))
+    # select-dynamic (issue 19): one receiver over a clause family of C channels, against
+    # Go's reflect.Select and its fan-in goroutines pattern; the fair family against
+    # reflect.Select, which chooses at random too.
+    for c in (2, 16, 256, 1024):
+        n = max(4_000_000 // (c + 8), 2_000)
+        wcfg = f"P{CHAN_PROCS}-C{c}-cap1"
+        for wmode, gmodes in (("plain", ("reflect", "fanin")), ("fair", ("reflect",))):
+            for gmode in gmodes:
+                suffix = "-fair" if wmode == "fair" else ""
+                out.append(Bench("select-dynamic", CHAN_PROCS, ["-c", str(c), "-mode", wmode],
+                                 ["-c", str(c), "-mode", gmode], n, n,
+                                 go_config={wcfg + suffix: f"{wcfg}-{gmode}"}, show_go_config=True))
+    # select-fair: [[wuc::fair]] against source order on select-contend's workload (Go's
+    # select is always random: its column is select-contend's), and the starvation table.
+    for c in (2, 4, 8):
+        for k in (0, 64):
+            n = (8_000_000 if k else 4_000_000) // c
+            base = f"P{CHAN_PROCS}-N{CHAN_PROCS // 2}-C{c}-cap{k}"
+            for mode in ("plain", "fair"):
+                out.append(Bench("select-fair", CHAN_PROCS,
+                                 ["-c", str(c), "-cap", str(k), "-mode", mode],
+                                 ["-c", str(c), "-cap", str(k)], n * (2 if k else 1), n,
+                                 go_name="select-contend", go_config={f"{base}-{mode}": base},
+                                 show_go_config=True))
+        for mode in ("plain", "fair"):
+            out.append(Bench("select-fair", CHAN_PROCS, ["-shape", "starve", "-c", str(c), "-mode", mode],
+                             ["-shape", "starve", "-c", str(c)], 1_000_000, 1_000_000,
+                             go_config={f"P{CHAN_PROCS}-C{c}-starve-{mode}-clause{i}":
+                                        f"P{CHAN_PROCS}-C{c}-starve-clause{i}" for i in range(c)},
+                             show_go_config=True,
+                             note="each clause's share of the wins, in %, every clause always ready"
+                                  if mode == "plain" and c == 2 else ""))
     return out
 
 

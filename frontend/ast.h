@@ -36,6 +36,17 @@ struct Clause {
   unsigned shiftOffset = 0; // Shift: the `<<` token
   Range arg;                // Closed / Timeout / Readable / Writable: inside the parentheses
   Range body;               // the statement, exactly (`;` for an empty one)
+  // A clause family (docs/language.md, "Clause families"):
+  //   waituntil [or|and] for (T i = a; cond; step) [when (g)] (operand) body
+  // stands for one clause per iteration of the loop; guard is then the
+  // per-element guard (after the header), evaluated with the index in scope.
+  bool family = false;
+  bool familyAnd = false;       // `waituntil and for`: the elements joined by `and`
+  unsigned familyOffset = 0;    // the `for` keyword
+  Range familyInit;             // `T i = a`, the index declaration
+  Range familyCond, familyStep; // may be empty
+  Range indexType;              // `T`
+  Range indexName;              // `i`
 };
 
 // The and/or tree.  Leaves name clauses by index; And and Or have two or more

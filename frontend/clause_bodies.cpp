@@ -132,6 +132,8 @@ public:
       for (const Clause &c : w.clauses) bodies_.push_back(c.body);
       if (w.elseBranch.present) bodies_.push_back(w.elseBranch.body);
       statementEnds_[w.range.begin] = w.range.end;
+      for (const Clause &c : w.clauses)
+        if (c.family) familyBodies_.push_back(c.body);
     }
   }
 
@@ -169,6 +171,7 @@ public:
         }
       }
     }
+    checkFamilyLoopJumps();
     if (!caseLabels.empty()) collectSwitches();
     for (size_t c : caseLabels) {
       long sw = innermostSwitch(c);
@@ -244,6 +247,37 @@ private:
     return outer; // the function body
   }
 
+  // ---- clause families (docs/language.md, "Clause families") ------------
+  // A `break` or `continue` in a family's body that no loop (or, for
+  // `break`, switch) inside the body encloses would bind to one around the
+  // whole statement, while the family's `for` reads as the loop it leaves.
+  void checkFamilyLoopJumps() {
+    for (const Range &b : familyBodies_) {
+      std::vector<std::pair<size_t, size_t>> loops, switches; // keyword .. last token
+      for (size_t i = 0; i < t_.size(); i++) {
+        if (t_[i].begin < b.begin || t_[i].end > b.end) continue;
+        bool family = i > 0 && (t_.is(i - 1, "waituntil") ||
+                                (i > 1 && t_.is(i - 2, "waituntil") &&
+                                 (t_.is(i - 1, "or") || t_.is(i - 1, "and") ||
+                                  t_.isPunct(i - 1, "||") || t_.isPunct(i - 1, "&&"))));
+        if ((t_.is(i, "for") && !family) || t_.is(i, "while") || t_.is(i, "do"))
+          loops.push_back({i, statementEnd(i)});
+        else if (t_.is(i, "switch"))
+          switches.push_back({i, statementEnd(i)});
+        bool isBreak = t_.is(i, "break");
+        if ((!isBreak && !t_.is(i, "continue")) || !t_.isPunct(i + 1, ";")) continue;
+        auto inside = [&](const std::vector<std::pair<size_t, size_t>> &v) {
+          for (const auto &[k, e] : v)
+            if (k < i && i <= e) return true;
+          return false;
+        };
+        if (inside(loops) || (isBreak && inside(switches))) continue;
+        std::string word(t_.spell(i));
+        errors_.push_back({t_[i].begin, format(msg::FamilyLoopJump, word, word)});
+      }
+    }
+  }
+
   // ---- switches ----------------------------------------------------------
   // The last token of the statement that starts at token i (approximate for
   // malformed code; the back end judges that).  depth bounds the recursion.
@@ -310,7 +344,7 @@ private:
   };
   const Tokens &t_;
   std::vector<PendingError> &errors_;
-  std::vector<Range> bodies_;
+  std::vector<Range> bodies_, familyBodies_;
   std::map<unsigned, unsigned> statementEnds_; // waituntil statements: begin -> end
   std::set<std::pair<long, std::string_view>> localLabels_;
   std::vector<Switch> switches_;

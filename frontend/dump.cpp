@@ -90,6 +90,11 @@ void dumpFrontend(const SourceFile &file, const FrontendResult &fe, std::ostream
        << (w.elseBranch.present ? " else" : "") << (w.fair ? " fair" : "") << "\n";
     for (const Clause &c : w.clauses) {
       os << "  clause " << c.index << " " << pos(file, c.keywordOffset) << " " << formName(c.form);
+      if (c.family)
+        os << (c.familyAnd ? " and-family " : " or-family ") << pos(file, c.familyOffset)
+           << " index " << text(file, c.indexType) << " | " << text(file, c.indexName) << " init "
+           << text(file, c.familyInit) << " cond " << text(file, c.familyCond) << " step "
+           << text(file, c.familyStep);
       if (c.hasGuard) os << " when " << pos(file, c.guardOffset) << " " << text(file, c.guard);
       os << " operand " << text(file, c.operand);
       if (c.form == ClauseForm::Shift)

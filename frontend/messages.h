@@ -52,6 +52,32 @@ inline constexpr const char *FairInsideStatement =
 inline constexpr const char *FairWithAnd =
     "'[[wuc::fair]]' applies only to statements whose clauses are all joined by 'or'; this one "
     "has 'and'";
+// Clause families (docs/language.md, "Clause families").
+inline constexpr const char *FamilyJoinWord =
+    "expected 'or' or 'and' between 'waituntil' and 'for' (how the family's elements are "
+    "joined), not '%s'";
+inline constexpr const char *FamilyNoIndex =
+    "a clause family needs an index declared in its 'for', as in 'waituntil for (size_t i = 0; "
+    "i < n; i++) ...'";
+inline constexpr const char *FamilyBadIndex =
+    "the index of a clause family must be one variable declared as 'type name = value', not "
+    "'%s'";
+inline constexpr const char *FamilyBadHeader =
+    "a clause family's header must be 'for (declaration; condition; step)'";
+inline constexpr const char *FamilyOuterGuard =
+    "'when' cannot guard a whole clause family; guard its elements after the header: "
+    "'waituntil for (...) when (c) (...)'";
+inline constexpr const char *FamilyLoopJump =
+    "'%s' in a clause family's body would bind to a loop or switch around the whole statement, "
+    "not to the family's 'for'; use 'goto' (or put the '%s' inside a loop of the body)";
+inline constexpr const char *FairWithAndFamily =
+    "'[[wuc::fair]]' applies only to statements whose clauses are all joined by 'or'; this one "
+    "has an 'and' family";
+inline constexpr const char *FamilyIndexType =
+    "the index of a clause family must have a scalar type (a number or a pointer), not '%s'";
+inline constexpr const char *FamilyRegisterTarget =
+    "a clause family cannot receive into a 'register' variable (each element keeps its target's "
+    "address); receive into a variable without 'register'";
 inline constexpr const char *WhenWithoutClause =
     "expected 'waituntil', '(' or 'else' after 'when (...)'";
 

@@ -51,6 +51,11 @@ struct PNode {
   int bodyFirst = -1, bodyLast = -1;
   bool guarded = false;
   int when = -1, guardOpen = -1, guardClose = -1;
+  // A clause family: its `for`, the header's parentheses, the joining
+  // word (-1: none, `or`) and the per-element guard (-1: none).
+  bool family = false;
+  int familyJoin = -1, familyFor = -1, headerOpen = -1, headerClose = -1;
+  int elemWhen = -1, elemGuardOpen = -1, elemGuardClose = -1;
   // And / Or:
   std::vector<int> kids;
 };
@@ -95,6 +100,7 @@ public:
 
   // Grammar actions for the waituntil statement.
   int clause(int keyword, Sem parens, Sem body);
+  int family(int keyword, Sem head, Sem when, Sem guard, Sem parens, Sem body);
   int elseItem(int keyword, Sem body);
   int guard(int when, Sem parens, int item);
   int join(PNode::Kind kind, int left, int right);
@@ -110,6 +116,7 @@ private:
   void buildTree(int root, WaitUntil &w);
   // The and/or tree of node n, clauses numbered in source order.
   TreeNode convert(int n, WaitUntil &w);
+  void family(const PNode &p, Clause &c);
 };
 
 } // namespace wuc::fe

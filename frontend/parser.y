@@ -237,9 +237,20 @@ item
   ;
 first_item
   : WAITUNTIL paren_group statement             { $$ = cover($1, $3); $$.node = ctx.clause($1.first, $2, $3); }
+  | WAITUNTIL family_head paren_group statement { $$ = cover($1, $4); $$.node = ctx.family($1.first, $2, Sem{}, Sem{}, $3, $4); }
+  | WAITUNTIL family_head WHEN paren_group paren_group statement
+                                                { $$ = cover($1, $6); $$.node = ctx.family($1.first, $2, $3, $4, $5, $6); }
   | WHEN paren_group item                       { $$ = cover($1, $3); $$.node = ctx.guard($1.first, $2, $3.node); }
   | WU_LPAREN or_inner RPAREN                   { $$ = cover($1, $3); $$.node = ctx.group($1.first, $2.node, $3.first); }
   ;
+/* A clause family's head (docs/language.md, "Clause families"): `for (...)`,
+   after an optional `or` / `and` (`||` / `&&`) saying how its elements are
+   joined; $$.node is the joining token, or -1. */
+family_head
+  : FOR paren_group                             { $$ = cover($1, $2); $$.node = -1; }
+  | family_join FOR paren_group                 { $$ = cover($1, $3); $$.node = $1.first; }
+  ;
+family_join: IDENT | OROR | ANDAND ;
 or_op: OR_OP | OR_PAREN | OROR ;
 and_op: AND_OP | AND_PAREN | ANDAND ;
 

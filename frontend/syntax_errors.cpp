@@ -131,6 +131,13 @@ void ParseContext::syntaxError(int lookahead, const std::vector<int> &expected) 
       return;
     }
   }
+  // `waituntil x << c`: a word after `waituntil` is taken for a family's
+  // joining word (`waituntil and for`) until the token after it.
+  if ((prevKind == K::IDENT || prevKind == K::OROR || prevKind == K::ANDAND) && prev > 0 &&
+      toks[unsigned(prev - 1)].kind == K::WAITUNTIL) {
+    error(begin(prev), format(msg::ExpectedLParenAfter, "waituntil"));
+    return;
+  }
   if (prevKind == K::WAITUNTIL || prevKind == K::WHEN) {
     error(at, format(msg::ExpectedLParenAfter, prevKind == K::WAITUNTIL ? "waituntil" : "when"));
     return;

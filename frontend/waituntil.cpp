@@ -32,6 +32,28 @@ int ParseContext::clause(int keyword, Sem parens, Sem body) {
   return int(nodes.size() - 1);
 }
 
+int ParseContext::family(int keyword, Sem head, Sem when, Sem guard, Sem parens, Sem body) {
+  int n = clause(keyword, parens, body);
+  PNode &p = nodes[unsigned(n)];
+  p.family = true;
+  p.familyJoin = head.node;
+  p.familyFor = head.node >= 0 ? head.node + 1 : head.first;
+  p.headerClose = head.last;
+  p.headerOpen = toks[unsigned(head.last)].match;
+  if (p.familyJoin >= 0) {
+    std::string_view j = spelling(p.familyJoin);
+    if (j != "or" && j != "and" && j != "||" && j != "&&")
+      error(begin(p.familyJoin), format(msg::FamilyJoinWord, std::string(j)));
+  }
+  if (when.first >= 0) {
+    if (guard.last == guard.first + 1) error(begin(guard.last), msg::EmptyGuard);
+    p.elemWhen = when.first;
+    p.elemGuardOpen = guard.first;
+    p.elemGuardClose = guard.last;
+  }
+  return n;
+}
+
 int ParseContext::elseItem(int keyword, Sem body) {
   PNode p;
   p.kind = PNode::Else;
@@ -47,7 +69,9 @@ int ParseContext::elseItem(int keyword, Sem body) {
 int ParseContext::guard(int when, Sem parens, int item) {
   PNode &p = nodes[unsigned(item)];
   if (parens.last == parens.first + 1) error(begin(parens.last), msg::EmptyGuard);
-  if (p.guarded) {
+  if (p.family) {
+    error(begin(when), msg::FamilyOuterGuard);
+  } else if (p.guarded) {
     // `when (a) when (b) ...`: the first guard is not followed by a clause.
     error(begin(p.when), msg::WhenWithoutClause);
   } else if (p.parenthesised) {
@@ -114,6 +138,7 @@ void ParseContext::finishStatement(Sem stmt, bool fair) {
     for (int kid : nodes[unsigned(root)].kids)
       topElseCount += nodes[unsigned(kid)].kind == PNode::Else;
   bool hasAnd = false;
+  int andFamily = -1; // a `waituntil and for` (its `and`)
   // Visit in source order (kids are in source order; push them reversed).
   while (!work.empty()) {
     Visit v = work.back();
@@ -121,6 +146,10 @@ void ParseContext::finishStatement(Sem stmt, bool fair) {
     const PNode &p = nodes[unsigned(v.node)];
     bool inParens = v.inParens || p.parenthesised;
     hasAnd |= p.kind == PNode::And;
+    if (p.family && p.familyJoin >= 0 && andFamily < 0) {
+      std::string_view j = spelling(p.familyJoin);
+      if (j == "and" || j == "&&") andFamily = p.familyJoin;
+    }
     if (p.kind == PNode::And || p.kind == PNode::Or) {
       for (size_t k = p.kids.size(); k-- > 0;)
         work.push_back({p.kids[k], v.node, unsigned(k), inParens});
@@ -154,7 +183,10 @@ void ParseContext::finishStatement(Sem stmt, bool fair) {
   // Fairness is a choice among alternatives; an `and` needs all of its
   // operands, in whatever order they complete (docs/language.md, "Fair
   // choice").
-  if (fair && hasAnd) error(begin(stmt.first), msg::FairWithAnd);
+  if (fair && hasAnd)
+    error(begin(stmt.first), msg::FairWithAnd);
+  else if (fair && andFamily >= 0)
+    error(begin(andFamily), msg::FairWithAndFamily);
   if (diags.size() != errorsBefore || nodes[unsigned(root)].groups > kMaxGroups) return;
 
   WaitUntil w;
@@ -222,6 +254,64 @@ bool endsOperand(const RawTok &t) {
 
 } // namespace
 
+// A clause family's header, `for (T i = a; cond; step)`, and its per-element
+// guard (docs/language.md, "Clause families").
+void ParseContext::family(const PNode &p, Clause &c) {
+  c.family = true;
+  c.familyOffset = begin(p.familyFor);
+  if (p.familyJoin >= 0) {
+    std::string_view j = spelling(p.familyJoin);
+    c.familyAnd = j == "and" || j == "&&";
+  }
+  if (p.elemWhen >= 0) {
+    c.hasGuard = true;
+    c.guardOffset = begin(p.elemWhen);
+    c.guard = span(p.elemGuardOpen + 1, p.elemGuardClose - 1, end(p.elemGuardOpen));
+  }
+  // The two `;` outside brackets.
+  std::vector<int> semis;
+  for (int i = p.headerOpen + 1; i < p.headerClose; i++) {
+    if (punctIs(raw(i), ";")) semis.push_back(i);
+    int m = toks[unsigned(i)].match;
+    if (m > i) i = m;
+  }
+  if (semis.size() != 2) {
+    error(begin(p.headerOpen), msg::FamilyBadHeader);
+    return;
+  }
+  const int a = p.headerOpen + 1, b = semis[0] - 1;
+  c.familyInit = span(a, b, end(p.headerOpen));
+  c.familyCond = span(semis[0] + 1, semis[1] - 1, end(semis[0]));
+  c.familyStep = span(semis[1] + 1, p.headerClose - 1, end(semis[1]));
+  // `T name = value`: the first `=` outside brackets, one identifier right
+  // before it and a type (identifiers, `*`s, parenthesised groups) before that.
+  int eq = -1;
+  bool comma = false;
+  for (int i = a; i <= b; i++) {
+    if (eq < 0 && punctIs(raw(i), "=")) eq = i;
+    comma |= punctIs(raw(i), ",");
+    int m = toks[unsigned(i)].match;
+    if (m > i) i = m;
+  }
+  if (a > b || (eq < 0 && a == b) || eq == a + 1) {
+    error(begin(p.familyFor), msg::FamilyNoIndex);
+    return;
+  }
+  bool typeOk = eq > a + 1 && eq < b && !comma && raw(eq - 1).kind == RawKind::Ident;
+  // (A parenthesised group belongs to the type: `channel(int) *p`, `__typeof__(x) i`.)
+  for (int i = a; typeOk && i < eq - 1; i++) {
+    typeOk = raw(i).kind == RawKind::Ident || punctIs(raw(i), "*") ||
+             (punctIs(raw(i), "(") && toks[unsigned(i)].match < eq - 1);
+    if (typeOk && punctIs(raw(i), "(")) i = toks[unsigned(i)].match;
+  }
+  if (!typeOk) {
+    error(begin(a), format(msg::FamilyBadIndex, std::string(file.slice(c.familyInit))));
+    return;
+  }
+  c.indexType = span(a, eq - 2, begin(eq - 1));
+  c.indexName = span(eq - 1, eq - 1, begin(eq - 1));
+}
+
 TreeNode ParseContext::convert(int n, WaitUntil &w) {
   const PNode &p = nodes[unsigned(n)];
   TreeNode t;
@@ -244,6 +334,7 @@ TreeNode ParseContext::convert(int n, WaitUntil &w) {
   const int a = p.opOpen + 1, b = p.opClose - 1; // the operand's tokens
   c.operand = span(a, b, end(p.opOpen));
   c.body = span(p.bodyFirst, p.bodyLast, end(p.opClose));
+  if (p.family) family(p, c);
 
   // closed(x) / timeout(x) / readable(x) / writable(x): exactly the word
   // and one parenthesised group.

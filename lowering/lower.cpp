@@ -39,11 +39,11 @@ namespace wuc {
 
 namespace {
 
-bool isAllOr(const TreeNode &n) {
-  if (n.kind == TreeNode::Leaf) return true;
+bool isAllOr(const TreeNode &n, const WaitUntil &w) {
+  if (n.kind == TreeNode::Leaf) return !w.clauses[n.clause].familyAnd;
   if (n.kind == TreeNode::And) return false;
   for (const TreeNode &k : n.kids)
-    if (!isAllOr(k)) return false;
+    if (!isAllOr(k, w)) return false;
   return true;
 }
 
@@ -98,10 +98,11 @@ public:
                     std::string &out)
       : r_(r), w_(w), facts_(facts), out_(out), p_("__wuc" + std::to_string(w.id)),
         c_(r, out, r.file().lineCol(w.range.begin).line, indentationOf(r.file(), w.range.begin)),
-        allOr_(isAllOr(w.tree)) {
+        allOr_(isAllOr(w.tree, w)) {
     for (const Clause &c : w.clauses) {
       names_.push_back(p_ + "_clause" + std::to_string(c.index) + "_" + kindName(facts[c.index]));
       enabled_.push_back("1");
+      families_ += c.family;
     }
   }
 
@@ -116,15 +117,40 @@ public:
     c_.note("{ /* waituntil statement " + std::to_string(w_.id) + " at " +
             whereText(w_.range.begin) + ": " + (allOr_ ? "all-or" : "mixed") + ", " +
             std::to_string(k) + (k == 1 ? " clause" : " clauses") +
-            (w_.elseBranch.present ? ", else" : "") + (w_.fair ? ", fair" : "") + " */");
+            (w_.elseBranch.present ? ", else" : "") + (w_.fair ? ", fair" : "") +
+            (families_
+                 ? ", " + std::to_string(families_) + (families_ == 1 ? " family" : " families")
+                 : "") +
+            " */");
     c_.indent();
-    c_.note("wuc_wu_clause " + p_ + "_clauses[" + std::to_string(k) + "];");
+    // With families, the clause array starts in the frame with room for
+    // every written clause and WUC_WU_FAMILY_FRAME elements per family, and
+    // moves to the heap past it (docs/language.md, "Clause families").
+    std::string capacity = std::to_string(k + 7 * families_);
+    c_.note("wuc_wu_clause " + p_ + "_clauses[" + (families_ ? capacity : std::to_string(k)) +
+            "];");
+    if (families_)
+      c_.note("wuc_wu_storage " + p_ +
+              "_storage __attribute__((__cleanup__(wuc_wu_storage_exit))); /* frees heap nodes */");
     c_.note("wuc_wu " + p_ +
             " __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */");
     c_.code("wuc_wu_init(&" + p_ + ", " + p_ + "_clauses, " + (allOr_ ? "1" : "0") + ");");
-    for (const Clause &c : w_.clauses) emitEvaluation(c);
+    if (families_) {
+      c_.code("wuc_wu_storage_init(&" + p_ + "_storage, " + capacity + ", " +
+              cStringLiteral(where(w_.range.begin)) + ");");
+      c_.note("unsigned " + p_ + "_j; /* an element of a family */");
+    }
+    for (const Clause &c : w_.clauses) {
+      if (c.family) {
+        emitFamilyEvaluation(c);
+        continue;
+      }
+      emitEvaluation(c);
+    }
     emitElseGuard();
-    if (allOr_)
+    if (allOr_ && families_)
+      emitAllOrFamilies();
+    else if (allOr_)
       emitAllOr();
     else
       emitMixed();
@@ -141,7 +167,19 @@ private:
   // temporaries and labels add a suffix.
   std::string name(unsigned i, const char *suffix = "") const { return names_[i] + suffix; }
   std::string node(unsigned i) const {
+    if (families_) return "&wuc_wu_clause_at(&" + p_ + ", " + at(i) + ")->__wuc_node";
     return "&" + p_ + "_clauses[" + std::to_string(i) + "].__wuc_node";
+  }
+  // Clause i's place in the statement's clause array: its index, or with
+  // families a run-time value (an element: at + __wucN_j).
+  std::string at(unsigned i) const {
+    if (!families_) return std::to_string(i);
+    if (w_.clauses[i].family) return name(i, "_at") + " + " + p_ + "_j";
+    return name(i, "_at");
+  }
+  // A family's arrays, element __wucN_j.
+  std::string el(unsigned i, const char *suffix = "") const {
+    return name(i, suffix) + "[" + p_ + "_j]";
   }
   const ClauseFacts &facts(unsigned i) const { return facts_[i]; }
   std::string where(unsigned offset) const {
@@ -154,6 +192,15 @@ private:
   // clause's first word.
   std::string clauseComment(const Clause &c) const {
     std::string guard = c.hasGuard ? "when (" + std::string(r_.file().slice(c.guard)) + ") " : "";
+    if (c.family)
+      return "/* clause " + std::to_string(c.index) + " at " + whereText(c.keywordOffset) +
+             ": a family, " +
+             commentText(std::string("waituntil ") + (c.familyAnd ? "and " : "") + "for (" +
+                         std::string(r_.file().slice(c.familyInit)) + "; " +
+                         std::string(r_.file().slice(c.familyCond)) + "; " +
+                         std::string(r_.file().slice(c.familyStep)) + ") " + guard + "(" +
+                         std::string(r_.file().slice(c.operand)) + ")") +
+             " */";
     return "/* clause " + std::to_string(c.index) + " at " +
            whereText(c.hasGuard ? c.guardOffset : c.keywordOffset) + ": " +
            commentText(guard + "waituntil (" + std::string(r_.file().slice(c.operand)) + ")") +
@@ -180,6 +227,11 @@ private:
   }
   // The resource argument of the trait's functions for clause i.
   std::string resArg(unsigned i) const {
+    if (w_.clauses[i].family)
+      return (facts(i).kind == ClauseFacts::Resource || facts(i).kind == ClauseFacts::Invalid
+                  ? ""
+                  : "&") +
+             el(i);
     return (facts(i).kind == ClauseFacts::Resource || facts(i).kind == ClauseFacts::Invalid ? ""
                                                                                             : "&") +
            name(i);
@@ -196,6 +248,10 @@ private:
     std::string r = name(i), ch = name(i, "_chan");
     c_.note("");
     c_.note(clauseComment(c));
+    if (families_) {
+      c_.code("unsigned " + name(i, "_at") + " = wuc_wu_count(&" + p_ + "); /* its place */");
+      c_.code("wuc_wu_reserve(&" + p_ + "_storage, &" + p_ + ", " + name(i, "_at") + " + 1);");
+    }
     if (c.hasGuard) {
       enabled_[i] = name(i, "_enabled");
       c_.user(c.guard, "_Bool " + enabled_[i] + " = (" + text(c.guard) + ") != 0;");
@@ -279,14 +335,239 @@ private:
       break;
     }
     }
-    c_.code("wuc_wu_clause_init(&" + p_ + ", " + std::to_string(i) + ", " + en + ", (void *)" +
-            resArg(i) + ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");");
+    c_.code("wuc_wu_clause_init(&" + p_ + ", " + at(i) + ", " + en + ", (void *)" + resArg(i) +
+            ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");");
     // Mixed statements can be left by a jump while this clause completes:
     // the cleanup then converts the element into the target itself.
     if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace && !f.recvTargetIsRegister)
-      c_.code("wuc_wu_clause_converts(&" + p_ + ", " + std::to_string(i) + ", (void *)" +
-              name(i, "_target") + ", WUC_WU_KIND(*" + name(i, "_target") + "), WUC_WU_KIND(" + ch +
+      c_.code("wuc_wu_clause_converts(&" + p_ + ", " + at(i) + ", (void *)" + name(i, "_target") +
+              ", WUC_WU_KIND(*" + name(i, "_target") + "), WUC_WU_KIND(" + ch +
               "->__wuc_elem[0]));");
+  }
+
+  // ---- clause families (docs/language.md, "Clause families") ------------
+  // The family's loop runs once, in index order: each iteration evaluates
+  // the element's guard and, if it is true, its resource expression into
+  // the family's arrays (in the frame up to WUC_WU_FAMILY_FRAME elements,
+  // then on the heap); after it, each element gets its clause in the
+  // statement's array, in index order.
+  void emitFamilyEvaluation(const Clause &c) {
+    unsigned i = c.index;
+    const ClauseFacts &f = facts(i);
+    std::string r = name(i), n = name(i, "_n"), cap = name(i, "_cap"), at = name(i, "_at");
+    std::string st = "&" + p_ + "_storage", w = "&" + p_;
+    std::string idx = text(c.indexName);
+    std::vector<std::string> arrays;
+    c_.note("");
+    c_.note(clauseComment(c));
+    c_.user(c.indexType, "typedef " + text(c.indexType) + " " + name(i, "_index_t") + ";");
+    // The type of an expression of the index (not evaluated).
+    auto typeOf = [&](const std::string &e) {
+      return "__typeof__(__extension__({ " + name(i, "_index_t") + " " + idx + "; (void)" + idx +
+             "; " + e + "; }))";
+    };
+    auto array = [&](const std::string &type, const char *suffix) {
+      std::string a = name(i, suffix);
+      c_.note(type + " " + a + "_frame[WUC_WU_FAMILY_FRAME], *" + a + " = " + a + "_frame;");
+      arrays.push_back(a);
+    };
+    auto channelAt = [&](Range operand) {
+      return f.channelIsPointer ? "(" + text(operand) + ")" : "&(" + text(operand) + ")";
+    };
+    auto elemOf = [&](Range operand) {
+      return typeOf("((void)0, (" + channelAt(operand) + ")->__wuc_elem[0])");
+    };
+    // The arrays: the index, what the body needs besides it, and the
+    // clause objects the elements' clauses point to.
+    array(name(i, "_index_t"), "_index");
+    std::string e = name(i) + "[" + n + "]", data = "0";
+    const bool converts = f.kind == ClauseFacts::Recv && !f.recvInPlace;
+    switch (f.kind) {
+    case ClauseFacts::Recv:
+      if (converts) {
+        array(typeOf("&(" + text(c.lhs) + ")"), "_target");
+        array(elemOf(c.rhs), "_elem");
+        data = "&" + name(i, "_elem") + "[" + n + "]";
+      } else {
+        data = "&(" + text(c.lhs) + ")"; // evaluated once, for this element
+      }
+      array("wuc_chan_recv_clause", "");
+      break;
+    case ClauseFacts::Send:
+      array(elemOf(c.lhs), "_value");
+      array("wuc_chan_send_clause", "");
+      data = "&" + name(i, "_value") + "[" + n + "]";
+      break;
+    case ClauseFacts::Closed:
+      array("wuc_chan_closed_clause", "");
+      break;
+    case ClauseFacts::Timeout:
+      array("wuc_timeout", "");
+      break;
+    case ClauseFacts::Readable:
+    case ClauseFacts::Writable:
+      array("wuc_fd_clause", "");
+      break;
+    case ClauseFacts::Resource:
+    case ClauseFacts::Invalid:
+      array(typeOf(resourceAddress(c)), "");
+      break;
+    }
+    std::string res =
+        f.kind == ClauseFacts::Resource || f.kind == ClauseFacts::Invalid ? e : "&" + e;
+    c_.code("unsigned " + at + " = wuc_wu_count(&" + p_ + "), " + n + " = 0, " + cap +
+            " = WUC_WU_FAMILY_FRAME; /* its first element's place, its size */");
+    c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
+    c_.user(c.familyInit, "for (" + text(c.familyInit) + "; " + text(c.familyCond) + "; " +
+                              text(c.familyStep) + ") {");
+    c_.indent();
+    if (c.hasGuard)
+      c_.user(c.guard, "if (!(" + text(c.guard) + ")) continue; /* the element's guard */");
+    c_.code("if (" + n + " == " + cap + ") { /* full: the arrays move to the heap */");
+    c_.indent();
+    c_.code(cap + " = wuc_wu_next_cap(" + st + ", " + cap + ", " + site(c) + ");");
+    c_.code("wuc_wu_set_count(&" + p_ + ", " + at + " + " + n +
+            "); /* the clauses the move copies */");
+    c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
+    for (const std::string &a : arrays)
+      c_.code(a + " = wuc_wu_grow_family(" + st + ", " + w + ", " + at + ", " + a + ", " + n +
+              ", " + cap + ", sizeof *" + a + ");");
+    c_.outdent();
+    c_.note("}");
+    c_.code(name(i, "_index") + "[" + n + "] = " + idx + ";");
+    std::string ch = name(i, "_chan");
+    switch (f.kind) {
+    case ClauseFacts::Recv:
+      if (converts) {
+        c_.user(c.lhs, name(i, "_target") + "[" + n + "] = &(" + text(c.lhs) + ");");
+        c_.code("__builtin_memset(&" + name(i, "_elem") + "[" + n + "], 0, sizeof *" +
+                name(i, "_elem") + ");");
+      }
+      c_.user(c.rhs, "__extension__ __auto_type " + ch + " = " + channelAt(c.rhs) + ";");
+      c_.code(e + " = WUC_CHAN_RECV_CLAUSE(" + ch + ");");
+      break;
+    case ClauseFacts::Send:
+      c_.user(c.lhs, "__extension__ __auto_type " + ch + " = " + channelAt(c.lhs) + ";");
+      c_.user(c.rhs, name(i, "_value") + "[" + n + "] = (" + text(c.rhs) + ");");
+      c_.code(e + " = WUC_CHAN_SEND_CLAUSE(" + ch + ");");
+      break;
+    case ClauseFacts::Closed:
+      c_.user(c.arg, "__extension__ __auto_type " + ch + " = " + channelAt(c.arg) + ";");
+      c_.code(e + " = WUC_CHAN_CLOSED_CLAUSE(" + ch + ");");
+      break;
+    case ClauseFacts::Timeout:
+      c_.user(c.arg, e + " = wuc_timeout_make(" + text(c.arg) + ");");
+      break;
+    case ClauseFacts::Readable:
+    case ClauseFacts::Writable:
+      c_.user(c.arg,
+              e + " = " +
+                  (f.kind == ClauseFacts::Readable ? "wuc_readable_make(" : "wuc_writable_make(") +
+                  text(c.arg) + ");");
+      break;
+    case ClauseFacts::Resource:
+    case ClauseFacts::Invalid:
+      c_.user(c.operand, e + " = " + resourceAddress(c) + ";");
+      break;
+    }
+    std::string init = "wuc_wu_element_init(wuc_wu_clause_at(&" + p_ + ", " + at + " + " + n +
+                       "), (void *)" + res + ", " + ops(f) + ", (void *)" + data + ", " + site(c) +
+                       ");";
+    if (f.kind == ClauseFacts::Recv && !converts)
+      c_.user(c.lhs, init); // the target's address, evaluated here
+    else
+      c_.code(init);
+    if (converts && !allOr_)
+      c_.code("wuc_wu_clause_converts(" + w + ", " + at + " + " + n + ", (void *)" +
+              name(i, "_target") + "[" + n + "], WUC_WU_KIND(*" + name(i, "_target") + "[" + n +
+              "]), WUC_WU_KIND(" + name(i, "_elem") + "[" + n + "]));");
+    c_.code(n + "++;");
+    c_.outdent();
+    c_.note("}");
+    c_.code("wuc_wu_set_count(&" + p_ + ", " + at + " + " + n + ");");
+    c_.code("if (" + cap + " != WUC_WU_FAMILY_FRAME) wuc_wu_family_grew(" + site(c) + ", " + n +
+            "); /* where to start next time */");
+  }
+
+  // A resource operand's address (the object the trait is declared for).
+  std::string resourceAddress(const Clause &c) const {
+    const ClauseFacts &f = facts(c.index);
+    std::string path;
+    for (const std::string &m : f.memberPath)
+      path += (path.empty() && f.resourceIsPointer ? "->" : ".") + m;
+    std::string operand = text(c.operand);
+    return f.resourceIsPointer ? (path.empty() ? "(" + operand + ")" : "&(" + operand + ")" + path)
+                               : "&(" + operand + ")" + path;
+  }
+
+  // Goes to clause `var`'s label (`suffix`): the clause whose place it is,
+  // or the family it falls in (setting __wucN_j).  Falls through if none.
+  void emitDispatch(const std::string &var, const char *suffix) {
+    for (const Clause &c : w_.clauses) {
+      if (c.family)
+        c_.code("if (" + var + " - " + name(c.index, "_at") + " < " + name(c.index, "_n") + ") { " +
+                p_ + "_j = " + var + " - " + name(c.index, "_at") + "; goto " +
+                name(c.index, suffix) + "; }");
+      else
+        c_.code("if (" + var + " == " + name(c.index, "_at") + ") goto " + name(c.index, suffix) +
+                ";");
+    }
+  }
+
+  // An all-or statement with families: the fast path tries the elements in
+  // index order where the family stands (or, fair, every clause and element
+  // in a random order); the blocking path is the same runtime call.
+  void emitAllOrFamilies() {
+    c_.note("");
+    if (w_.fair) {
+      c_.note("/* fast path, fair: try the enabled clauses and elements in a random order (a");
+      c_.note("   Fisher-Yates permutation of their places) without registering */");
+      c_.note("{");
+      c_.indent();
+      c_.code("unsigned " + p_ + "_k = (unsigned)wuc_wu_try_fair_storage(&" + p_ + ", &" + p_ +
+              "_storage);");
+      emitDispatch(p_ + "_k", "_tried");
+      c_.outdent();
+      c_.note("}");
+    } else {
+      c_.note("/* fast path: try each clause and element in order without registering */");
+    }
+    std::string anyEnabled;
+    for (const Clause &c : w_.clauses) {
+      unsigned i = c.index;
+      std::string en = c.family ? name(i, "_n") : enabled_[i];
+      if (!w_.fair && c.family) {
+        c_.code("for (" + p_ + "_j = 0; " + p_ + "_j < " + name(i, "_n") + "; " + p_ + "_j++)");
+        c_.indent();
+        c_.code("if (" + regFn(facts(i)) + "(" + resArg(i) + ", wuc_wu_try_node(&" + p_ + ", " +
+                at(i) + "))) goto " + name(i, "_tried") + ";");
+        c_.outdent();
+      } else if (!w_.fair) {
+        c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
+                ", wuc_wu_try_node(&" + p_ + ", " + at(i) + "))) goto " + name(i, "_tried") + ";");
+      }
+      anyEnabled = en == "1" || anyEnabled == "1" ? "1"
+                   : anyEnabled.empty()           ? en
+                                                  : anyEnabled + " || " + en;
+    }
+    if (anyEnabled != "1")
+      c_.code("if (!(" + anyEnabled + ")) goto " + p_ +
+              "_end; /* every clause and element removed */");
+    if (w_.elseBranch.present) {
+      c_.code(elseEnabled_ == "1" ? "goto " + p_ + "_else;"
+                                  : "if (" + elseEnabled_ + ") goto " + p_ + "_else;");
+      if (elseEnabled_ == "1") return; // nothing blocks
+    }
+    blocks_ = true;
+    c_.note("");
+    c_.note("/* block: register every enabled clause and element, park until one completes */");
+    c_.note("{");
+    c_.indent();
+    c_.code("unsigned " + p_ + "_k = wuc_wu_block_all_or(&" + p_ + ");");
+    emitDispatch(p_ + "_k", "_won");
+    c_.code("goto " + p_ + "_end;");
+    c_.outdent();
+    c_.note("}");
   }
 
   void emitElseGuard() {
@@ -348,9 +629,25 @@ private:
   // ---- mixed statements: the completion predicate ---------------------------
   void emitMixed() {
     std::vector<PredicateLeaf> leaves;
+    std::vector<std::string> familySatisfied;
     for (const Clause &c : w_.clauses) {
-      std::string cl = p_ + "_clauses[" + std::to_string(c.index) + "]";
-      leaves.push_back({enabled_[c.index], cl + ".__wuc_ran", cl + ".__wuc_needed"});
+      // (with families the place is a run-time value; the leaf reads its flags through a pointer)
+      std::string cl = families_ ? "wuc_wu_clause_at(&" + p_ + ", " + at(c.index) + ")->"
+                                 : p_ + "_clauses[" + std::to_string(c.index) + "].";
+      if (c.family) {
+        // A family: present when it has an element; satisfied by one (`or`)
+        // or all (`and`) of its elements, computed before each step.
+        std::string atN = p_ + ", " + name(c.index, "_at") + ", " + name(c.index, "_n");
+        std::string sat = name(c.index, "_satisfied");
+        familySatisfied.push_back("_Bool " + sat + " = wuc_wu_family_satisfied(&" + atN + ", " +
+                                  (c.familyAnd ? "1" : "0") + ");");
+        PredicateLeaf l{"(" + name(c.index, "_n") + " != 0)", sat, "", "", false};
+        l.familyNeed = "wuc_wu_family_need(&" + atN + ", ";
+        l.orFamily = !c.familyAnd;
+        leaves.push_back(l);
+        continue;
+      }
+      leaves.push_back({enabled_[c.index], cl + "__wuc_ran", cl + "__wuc_needed", "", false});
     }
     MixedPredicate pred = mixedPredicate(w_.tree, leaves, p_);
     blocks_ = true;
@@ -366,10 +663,24 @@ private:
     c_.note("{");
     c_.indent();
     c_.note("/* completion predicate: which clauses are still needed */");
+    for (const std::string &l : familySatisfied) c_.code(l);
     for (const std::string &l : pred.step) c_.code(l);
     c_.code(p_ + "_next = wuc_wu_mixed_step(&" + p_ + ", " + pred.complete + ");");
     c_.outdent();
     c_.note("}");
+    if (families_) {
+      c_.code("if (" + p_ + "_next == WUC_WU_RECOMPUTE) goto " + p_ + "_step;");
+      if (w_.elseBranch.present)
+        c_.code("if (" + p_ + "_next == WUC_WU_ELSE) goto " + p_ + "_else;");
+      c_.note("if (" + p_ + "_next >= 0) {");
+      c_.indent();
+      c_.code("unsigned " + p_ + "_k = (unsigned)" + p_ + "_next;");
+      emitDispatch(p_ + "_k", "_won");
+      c_.outdent();
+      c_.note("}");
+      c_.code("goto " + p_ + "_end;");
+      return;
+    }
     c_.code("switch (" + p_ + "_next) {");
     c_.code("case WUC_WU_RECOMPUTE: goto " + p_ + "_step;");
     if (w_.elseBranch.present) c_.code("case WUC_WU_ELSE: goto " + p_ + "_else;");
@@ -390,11 +701,15 @@ private:
       if (allOr_) {
         c_.note(name(i, "_tried") + ": /* its try on the fast path completed */");
         c_.indent();
-        c_.code("wuc_wu_won_try(&" + p_ + ", " + std::to_string(i) + ");");
+        c_.code("wuc_wu_won_try(&" + p_ + ", " + at(i) + ");");
         c_.outdent();
       }
       if (blocks_) c_.note(name(i, "_won") + ":");
       c_.indent();
+      if (c.family) {
+        emitFamilyBody(c);
+        continue;
+      }
       if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
         c_.user(c.lhs, text(c.lhs) + " = " + name(i, "_elem") + "; /* the element, converted */");
       else if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
@@ -406,14 +721,14 @@ private:
         c_.body(c.body);
         c_.outdent();
         c_.note("}");
-        c_.code("wuc_wu_end_winner(&" + p_ + ", " + std::to_string(i) + ");");
+        c_.code("wuc_wu_end_winner(&" + p_ + ", " + at(i) + ");");
         c_.code("(void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");");
         c_.code("goto " + p_ + "_end;");
       } else {
         c_.note("{");
         c_.body(c.body);
         c_.note("}");
-        c_.code("wuc_wu_mixed_ran(&" + p_ + ", " + std::to_string(i) + ");");
+        c_.code("wuc_wu_mixed_ran(&" + p_ + ", " + at(i) + ");");
         c_.code("goto " + p_ + "_step;");
       }
     }
@@ -429,6 +744,40 @@ private:
     }
   }
 
+  // The body of family element __wucN_j, with the index declared as written
+  // and holding that element's value.
+  void emitFamilyBody(const Clause &c) {
+    unsigned i = c.index;
+    const ClauseFacts &f = facts(i);
+    c_.note("{");
+    c_.indent();
+    c_.user(c.indexType, text(c.indexType) + " " + text(c.indexName) + " = " + el(i, "_index") +
+                             "; /* the element's index */");
+    c_.code("(void)" + text(c.indexName) + ";");
+    if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
+      c_.code("*" + el(i, "_target") + " = " + el(i, "_elem") + "; /* the element, converted */");
+    if (allOr_) {
+      c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
+      c_.indent();
+      c_.body(c.body);
+      c_.outdent();
+      c_.note("}");
+      c_.outdent();
+      c_.note("}");
+      c_.code("wuc_wu_end_winner(&" + p_ + ", " + at(i) + ");");
+      c_.code("(void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");");
+      c_.code("goto " + p_ + "_end;");
+    } else {
+      c_.note("{");
+      c_.body(c.body);
+      c_.note("}");
+      c_.outdent();
+      c_.note("}");
+      c_.code("wuc_wu_mixed_ran(&" + p_ + ", " + at(i) + ");");
+      c_.code("goto " + p_ + "_step;");
+    }
+  }
+
   const Renderer &r_;
   const WaitUntil &w_;
   const std::vector<ClauseFacts> &facts_;
@@ -439,7 +788,8 @@ private:
   std::vector<std::string> names_;   // per clause: __wucN_clauseI_<kind>
   std::vector<std::string> enabled_; // per clause: its guard variable, or "1"
   std::string elseEnabled_ = "1";
-  bool blocks_ = false; // a switch reaches the bodies' _won labels
+  bool blocks_ = false;   // a switch reaches the bodies' _won labels
+  unsigned families_ = 0; // how many clauses are families
 };
 
 } // namespace

@@ -101,15 +101,28 @@ private:
   // done: this node or one above it is satisfied; a clause under a done
   // node, or that ran, is no longer needed.
   void needed(const TreeNode &n, const Expr &done) {
+    if (n.kind == TreeNode::Leaf) { // a statement of one clause family
+      neededLeaf(n, done);
+      return;
+    }
     for (const TreeNode &k : n.kids) {
       if (k.kind == TreeNode::Leaf) {
-        const PredicateLeaf &l = leaves_[k.clause];
-        out_.step.push_back(l.needed + " = " + all({negate(atom(l.ran)), negate(done)}).text + ";");
+        neededLeaf(k, done);
       } else {
         Expr kidDone = declare(out_.step, names_.at(&k) + "_done", any({done, satisfied_.at(&k)}));
         needed(k, kidDone);
       }
     }
+  }
+
+  void neededLeaf(const TreeNode &k, const Expr &done) {
+    const PredicateLeaf &l = leaves_[k.clause];
+    if (!l.familyNeed.empty()) {
+      Expr d = l.orFamily ? any({done, atom(l.ran)}) : done;
+      out_.step.push_back(l.familyNeed + d.text + ");");
+      return;
+    }
+    out_.step.push_back(l.needed + " = " + all({negate(atom(l.ran)), negate(done)}).text + ";");
   }
 
   const std::vector<PredicateLeaf> &leaves_;

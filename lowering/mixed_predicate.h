@@ -15,6 +15,11 @@ struct PredicateLeaf {
   std::string enabled; // its guard's value, or "1" without a guard
   std::string ran;     // its body ran (an lvalue read on every step)
   std::string needed;  // the lvalue the predicate writes
+  // A clause family (docs/language.md, "Clause families"): `ran` is the
+  // family's satisfaction and `familyNeed` the start of a call that sets its
+  // elements' needed flags, completed with the `done` expression and ");".
+  std::string familyNeed;
+  bool orFamily = false; // elements joined by `or`: one that ran makes the rest unneeded
 };
 
 struct MixedPredicate {

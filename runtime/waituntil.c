@@ -9,6 +9,7 @@
 #include <wuc/waituntil.h>
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fatal.h"
@@ -203,6 +204,105 @@ void wuc_wu_cleanup(wuc_wu *w) {
     if (unreg(c) && c->convert_to)
       wuc_wu_convert(c->convert_to, c->convert_to_kind, c->__wuc_node.data, c->convert_from_kind);
   }
+}
+
+/* ---- clause families ------------------------------------------------ */
+
+/* A heap block: the list link, then the data (16-byte aligned, as malloc's). */
+typedef struct block {
+  struct block *next;
+  char pad[8];
+  _Alignas(16) char data[];
+} block;
+
+void *wuc_wu_grow(wuc_wu_storage *st, const void *old, unsigned count, unsigned cap, size_t size) {
+  if (size && cap > (SIZE_MAX - sizeof(block)) / size) cap = 0; /* cannot be allocated */
+  block *b = cap ? malloc(sizeof(block) + (size_t)cap * size) : NULL;
+  if (!b)
+    wuc_fatal("waituntil at %s: cannot allocate the nodes of a clause family (%u elements of %zu "
+              "bytes): out of memory",
+              st->site ? st->site : "?", cap, size);
+  b->next = st->blocks;
+  st->blocks = b;
+  if (count) memcpy(b->data, old, (size_t)count * size);
+  return b->data;
+}
+
+/* The sizes families had when they last grew, per worker thread, by site:
+ * a direct-mapped table (a collision only costs a doubling more). */
+enum { HINTS = 64 };
+static __thread struct {
+  const char *site;
+  unsigned n;
+} hints[HINTS]; /* the default TLS model: 1 KiB, not taken from the static TLS a dlopened libwuc
+                   needs */
+
+static unsigned hint_slot(const char *site) {
+  return (unsigned)(((uintptr_t)site >> 3) * 0x9e3779b1u >> 26) % HINTS;
+}
+
+void wuc_wu_family_grew(const char *site, unsigned n) {
+  unsigned k = hint_slot(site);
+  hints[k].site = site;
+  hints[k].n = n;
+}
+
+unsigned wuc_wu_next_cap(wuc_wu_storage *st, unsigned cap, const char *site) {
+  if (cap == WUC_WU_FAMILY_FRAME && site) {
+    unsigned k = hint_slot(site);
+    if (hints[k].site == site && hints[k].n > 2 * cap && hints[k].n < 1u << 31) return hints[k].n;
+  }
+  if (cap >= 1u << 31)
+    wuc_fatal("waituntil at %s: a clause family has more than 2^31 elements",
+              st->site ? st->site : "?");
+  return cap * 2;
+}
+
+void *wuc_wu_grow_family(wuc_wu_storage *st, wuc_wu *w, unsigned at, const void *old,
+                         unsigned count, unsigned cap, size_t size) {
+  char *to = wuc_wu_grow(st, old, count, cap, size);
+  uintptr_t from = (uintptr_t)old, end = from + (uintptr_t)count * size;
+  for (unsigned j = 0; j < count; j++) {
+    wuc_wu_clause *c = &w->cl[at + j];
+    uintptr_t r = (uintptr_t)c->res, d = (uintptr_t)c->__wuc_node.data;
+    if (r >= from && r < end) c->res = to + (r - from);
+    if (d >= from && d < end) c->__wuc_node.data = to + (d - from);
+  }
+  return to;
+}
+
+void wuc_wu_reserve_slow(wuc_wu_storage *st, wuc_wu *w, unsigned need) {
+  unsigned cap = st->cap;
+  while (cap < need) cap = wuc_wu_next_cap(st, cap, NULL);
+  /* Before registration: the nodes hold only their data and site so far, so
+   * a copy is the clause. */
+  w->cl = wuc_wu_grow(st, w->cl, w->n, cap, sizeof(wuc_wu_clause));
+  st->cap = cap;
+}
+
+void wuc_wu_storage_free(wuc_wu_storage *st) {
+  for (block *b = st->blocks; b;) {
+    block *next = b->next;
+    free(b);
+    b = next;
+  }
+  st->blocks = NULL;
+}
+
+int wuc_wu_try_fair_storage(wuc_wu *w, wuc_wu_storage *st) {
+  unsigned frame[64];
+  unsigned *order = w->n <= 64 ? frame : wuc_wu_grow(st, NULL, 0, w->n, sizeof(unsigned));
+  return wuc_wu_try_fair(w, order);
+}
+
+bool wuc_wu_family_satisfied(const wuc_wu *w, unsigned at, unsigned n, bool all) {
+  for (unsigned j = 0; j < n; j++)
+    if (w->cl[at + j].__wuc_ran != all) return !all;
+  return all;
+}
+
+void wuc_wu_family_need(wuc_wu *w, unsigned at, unsigned n, bool done) {
+  for (unsigned j = 0; j < n; j++) w->cl[at + j].__wuc_needed = !done && !w->cl[at + j].__wuc_ran;
 }
 
 /* Loads as the widest type of the kind's family, stores with a C cast: the

@@ -79,6 +79,18 @@ private:
     unsigned begin = unsigned(out.size());
     out += '{';
     for (const Clause &c : w.clauses) {
+      // A family's guard and operand, with its index in scope
+      // (docs/language.md, "Clause families").
+      if (c.family) {
+        out += "for (";
+        user(c.familyInit, out);
+        out += ';';
+        user(c.familyCond, out);
+        out += ';';
+        user(c.familyStep, out);
+        out += ") {";
+        marker(w, c, SideIndex, c.indexName, out);
+      }
       if (c.hasGuard) guard(c.guard, out);
       switch (c.form) {
       case ClauseForm::Shift:
@@ -95,11 +107,24 @@ private:
         marker(w, c, SideOperand, c.operand, out);
         break;
       }
+      if (c.family) out += '}';
     }
     if (w.elseBranch.present && w.elseBranch.hasGuard) guard(w.elseBranch.guard, out);
     // Each body once, in a block of its own: nothing around it that a
     // break, continue or case could bind to.
-    for (const Clause &c : w.clauses) body(c.body, out);
+    for (const Clause &c : w.clauses) {
+      if (!c.family) {
+        body(c.body, out);
+        continue;
+      }
+      out += '{';
+      user(c.familyInit, out);
+      out += "; (void)";
+      user(c.indexName, out);
+      out += ';';
+      body(c.body, out);
+      out += '}';
+    }
     if (w.elseBranch.present) body(w.elseBranch.body, out);
     out += '}';
     // The source after the statement continues on its own line and column.

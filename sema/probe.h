@@ -36,6 +36,7 @@ inline constexpr const char *kProbeMarker = "wuc_sema_probe_";
 enum ProbeSide : unsigned {
   SideOperand = 0, // Resource: the operand; Closed / Timeout: the argument; Shift: lhs
   SideRhs = 1,     // Shift: rhs
+  SideIndex = 2,   // a clause family's index (docs/language.md, "Clause families")
 };
 
 // One operand's text in the probe: [begin, end) in the probe, rendered from

@@ -154,7 +154,7 @@ private:
     SourceLocation loc;
   };
   struct ClauseMarkers {
-    const Marker *side[2] = {nullptr, nullptr};
+    const Marker *side[3] = {nullptr, nullptr, nullptr};
   };
 
   void collectFileScope();
@@ -545,7 +545,7 @@ void Analysis::collectMarkers(const Stmt *s) {
       }
       // Not IgnoreParens: it looks through a ChooseExpr to the chosen `0`.
       const auto *choose = dyn_cast<ChooseExpr>(call->getArg(3)->IgnoreImpCasts());
-      if (ok && choose && choose->getLHS() && ids[2] < 2) {
+      if (ok && choose && choose->getLHS() && ids[2] < 3) {
         auto m = std::make_unique<Marker>();
         m->operand = choose->getLHS()->IgnoreParens();
         m->loc = call->getBeginLoc();
@@ -793,9 +793,21 @@ void Analysis::classify(const WaitUntil &w, const Clause &c, ClauseFacts &f) {
     return;
   }
   if (hasErrors(m0->operand) || (shift && hasErrors(m1->operand))) return;
+  // A family's index is stored per element and declared again in the body:
+  // an integer or a pointer (docs/language.md, "Clause families").
+  const Marker *mi = it->second.side[2];
+  if (c.family && mi && !hasErrors(mi->operand) && !mi->operand->getType()->isScalarType()) {
+    error(start(c.indexName), format(msg::FamilyIndexType, spell(mi->operand->getType())));
+    return;
+  }
   switch (c.form) {
   case ClauseForm::Shift:
-    return this->shift(c, *m0, *m1, f);
+    this->shift(c, *m0, *m1, f);
+    if (c.family && f.kind == ClauseFacts::Recv && f.recvTargetIsRegister) {
+      error(start(c.lhs), msg::FamilyRegisterTarget);
+      f.kind = ClauseFacts::Invalid;
+    }
+    return;
   case ClauseForm::Closed:
     return closed(c, *m0, f);
   case ClauseForm::Timeout:

@@ -216,6 +216,89 @@ int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied);
  * here) and counts it as run. */
 void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i);
 
+/* ---- clause families (docs/language.md, "Clause families") ------------
+ * A statement with a family flattens it: each element is one wuc_wu_clause
+ * of the statement's array, in index order where the family stands, so the
+ * paths above (and wuc_wu_try_fair) treat elements as clauses.  Nodes and
+ * the per-element data live in the frame up to WUC_WU_FAMILY_FRAME elements
+ * per family; above that, in blocks this storage allocates (malloc) and
+ * frees when the statement ends, however it ends (its cleanup runs after
+ * the statement's wuc_wu_exit).  Statements without families never use it. */
+#define WUC_WU_FAMILY_FRAME 8
+typedef struct wuc_wu_storage {
+  void *blocks;     /* the heap blocks, a list (NULL: all in the frame) */
+  const char *site; /* the statement, for the allocation failure message */
+  unsigned cap;     /* the capacity of the statement's clause array */
+  char __wuc_pad[4];
+} wuc_wu_storage;
+static inline void wuc_wu_storage_init(wuc_wu_storage *__wuc_st, unsigned __wuc_cap,
+                                       const char *__wuc_site) {
+  __wuc_st->blocks = 0;
+  __wuc_st->site = __wuc_site;
+  __wuc_st->cap = __wuc_cap;
+}
+/* A copy of the first `count` entries of `old` (of `size` bytes each) in a
+ * new heap block of `cap` entries, freed with the storage.  Stops the
+ * program with a message if the memory cannot be allocated. */
+void *wuc_wu_grow(wuc_wu_storage *__wuc_st, const void *__wuc_old, unsigned __wuc_count,
+                  unsigned __wuc_cap, __SIZE_TYPE__ __wuc_size);
+/* wuc_wu_grow for one of a family's arrays whose first `count` elements
+ * have their clauses from place `at` on: the clauses' resource and data
+ * pointers into the old array are moved to the new one. */
+void *wuc_wu_grow_family(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, unsigned __wuc_at,
+                         const void *__wuc_old, unsigned __wuc_count, unsigned __wuc_cap,
+                         __SIZE_TYPE__ __wuc_size);
+/* The next capacity of a family's arrays when they are full: at the first
+ * growth, the size the family at `site` had when it last grew on this worker
+ * (so a family of the same size each time is copied once, from the frame),
+ * else double (stops the program past 2^31).  wuc_wu_family_grew records
+ * that size, after a family's loop that grew. */
+unsigned wuc_wu_next_cap(wuc_wu_storage *__wuc_st, unsigned __wuc_cap, const char *__wuc_site);
+void wuc_wu_family_grew(const char *__wuc_site, unsigned __wuc_n);
+void wuc_wu_reserve_slow(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, unsigned __wuc_need);
+/* Room in the clause array for `need` clauses (it moves to the heap past
+ * its frame capacity; only before any node is set up). */
+static inline void wuc_wu_reserve(wuc_wu_storage *__wuc_st, wuc_wu *__wuc_w, unsigned __wuc_need) {
+  if (__builtin_expect(__wuc_need > __wuc_st->cap, 0))
+    wuc_wu_reserve_slow(__wuc_st, __wuc_w, __wuc_need);
+}
+/* The statement's clause array, through functions: the lowered statement
+ * names no member of wuc_wu outside the reserved ones, so a macro of the
+ * program called `n` or `cl` cannot reach it (docs/lowering.md, "Names"). */
+static inline unsigned wuc_wu_count(const wuc_wu *__wuc_w) { return __wuc_w->n; }
+static inline void wuc_wu_set_count(wuc_wu *__wuc_w, unsigned __wuc_n) { __wuc_w->n = __wuc_n; }
+static inline wuc_wu_clause *wuc_wu_clause_at(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  return &__wuc_w->cl[__wuc_i];
+}
+/* Evaluation of a family's element: wuc_wu_clause_init of clause `c` (of
+ * the statement's array), enabled, without counting it (the statement's
+ * w->n is set once, after the family's loop). */
+static inline void wuc_wu_element_init(wuc_wu_clause *__wuc_c, void *__wuc_res,
+                                       const wuc_selectable_ops *__wuc_ops, void *__wuc_data,
+                                       const char *__wuc_site) {
+  __wuc_c->enabled = 1;
+  __wuc_c->live = __wuc_c->__wuc_ran = __wuc_c->pending = 0;
+  __wuc_c->res = __wuc_res;
+  __wuc_c->ops = __wuc_ops;
+  __wuc_c->__wuc_node.data = __wuc_data; /* kept here until the node is set up */
+  __wuc_c->__wuc_node.site = __wuc_site;
+  __wuc_c->convert_to = 0;
+}
+void wuc_wu_storage_free(wuc_wu_storage *__wuc_st);
+/* __attribute__((cleanup)) of the storage: frees its blocks, if any. */
+static inline void wuc_wu_storage_exit(wuc_wu_storage *__wuc_st) {
+  if (__wuc_st->blocks) wuc_wu_storage_free(__wuc_st);
+}
+/* [[wuc::fair]] over a statement with families: wuc_wu_try_fair with an
+ * order array of the statement's run-time size. */
+int wuc_wu_try_fair_storage(wuc_wu *__wuc_w, wuc_wu_storage *__wuc_st);
+/* Mixed statements: a family of `n` elements from clause `at` is satisfied
+ * (an `or` family: one element ran; an `and` family: all ran). */
+wuc_bool wuc_wu_family_satisfied(const wuc_wu *__wuc_w, unsigned __wuc_at, unsigned __wuc_n,
+                                 wuc_bool __wuc_all);
+/* Mixed statements: each element is needed unless it ran or `done`. */
+void wuc_wu_family_need(wuc_wu *__wuc_w, unsigned __wuc_at, unsigned __wuc_n, wuc_bool __wuc_done);
+
 /* Withdraws whatever is still registered. */
 void wuc_wu_cleanup(wuc_wu *__wuc_w);
 /* __attribute__((cleanup)) of a lowered statement: the out-of-line walk only

@@ -86,3 +86,6 @@ def _perf_can_record():
 
 if _perf_can_record():
     config.available_features.add('perf')
+
+if shutil.which('prlimit'):  # util-linux: an address-space limit for one command
+    config.available_features.add('prlimit')

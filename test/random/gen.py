@@ -25,6 +25,7 @@ every program terminate when the runtime is correct:
 """
 import argparse
 import os
+import math
 import random
 import sys
 
@@ -56,6 +57,7 @@ class Gen:
         self.r_hyg = random.Random(seed * 7927 + 3)  # names and jumps (docs/lowering.md, "Names"), likewise
         self.r_c = random.Random(seed * 7933 + 5)  # C idioms around statements and local types, likewise
         self.r_fd = random.Random(seed * 7937 + 7)  # fd clauses (readable/writable of a pipe), likewise
+        self.r_fam = random.Random(seed * 7949 + 11)  # clause families and [[wuc::fair]], likewise
         self.outer = []  # (exec record, out label) of the statements whose bodies are being emitted
         self.stmt_no = 0
         self.out = []
@@ -592,12 +594,44 @@ class Gen:
                     self.emit('}', 3)
                 else:
                     self.emit('if (chan_try_recv(&%s, &v)) %s' % (self.chan_name(c), note), 3)
+            if self.r_fam.random() < 0.3: self.family_serve(chans, 3)
             self.emit('break;', 3)
             self.emit('}', 2)
         self.emit('}', 2)
         self.emit('uthread_yield();', 2)
         self.emit('}', 1)
         self.thread_end()
+
+    def family_serve(self, chans, ind):
+        """A statement over clause families (docs/language.md, 'Clause families'): a receive
+        family and a closed family over the consumer's channels of one element type, sometimes
+        [[wuc::fair]], and a timeout (other channels may be the ones with data).  The body
+        accounts the value with the channel of the element that completed, so the per-program
+        check (every value received exactly once, on the channel it was sent on) also checks
+        that the index the body runs with is that element's."""
+        r = self.r_fam
+        c0 = r.choice(chans)
+        group = [c for c in chans if self.etype[c] == self.etype[c0]]
+        if len(group) > 1 and r.random() < 0.5: r.shuffle(group)
+        t = self.elem_type(c0)
+        k = len(group)
+        self.emit('{ /* clause families over %s */' % ', '.join(self.chan_name(c) for c in group), ind)
+        self.emit('static channel(%s) *const rs_fam[] = {%s};' % (t, ', '.join('&' + self.chan_name(c) for c in group)), ind + 1)
+        self.emit('static const int rs_famc[] = {%s};' % ', '.join(str(c) for c in group), ind + 1)
+        self.emit('%s rs_fv = {0};' % t, ind + 1)
+        self.emit('rs_at(me, "family serve", it);', ind + 1)
+        note = 'rs_mrecv(me, rs_famc[i], &rs_fv);' if self.etype[c0] == 'msg' else 'rs_recv(me, rs_famc[i], rs_fv);'
+        if self.sabotage == 'lose':
+            note = '{ static int seen; if (seen++) %s }' % note
+        fair = '[[wuc::fair]] ' if r.random() < 0.5 else ''
+        idx = r.choice(['int', 'unsigned', 'size_t', 'long'])
+        self.emit('%swaituntil for (%s i = 0; i < %d; i++) when (open[rs_famc[i]]) (rs_fv << rs_fam[i]) { %s }' % (fair, idx, k, note), ind + 1)
+        self.emit('or waituntil for (%s i = 0; i < %d; i++) when (open[rs_famc[i]]) (closed(rs_fam[i])) {' % (idx, k), ind + 1)
+        self.emit('rs_closed_seen(rs_famc[i], chan_len(rs_fam[i]));', ind + 2)
+        self.emit('open[rs_famc[i]] = 0;', ind + 2)
+        self.emit('}', ind + 1)
+        self.emit('or waituntil (timeout(%s)) {}' % r.choice(['200`us', '500`us', '1`ms']), ind + 1)
+        self.emit('}', ind)
 
     def worker(self, w):
         r = self.r
@@ -672,6 +706,8 @@ class Gen:
         for k in range(self.ncons): self.consumer(k); self.emit('', 0)
         for w in range(self.nwork): self.worker(w); self.emit('', 0)
         for s in range(self.nset): self.setter(s); self.emit('', 0)
+        self.fairness = self.r_fam.random() < 0.5
+        if self.fairness: self.fairness_check()
         threads = self.out
         self.out = []
         self.main()
@@ -720,6 +756,36 @@ class Gen:
             out.append('#define %s %s' % (n, 'rs_m_' + n if n in ('core', 'value') or h.random() < 0.5 else '!'))
         return out
 
+    def fairness_check(self):
+        """A statistical check of [[wuc::fair]] over a clause family (docs/language.md, 'Fair
+        choice', 'Clause families'): K set latches (always ready), one of them sometimes
+        guarded out, R statements; each candidate's wins must lie within 6 standard deviations
+        of R / candidates, and the body's index must be a candidate's.  run.py fixes
+        WUC_RANDOM_SEED, so at one worker the draws repeat."""
+        r = self.r_fam
+        k = r.randint(2, 6)
+        skip = r.choice([-1, -1, r.randrange(k)])
+        cands = k - (skip >= 0)
+        rounds = 600 * cands * self.scale
+        p = 1.0 / cands
+        sd = math.sqrt(rounds * p * (1 - p))
+        lo, hi = int(rounds * p - 6 * sd), int(rounds * p + 6 * sd) + 1
+        e = self.emit
+        e('static void rs_fairness(void) {', 0)
+        e('static latch rs_fl[%d];' % k, 1)
+        e('long wins[%d] = {0};' % k, 1)
+        e('for (int k = 0; k < %d; k++) latch_set(&rs_fl[k]);' % k, 1)
+        e('for (long r = 0; r < %d; r++) {' % rounds, 1)
+        e('[[wuc::fair]] waituntil for (int i = 0; i < %d; i++) when (i != %d) (rs_fl[i]) {' % (k, skip), 2)
+        e('if (i < 0 || i >= %d || i == %d) rs_fail("fair family: the body ran with index %%d", i);' % (k, skip), 3)
+        e('wins[i]++;', 3)
+        e('}', 2)
+        e('}', 1)
+        e('for (int k = 0; k < %d; k++)' % k, 1)
+        e('if (k != %d && (wins[k] < %d || wins[k] > %d)) rs_fail("fair family: element %%d won %%ld of %d (expected %d to %d)", k, wins[k]);' % (skip, lo, hi, rounds, lo, hi), 2)
+        e('}', 0)
+        e('', 0)
+
     def main(self):
         r = self.r
         e = self.emit
@@ -759,6 +825,7 @@ class Gen:
             e('if (!atomic_load(&rs_future_winner[%d]) || future_get(&fu%d) != atomic_load(&rs_future_winner[%d])) rs_fail("future %d: value is not the one future_set accepted");' % (f, f, f, f), 1)
         for l in range(self.nlatch):
             e('if (!latch_is_set(&la%d)) rs_fail("latch %d not set");' % (l, l), 1)
+        if self.fairness: e('rs_fairness();', 1)
         e('printf("OK seed %d: %%ld values sent, %%ld received\\n", sent, received);' % self.seed, 1)
         e('return 0;', 1)
         e('}', 0)

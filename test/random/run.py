@@ -47,8 +47,8 @@ class Runner:
     def repro(self, seed, prog, procs):
         wucc = os.path.relpath(self.a.wucc)
         flags = ' '.join([opt_level(seed)] + self.a.cflags.split())
-        return ('python3 %s --seed %d --scale %d -o %s && %s %s %s -o %s.bin && WUC_ABORT=1 WUC_PROCESSORS=%d %s.bin' %
-                (os.path.relpath(os.path.join(HERE, 'gen.py')), seed, self.a.scale, prog, wucc, flags, prog, prog, procs, prog))
+        return ('python3 %s --seed %d --scale %d -o %s && %s %s %s -o %s.bin && WUC_ABORT=1 WUC_RANDOM_SEED=%d WUC_PROCESSORS=%d %s.bin' %
+                (os.path.relpath(os.path.join(HERE, 'gen.py')), seed, self.a.scale, prog, wucc, flags, prog, prog, seed, procs, prog))
 
     def fail(self, seed, prog, procs, what, out):
         self.failures.append(seed)
@@ -73,7 +73,9 @@ class Runner:
         for procs in a.procs:
             for _ in range(a.repeat):
                 self.runs += 1
-                env = dict(os.environ, WUC_PROCESSORS=str(procs), WUC_ABORT='1')
+                # A fixed WUC_RANDOM_SEED (the program's seed): [[wuc::fair]] draws repeat at one
+                # worker, so the fairness check (gen.py, rs_fairness) is reproducible there.
+                env = dict(os.environ, WUC_PROCESSORS=str(procs), WUC_ABORT='1', WUC_RANDOM_SEED=str(seed))
                 try:
                     p = subprocess.run([binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
                                        env=env, timeout=a.timeout, errors='replace')

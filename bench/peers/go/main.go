@@ -201,6 +201,8 @@ const usage = `usage: wucpeer BENCH [flags]
   yield [-n N] [-t THREADS]
   select-contend|select-spin [-n N] [-t PAIRS] [-c 2|4|8] [-cap K]
   select-order [-d MS] [-cap K]
+  select-dynamic [-n N] [-c CHANNELS] [-cap K] [-mode reflect|fanin]
+  select-fair -shape starve [-n N] [-c 2|4|8]   (its contend shape's peer is select-contend)
   futures [-n ROUNDS] [-pred or|and|and-or|or-and]
   chan-pc [-n N] [-t PAIRS] [-cap K] [-w MEAN]
   work [-n N] [-w MEAN]
@@ -295,6 +297,17 @@ func main() {
 		selectContend(name, n(4000000/max(*chans, 1)), perSide(), *chans, capOr(64), true)
 	case "select-order":
 		selectOrder(time.Duration(max(*millis, 1))*time.Millisecond, capOr(0))
+	case "select-dynamic":
+		m := *mode
+		if m == "FixedNoBuf" { // the flag's default is elastic's
+			m = "reflect"
+		}
+		selectDynamic(n(max(4000000/(*chans+8), 2000)), *chans, capOr(1), m)
+	case "select-fair":
+		if shapeOr("starve") != "starve" {
+			die("select-fair: only -shape starve has a peer here; contend's is select-contend")
+		}
+		selectFairStarve(n(1000000), *chans)
 	case "futures":
 		futuresBench(n(500000), *pred)
 	case "chan-pc":

@@ -321,6 +321,146 @@ int main(void) {
 }
 ''', prologue=CH)
 
+CHN = '''#include <wuc.h>
+
+static channel(int) cs[4];
+'''
+
+# ---- clause families ----
+gen('family_no_index', "Syntax: a clause family whose 'for' declares no index (empty, or an assignment to an existing variable; reported at the 'for').",
+    "a clause family needs an index declared in its 'for', as in 'waituntil for (size_t i = 0; i < n; i++) ...'",
+    '''
+int main(void) {
+  int x, i;
+  waituntil @@for (i = 0; i < 4; i++) (x << cs[i]) {}
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_bad_index', "Syntax: a clause family's index declared otherwise than 'type name = value': two variables, no initial value, a declarator with brackets (reported at the declaration).",
+    "the index of a clause family must be one variable declared as 'type name = value', not 'int i = 0, j = 0'",
+    '''
+int main(void) {
+  int x;
+  waituntil for (@@int i = 0, j = 0; i < 4; i++) (x << cs[i]) {}
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_bad_header', "Syntax: a clause family's header without its three parts (reported at its '(').",
+    "a clause family's header must be 'for (declaration; condition; step)'",
+    '''
+int main(void) {
+  int x;
+  waituntil for @@(int i = 0; i < 4) (x << cs[i]) {}
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_join_word', "Syntax: a word other than 'or' or 'and' between 'waituntil' and 'for' (reported at the word).",
+    "expected 'or' or 'and' between 'waituntil' and 'for' (how the family's elements are joined), not 'all'",
+    '''
+int main(void) {
+  int x;
+  waituntil @@all for (int i = 0; i < 4; i++) (x << cs[i]) {}
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_outer_guard', "Syntax: a 'when' before a clause family (reported at the 'when'): guards are per element, after the header.",
+    "'when' cannot guard a whole clause family; guard its elements after the header: 'waituntil for (...) when (c) (...)'",
+    '''
+int main(void) {
+  int x, on = 1;
+  @@when (on) waituntil for (int i = 0; i < 4; i++) (x << cs[i]) {}
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_loop_jump', "Jumps: a 'break' (or 'continue') in a clause family's body that no loop or switch of the body encloses: it would bind to a loop around the whole statement, while the family's 'for' reads as the loop it leaves (reported at the 'break').",
+    "'break' in a clause family's body would bind to a loop or switch around the whole statement, not to the family's 'for'; use 'goto' (or put the 'break' inside a loop of the body)",
+    '''
+int main(void) {
+  int x;
+  for (;;) {
+    waituntil for (int i = 0; i < 4; i++) (x << cs[i]) {
+      for (int k = 0; k < x; k++) if (k == 2) break;
+      if (x < 0) @@break;
+    }
+  }
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_loop_jump_continue', "Jumps: a 'continue' in a clause family's body outside every loop of the body (reported at the 'continue'; a 'switch' of the body does not take a 'continue').",
+    "'continue' in a clause family's body would bind to a loop or switch around the whole statement, not to the family's 'for'; use 'goto' (or put the 'continue' inside a loop of the body)",
+    '''
+int main(void) {
+  int x;
+  for (;;) {
+    waituntil for (int i = 0; i < 4; i++) (x << cs[i]) {
+      switch (x) { case 0: @@continue; default: break; }
+    }
+  }
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_computed_goto', "Jumps: a computed goto in a clause family's body, refused as in any clause body (the family's elements would stay registered; reported at the 'goto').",
+    "a computed goto cannot leave a waituntil clause body (its statement's clauses would stay registered); jump to a named label instead",
+    '''
+int main(void) {
+  int x;
+  void *p = &&out;
+  waituntil for (int i = 0; i < 4; i++) (x << cs[i]) {
+    @@goto *p;
+  }
+out:
+  return 0;
+}
+''', prologue=CHN)
+
+gen('fair_with_and_family', "Syntax: [[wuc::fair]] on a statement with an 'and' clause family (reported at the family's 'and').",
+    "'[[wuc::fair]]' applies only to statements whose clauses are all joined by 'or'; this one has an 'and' family",
+    '''
+int main(void) {
+  int x;
+  [[wuc::fair]] waituntil @@and for (int i = 0; i < 4; i++) (x << cs[i]) {}
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_index_type', "Operands: a clause family's index of a struct type (reported at the index's name).",
+    "the index of a clause family must have a scalar type (a number or a pointer), not 'struct cursor'",
+    '''
+struct cursor { int at; };
+int main(void) {
+  int x;
+  waituntil for (struct cursor @@k = {0}; k.at < 4; k.at++) (x << cs[k.at]) {}
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_register_target', "Operands: a clause family receiving into a register variable (reported at the target).",
+    "a clause family cannot receive into a 'register' variable (each element keeps its target's address); receive into a variable without 'register'",
+    '''
+int main(void) {
+  register int x;
+  waituntil for (int i = 0; i < 4; i++) (@@x << cs[i]) {}
+  return 0;
+}
+''', prologue=CHN)
+
+gen('family_element_type', "Operands: an element of a clause family whose value cannot be sent on its channel (the element's operands are analysed with the index in scope; reported at the '<<').",
+    "cannot send a value of type 'int *' on a channel of 'int'",
+    '''
+int main(void) {
+  int x = 0;
+  waituntil for (int i = 0; i < 4; i++) (cs[i] @@<< &x) {}
+  return 0;
+}
+''', prologue=CHN)
+
 # ---- operands (semantic pass) ----
 gen('not_selectable', "Operands: an operand whose type has no WUC_SELECTABLE declaration (reported at the operand).",
     "operand of type 'int' is not selectable (no WUC_SELECTABLE declaration for it)",
