@@ -28,12 +28,13 @@ bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {
   /* Queued first, then the look: an event after the queueing finds the
    * node, one before it leaves the fd ready for the look (poller.h). */
   struct fd_entry *e = wuc_fd_entry(c->fd);
-  bool watched = wuc_poll_watch(c->fd);
+  bool watched = wuc_poll_watch(e);
   if (watched) {
     waitq_lock(&e->waiters[dir]);
     wuc_waitq_push(&e->waiters[dir], wuc_waitq_node_init(n));
     waitq_unlock(&e->waiters[dir]);
     wuc_poll_waiting(1);
+    atomic_fetch_add_explicit(&e->parks, 1, memory_order_relaxed);
   }
   if (watched && !ready_now(c->fd, dir)) return false;
   if (watched && wuc_waitq_cancel(&e->waiters[dir], waitq_node_waiter(n))) wuc_poll_waiting(-1);

@@ -212,7 +212,14 @@ ssize_t wuc_sendto(int fd, const void *buf, size_t n, int flags, const struct so
 
 int wuc_accept(int fd, struct sockaddr *addr, socklen_t *len) {
   struct buffer_call c = {.addr = addr, .addrlen = len};
-  return (int)io_loop(fd, FD_READ, "wuc_accept", try_accept, &c);
+  int conn = (int)io_loop(fd, FD_READ, "wuc_accept", try_accept, &c);
+  if (conn >= 0) { /* a new socket, whatever the number was before: non-blocking */
+    struct fd_entry *e = wuc_fd_entry(conn);
+    wuc_fd_forget(e);
+    atomic_store_explicit(&e->nonblocking, true, memory_order_relaxed);
+    atomic_store_explicit(&e->kind, FD_KIND_SOCKET, memory_order_relaxed);
+  }
+  return conn;
 }
 
 /* ---- waiting with a limit: a waituntil statement of the runtime's own ---------- */
@@ -262,7 +269,9 @@ int wuc_connect(int fd, const struct sockaddr *addr, socklen_t len, wuc_duration
     errno = EBADF;
     return -1;
   }
-  kind_of(wuc_fd_entry(fd)); /* non-blocking from here */
+  struct fd_entry *e = wuc_fd_entry(fd);
+  wuc_fd_forget(e); /* a socket being connected is a new one to the runtime */
+  kind_of(e);       /* non-blocking from here */
   if (connect(fd, addr, len) == 0) return 0;
   if (errno != EINPROGRESS && errno != EINTR) return -1;
   if (wuc_wait_fd(fd, WUC_FD_WRITABLE, limit) != 0) return -1;
@@ -283,8 +292,8 @@ int wuc_close(int fd) {
   atomic_fetch_add_explicit(&e->closing, 1, memory_order_acq_rel);
   wuc_fd_ready(e, FD_READ);
   wuc_fd_ready(e, FD_WRITE);
-  /* The number may come back as another file: learn it afresh. */
-  atomic_store_explicit(&e->kind, FD_KIND_UNKNOWN, memory_order_relaxed);
-  atomic_store_explicit(&e->nonblocking, false, memory_order_relaxed);
+  /* The number may come back as another file: learn and register it afresh
+   * (close drops the epoll registration). */
+  wuc_fd_forget(e);
   return close(fd);
 }

@@ -29,6 +29,11 @@
  *              received on the channel
  *   waitfd     wuc_wait_fd times out on a silent pipe (ETIMEDOUT), returns 0
  *              once written to; wuc_connect to a listening socket
+ *   reuse      an fd the runtime registered with epoll is closed with
+ *              close(2), not wuc_close, and its number comes back as a new
+ *              socket: wuc_read and wuc_wait_fd on the new one still end
+ *              when it is written to (the poller's audit registers it; a
+ *              hang here is what the test catches)
  *
  * A failed check prints "FAILED: ..." and exits with status 1; CTest's
  * timeout ends a hang. */
@@ -444,6 +449,46 @@ static void run_waitfd(void) {
   printf("waitfd: timed out, then ready\n");
 }
 
+static int g_reuse_peer;
+
+static void late_writer(void *arg) {
+  (void)arg;
+  uthread_sleep(milliseconds(20));
+  CHECK(write(g_reuse_peer, "r", 1) == 1, "write: %s", strerror(errno));
+}
+
+/* A socket pair one of whose fds has the number `old` (closed before). */
+static int pair_at(int old) {
+  int t[2];
+  CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, t) == 0, "socketpair");
+  CHECK(t[0] == old || t[1] == old, "fd %d did not come back (%d, %d)", old, t[0], t[1]);
+  g_reuse_peer = t[0] == old ? t[1] : t[0];
+  return old;
+}
+
+static void run_reuse(void) {
+  int s[2];
+  CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, s) == 0, "socketpair");
+  /* A wait registers s[0] with epoll. */
+  CHECK(wuc_wait_fd(s[0], WUC_FD_READABLE, milliseconds(1)) == -1 && errno == ETIMEDOUT,
+        "a silent socket: %s", strerror(errno));
+  int old = s[0];
+  CHECK(close(s[0]) == 0 && close(s[1]) == 0, "close"); /* behind the runtime's back */
+  int fd = pair_at(old);
+  uthread_t *w = uthread_spawn(late_writer, NULL);
+  char c = 0;
+  CHECK(wuc_read(fd, &c, 1) == 1 && c == 'r', "wuc_read on the new socket: %s", strerror(errno));
+  uthread_join(w);
+  CHECK(close(fd) == 0 && close(g_reuse_peer) == 0, "close");
+  fd = pair_at(old);
+  w = uthread_spawn(late_writer, NULL);
+  CHECK(wuc_wait_fd(fd, WUC_FD_READABLE, -1) == 0, "wuc_wait_fd: %s", strerror(errno));
+  uthread_join(w);
+  wuc_close(fd);
+  wuc_close(g_reuse_peer);
+  printf("reuse: waits on a reused fd number ended\n");
+}
+
 int main(int argc, char **argv) {
   static const struct {
     const char *name;
@@ -451,7 +496,7 @@ int main(int argc, char **argv) {
   } modes[] = {{"echo", run_echo},       {"many", run_many},    {"close", run_close},
                {"emfile", run_emfile},   {"stall", run_stall},  {"halfclose", run_halfclose},
                {"epipe", run_epipe},     {"reset", run_reset},  {"blocking", run_blocking},
-               {"signals", run_signals}, {"waitfd", run_waitfd}};
+               {"signals", run_signals}, {"waitfd", run_waitfd},  {"reuse", run_reuse}};
   if (argc == 2)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
       if (strcmp(argv[1], modes[i].name) == 0) {
@@ -460,6 +505,6 @@ int main(int argc, char **argv) {
         return 0;
       }
   fprintf(stderr, "usage: wuc_io_stress MODE (echo, many, close, emfile, stall, halfclose, "
-                  "epipe, reset, blocking, signals, waitfd)\n");
+                  "epipe, reset, blocking, signals, waitfd, reuse)\n");
   return 2;
 }
