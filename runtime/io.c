@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <wuc/timeout.h>
@@ -71,6 +72,9 @@ static void *run_offloaded(void *arg) {
   return NULL;
 }
 
+static ssize_t try_read(int fd, void *call);
+static ssize_t read_file(int fd, void *call);
+
 /* The loop every call shares (above).  what names the call for reports. */
 static ssize_t io_loop(int fd, int dir, const char *what, attempt_fn *attempt, void *call) {
   wuc_current_thread_or_die(what);
@@ -80,6 +84,7 @@ static ssize_t io_loop(int fd, int dir, const char *what, attempt_fn *attempt, v
   }
   struct fd_entry *e = wuc_fd_entry(fd);
   if (kind_of(e) == FD_KIND_FILE) {
+    if (attempt == try_read) return read_file(fd, call);
     struct offload o = {attempt, fd, call, -1};
     wuc_blocking(run_offloaded, &o);
     return o.result;
@@ -114,6 +119,25 @@ struct buffer_call {
 static ssize_t try_read(int fd, void *call) {
   struct buffer_call *c = call;
   return read(fd, c->buf, c->n);
+}
+
+/* A read of a regular file: served inline from the page cache when it can be
+ * (preadv2 with RWF_NOWAIT fails with EAGAIN, or reads less, when it would
+ * have to wait for the disk), and what it could not read on a helper thread,
+ * so that the call still reads all it would have read (a short read of a
+ * file means its end, to many programs).  Offset -1: the file position, as
+ * read(2). */
+static ssize_t read_file(int fd, void *call) {
+  struct buffer_call *c = call;
+  struct iovec v = {c->buf, c->n};
+  ssize_t r = c->n ? preadv2(fd, &v, 1, -1, RWF_NOWAIT) : 0;
+  if (r == (ssize_t)c->n || r == 0) return r; /* all of it, or the end of the file */
+  size_t done = r > 0 ? (size_t)r : 0;        /* EAGAIN, EOPNOTSUPP...: all of it there */
+  struct buffer_call rest = {.buf = (char *)c->buf + done, .n = c->n - done};
+  struct offload o = {try_read, fd, &rest, -1};
+  wuc_blocking(run_offloaded, &o);
+  if (o.result < 0) return done ? (ssize_t)done : -1;
+  return (ssize_t)done + o.result;
 }
 
 /* A write to a socket never raises SIGPIPE (MSG_NOSIGNAL). */

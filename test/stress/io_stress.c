@@ -29,6 +29,10 @@
  *              received on the channel
  *   waitfd     wuc_wait_fd times out on a silent pipe (ETIMEDOUT), returns 0
  *              once written to; wuc_connect to a listening socket
+ *   file       wuc_read of a regular file (1 MiB, in the current directory):
+ *              whole reads, chunked reads and a read past the end return
+ *              what read(2) would, with the pages cached (served inline) and
+ *              dropped from the cache first (read on a helper thread)
  *   reuse      an fd the runtime registered with epoll is closed with
  *              close(2), not wuc_close, and its number comes back as a new
  *              socket: wuc_read and wuc_wait_fd on the new one still end
@@ -45,6 +49,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -449,6 +454,48 @@ static void run_waitfd(void) {
   printf("waitfd: timed out, then ready\n");
 }
 
+#define FILE_BYTES (1 << 20)
+
+/* Reads the whole file at offset 0 in chunks of `chunk` bytes and checks it. */
+static void read_file_back(int fd, const unsigned char *want, size_t chunk) {
+  static unsigned char got[FILE_BYTES + 4096];
+  CHECK(lseek(fd, 0, SEEK_SET) == 0, "lseek");
+  size_t total = 0;
+  for (;;) {
+    ssize_t n = wuc_read(fd, got + total, chunk);
+    CHECK(n >= 0, "wuc_read: %s", strerror(errno));
+    if (n == 0) break;
+    /* A regular file reads all that was asked for, up to its end. */
+    CHECK((size_t)n == chunk || total + (size_t)n == FILE_BYTES, "a short read of %zd at %zu", n,
+          total);
+    total += (size_t)n;
+    CHECK(total <= FILE_BYTES, "read %zu bytes of %d", total, FILE_BYTES);
+  }
+  CHECK(total == FILE_BYTES && memcmp(got, want, FILE_BYTES) == 0, "read back %zu bytes", total);
+}
+
+static void run_file(void) {
+  static unsigned char data[FILE_BYTES];
+  for (size_t i = 0; i < FILE_BYTES; i++) data[i] = (unsigned char)(i * 7 + i / 4096);
+  char name[] = "wuc_io_stress_file_XXXXXX";
+  int fd = mkstemp(name);
+  CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+  unlink(name);
+  CHECK(write(fd, data, FILE_BYTES) == FILE_BYTES, "write");
+  const size_t chunks[] = {FILE_BYTES + 4096, 4093, 65536};
+  for (int cold = 0; cold < 2; cold++) {
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+      if (cold) { /* clean pages, then out of the cache (where the file system lets them go) */
+        CHECK(fdatasync(fd) == 0, "fdatasync: %s", strerror(errno));
+        CHECK(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "posix_fadvise");
+      }
+      read_file_back(fd, data, chunks[k]);
+    }
+  }
+  wuc_close(fd);
+  printf("file: cached and uncached reads returned the whole file\n");
+}
+
 static int g_reuse_peer;
 
 static void late_writer(void *arg) {
@@ -496,7 +543,8 @@ int main(int argc, char **argv) {
   } modes[] = {{"echo", run_echo},       {"many", run_many},    {"close", run_close},
                {"emfile", run_emfile},   {"stall", run_stall},  {"halfclose", run_halfclose},
                {"epipe", run_epipe},     {"reset", run_reset},  {"blocking", run_blocking},
-               {"signals", run_signals}, {"waitfd", run_waitfd},  {"reuse", run_reuse}};
+               {"signals", run_signals}, {"waitfd", run_waitfd},  {"reuse", run_reuse},
+               {"file", run_file}};
   if (argc == 2)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
       if (strcmp(argv[1], modes[i].name) == 0) {
@@ -505,6 +553,6 @@ int main(int argc, char **argv) {
         return 0;
       }
   fprintf(stderr, "usage: wuc_io_stress MODE (echo, many, close, emfile, stall, halfclose, "
-                  "epipe, reset, blocking, signals, waitfd, reuse)\n");
+                  "epipe, reset, blocking, signals, waitfd, reuse, file)\n");
   return 2;
 }
