@@ -13,10 +13,15 @@ static int direction(const wuc_fd_clause *c) {
 }
 
 /* Whether a read (write) on fd would not block now, as poll(2) says: data,
- * end of file, a hang-up, an error, or no open fd at all (POLLNVAL). */
+ * end of file, a hang-up, an error, or no open fd at all (POLLNVAL).  Data
+ * seen here may not have reached the poller yet: the next read must try
+ * rather than park first after an earlier short read (io.c). */
 static bool ready_now(int fd, int dir) {
   struct pollfd p = {.fd = fd, .events = dir == FD_READ ? POLLIN | POLLRDHUP : POLLOUT};
-  return poll(&p, 1, 0) != 0; /* -1 (EINTR, ENOMEM): let the body's call find out */
+  bool ready = poll(&p, 1, 0) != 0; /* -1 (EINTR, ENOMEM): let the body's call find out */
+  if (ready && dir == FD_READ)
+    atomic_store_explicit(&wuc_fd_entry(fd)->drained, 0, memory_order_relaxed);
+  return ready;
 }
 
 bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {

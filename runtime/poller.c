@@ -100,6 +100,8 @@ bool wuc_poll_watch(struct fd_entry *e) {
 
 void wuc_fd_forget(struct fd_entry *e) {
   atomic_store_explicit(&e->registered, false, memory_order_relaxed);
+  atomic_store_explicit(&e->stream, false, memory_order_relaxed);
+  atomic_store_explicit(&e->drained, 0, memory_order_relaxed);
   atomic_store_explicit(&e->kind, FD_KIND_UNKNOWN, memory_order_relaxed);
   atomic_store_explicit(&e->nonblocking, false, memory_order_relaxed);
 }

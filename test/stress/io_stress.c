@@ -540,10 +540,10 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*run)(void);
-  } modes[] = {{"echo", run_echo},       {"many", run_many},    {"close", run_close},
-               {"emfile", run_emfile},   {"stall", run_stall},  {"halfclose", run_halfclose},
-               {"epipe", run_epipe},     {"reset", run_reset},  {"blocking", run_blocking},
-               {"signals", run_signals}, {"waitfd", run_waitfd},  {"reuse", run_reuse},
+  } modes[] = {{"echo", run_echo},       {"many", run_many},     {"close", run_close},
+               {"emfile", run_emfile},   {"stall", run_stall},   {"halfclose", run_halfclose},
+               {"epipe", run_epipe},     {"reset", run_reset},   {"blocking", run_blocking},
+               {"signals", run_signals}, {"waitfd", run_waitfd}, {"reuse", run_reuse},
                {"file", run_file}};
   if (argc == 2)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
