@@ -236,9 +236,19 @@ int wuc_poll_run(bool block, int64_t deadline) {
    * (or to the global queue on the monitor). */
   struct worker *me = wuc_current_worker();
   bool was = me && me->in_timer_callbacks;
-  if (me) me->in_timer_callbacks = true;
+  if (me) {
+    me->in_timer_callbacks = true;
+    /* A worker polls from its scheduler context, about to look for work:
+     * if it has none, it runs the first thread woken here itself and wakes
+     * another worker only for the second and later ones (Go's findRunnable
+     * does the same).  Waking one for the first made it spin for nothing. */
+    me->keep_one_wake = wuc_worker_has_no_work(me);
+  }
   int woken = dispatch(events, n);
-  if (me) me->in_timer_callbacks = was;
+  if (me) {
+    me->in_timer_callbacks = was;
+    me->keep_one_wake = false;
+  }
   return woken;
 }
 
