@@ -24,6 +24,16 @@ static bool ready_now(int fd, int dir) {
   return ready;
 }
 
+/* Whether e's read direction is known empty without asking the kernel: a
+ * short read emptied it and no edge has come since (io.c's park-first rule).
+ * Only for a queued node: a byte that came since has an edge still to come,
+ * which finds the node.  (A try, for `else`, asks poll(2): that byte counts.) */
+static bool drained(struct fd_entry *e, int dir) {
+  if (dir != FD_READ) return false;
+  uint32_t mark = atomic_load_explicit(&e->drained, memory_order_relaxed);
+  return mark != 0 && atomic_load_explicit(&e->seq[FD_READ], memory_order_acquire) == mark - 1;
+}
+
 bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {
   int dir = direction(c);
   if (c->fd < 0)
@@ -41,7 +51,7 @@ bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {
     wuc_poll_waiting(1);
     atomic_fetch_add_explicit(&e->parks, 1, memory_order_relaxed);
   }
-  if (watched && !ready_now(c->fd, dir)) return false;
+  if (watched && (drained(e, dir) || !ready_now(c->fd, dir))) return false;
   if (watched && wuc_waitq_cancel(&e->waiters[dir], waitq_node_waiter(n))) wuc_poll_waiting(-1);
   return waitq_complete_now(n); /* false if the poller claimed it meanwhile */
 }

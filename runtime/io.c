@@ -93,7 +93,8 @@ static ssize_t read_file(int fd, void *call);
  * (httpd: 1 of ~3.4 system calls per request).  One exception in the kernel:
  * TCP stops a read at an urgent-data mark (MSG_OOB), leaving data queued; a
  * program that uses urgent data should read it with wuc_recv(..., MSG_OOB)
- * first, as it must to see it at all. */
+ * first, as it must to see it at all.  (A MSG_PEEK or MSG_OOB receive takes
+ * no part: a peek leaves the bytes queued.) */
 static ssize_t io_loop_want(int fd, int dir, const char *what, attempt_fn *attempt, void *call,
                             size_t want) {
   wuc_current_thread_or_die(what);
@@ -251,7 +252,8 @@ ssize_t wuc_writev(int fd, const struct iovec *iov, int iovcnt) {
 
 ssize_t wuc_recv(int fd, void *buf, size_t n, int flags) {
   struct buffer_call c = {.buf = buf, .n = n, .flags = flags};
-  return io_loop_want(fd, FD_READ, "wuc_recv", try_recvfrom, &c, flags & MSG_OOB ? 0 : n);
+  return io_loop_want(fd, FD_READ, "wuc_recv", try_recvfrom, &c,
+                      flags & (MSG_OOB | MSG_PEEK) ? 0 : n);
 }
 
 ssize_t wuc_send(int fd, const void *buf, size_t n, int flags) {

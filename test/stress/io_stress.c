@@ -7,6 +7,9 @@
  *   echo       200 loopback TCP connections, a thread per side each, 200
  *              messages of 1..4096 bytes per connection: every byte comes
  *              back, in order
+ *   echo-wait  the same, the server side waiting in wuc_wait_fd (a readable
+ *              clause) before each read: after a short read the clause
+ *              knows the socket empty without poll(2), and must still wake
  *   many       10,000 loopback connections at once (RLIMIT_NOFILE raised by
  *              the program; the clients are a child process), a thread
  *              blocked in wuc_read on each, then one byte each way; skipped
@@ -104,10 +107,14 @@ static void read_exactly(int fd, void *buf, size_t n) {
 
 enum { ECHO_CONNECTIONS = 200, ECHO_MESSAGES = 200, ECHO_MAX = 4096 };
 
+static bool g_wait_first; /* echo-wait: wuc_wait_fd (a readable clause) before each read */
+
 static void echo_server_side(void *arg) {
   int fd = (int)(intptr_t)arg;
   char buf[ECHO_MAX];
   for (;;) {
+    if (g_wait_first)
+      CHECK(wuc_wait_fd(fd, WUC_FD_READABLE, -1) == 0, "wuc_wait_fd: %s", strerror(errno));
     ssize_t n = wuc_read(fd, buf, sizeof buf);
     CHECK(n >= 0, "server wuc_read: %s", strerror(errno));
     if (n == 0) break;
@@ -156,7 +163,12 @@ static void run_echo(void) {
   uthread_join(acc);
   for (int i = 0; i < ECHO_CONNECTIONS; i++) uthread_join(g_servers[i]);
   wuc_close(listener);
-  printf("echo: %d connections, %ld bytes echoed\n", ECHO_CONNECTIONS, atomic_load(&g_bytes));
+  printf("%s: %d connections, %ld bytes echoed\n", g_mode, ECHO_CONNECTIONS, atomic_load(&g_bytes));
+}
+
+static void run_echo_wait(void) {
+  g_wait_first = true;
+  run_echo();
 }
 
 /* ---- many ---------------------------------------------------------------------- */
@@ -540,11 +552,11 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*run)(void);
-  } modes[] = {{"echo", run_echo},       {"many", run_many},     {"close", run_close},
-               {"emfile", run_emfile},   {"stall", run_stall},   {"halfclose", run_halfclose},
-               {"epipe", run_epipe},     {"reset", run_reset},   {"blocking", run_blocking},
-               {"signals", run_signals}, {"waitfd", run_waitfd}, {"reuse", run_reuse},
-               {"file", run_file}};
+  } modes[] = {{"echo", run_echo},       {"many", run_many},          {"close", run_close},
+               {"emfile", run_emfile},   {"stall", run_stall},        {"halfclose", run_halfclose},
+               {"epipe", run_epipe},     {"reset", run_reset},        {"blocking", run_blocking},
+               {"signals", run_signals}, {"waitfd", run_waitfd},      {"reuse", run_reuse},
+               {"file", run_file},       {"echo-wait", run_echo_wait}};
   if (argc == 2)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
       if (strcmp(argv[1], modes[i].name) == 0) {
@@ -553,6 +565,6 @@ int main(int argc, char **argv) {
         return 0;
       }
   fprintf(stderr, "usage: wuc_io_stress MODE (echo, many, close, emfile, stall, halfclose, "
-                  "epipe, reset, blocking, signals, waitfd, reuse, file)\n");
+                  "epipe, reset, blocking, signals, waitfd, reuse, file, echo-wait)\n");
   return 2;
 }
