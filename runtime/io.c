@@ -4,8 +4,9 @@
  * direction, try the call without blocking, and if it would block, park
  * until an event after that sequence (poller.h); wuc_close bumps `closing`
  * and wakes everyone, who then fail with ECANCELED.  An fd epoll cannot
- * watch (a regular file) goes to the helper threads instead (blocking.h):
- * its reads and writes never report EAGAIN, they just take long. */
+ * watch (a regular file) never reports EAGAIN, its calls just take long: a
+ * read is served from the page cache when it can be (read_file), the rest
+ * goes to the helper threads (blocking.h). */
 #define _GNU_SOURCE
 #include <wuc/io.h>
 
