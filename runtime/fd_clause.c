@@ -30,8 +30,9 @@ static bool ready_now(int fd, int dir) {
  * which finds the node.  (A try, for `else`, asks poll(2): that byte counts.) */
 static bool drained(struct fd_entry *e, int dir) {
   if (dir != FD_READ) return false;
-  uint32_t mark = atomic_load_explicit(&e->drained, memory_order_relaxed);
-  return mark != 0 && atomic_load_explicit(&e->seq[FD_READ], memory_order_acquire) == mark - 1;
+  uint64_t mark = atomic_load_explicit(&e->drained, memory_order_relaxed);
+  return mark != 0 &&
+         atomic_load_explicit(&e->seq[FD_READ], memory_order_acquire) == (uint32_t)mark;
 }
 
 bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {

@@ -113,10 +113,10 @@ static ssize_t io_loop_want(int fd, int dir, const char *what, attempt_fn *attem
   uint32_t closing = atomic_load_explicit(&e->closing, memory_order_acquire);
   bool stream = want > 0 && atomic_load_explicit(&e->stream, memory_order_relaxed);
   if (stream) {
-    uint32_t drained = atomic_load_explicit(&e->drained, memory_order_relaxed);
+    uint64_t drained = atomic_load_explicit(&e->drained, memory_order_relaxed);
     if (drained != 0) {
       atomic_store_explicit(&e->drained, 0, memory_order_relaxed);
-      bool parked = wuc_poll_park(e, dir, drained - 1, what);
+      bool parked = wuc_poll_park(e, dir, (uint32_t)drained, what);
       if (atomic_load_explicit(&e->closing, memory_order_acquire) != closing)
         return fail_with(ECANCELED);
       (void)parked; /* not watchable after all: the attempt below says what it is */
@@ -127,7 +127,7 @@ static ssize_t io_loop_want(int fd, int dir, const char *what, attempt_fn *attem
     ssize_t r = attempt(fd, call);
     if (r >= 0) {
       if (stream && r > 0 && (size_t)r < want)
-        atomic_store_explicit(&e->drained, seen + 1 ? seen + 1 : 1, memory_order_relaxed);
+        atomic_store_explicit(&e->drained, UINT64_C(1) << 32 | seen, memory_order_relaxed);
       return r;
     }
     int error = errno;

@@ -55,9 +55,9 @@ struct fd_entry {
   _Atomic bool nonblocking; /* O_NONBLOCK set by the runtime */
   _Atomic bool registered;  /* the file at fd is in the epoll set (see above) */
   _Atomic bool stream;      /* a SOCK_STREAM socket: a short read drains it */
-  /* seq[FD_READ] + 1 as read before the last short read of a stream socket
-   * (0: none since the last full read): io.c's park-first rule. */
-  _Atomic uint32_t drained;
+  /* 2^32 | seq[FD_READ] as read before the last short read of a stream
+   * socket (0: none since the last full read): io.c's park-first rule. */
+  _Atomic uint64_t drained;
   _Atomic uint32_t parks; /* waits started on the entry, for the audit */
   uint32_t audit_mark;    /* the audit's own: parks at its last look */
   uint32_t audited;       /* the audit's own: parks when it last registered */
