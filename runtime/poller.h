@@ -30,6 +30,11 @@
  *     (wuc_poll.polling); its wakers write the eventfd;
  *   - a busy worker, without blocking, every 61st look for work when
  *     nobody blocks in epoll_wait and the last poll is 50 µs old;
+ *   - a worker out of local work, without blocking, before it spins or
+ *     steals, when nobody blocks in epoll_wait (Go's findRunnable); a
+ *     worker polling from its scheduler with nothing queued runs the first
+ *     thread the poll wakes itself and wakes other workers only for the
+ *     rest (worker.keep_one_wake);
  *   - the monitor (sysmon.h), every 200 µs while threads wait on fds and no
  *     worker blocks in epoll_wait. */
 #ifndef WUC_RUNTIME_POLLER_H
