@@ -13,10 +13,26 @@ static int direction(const wuc_fd_clause *c) {
 }
 
 /* Whether a read (write) on fd would not block now, as poll(2) says: data,
- * end of file, a hang-up, an error, or no open fd at all (POLLNVAL). */
+ * end of file, a hang-up, an error, or no open fd at all (POLLNVAL).  Data
+ * seen here may not have reached the poller yet: the next read must try
+ * rather than park first after an earlier short read (io.c). */
 static bool ready_now(int fd, int dir) {
   struct pollfd p = {.fd = fd, .events = dir == FD_READ ? POLLIN | POLLRDHUP : POLLOUT};
-  return poll(&p, 1, 0) != 0; /* -1 (EINTR, ENOMEM): let the body's call find out */
+  bool ready = poll(&p, 1, 0) != 0; /* -1 (EINTR, ENOMEM): let the body's call find out */
+  if (ready && dir == FD_READ)
+    atomic_store_explicit(&wuc_fd_entry(fd)->drained, 0, memory_order_relaxed);
+  return ready;
+}
+
+/* Whether e's read direction is known empty without asking the kernel: a
+ * short read emptied it and no edge has come since (io.c's park-first rule).
+ * Only for a queued node: a byte that came since has an edge still to come,
+ * which finds the node.  (A try, for `else`, asks poll(2): that byte counts.) */
+static bool drained(struct fd_entry *e, int dir) {
+  if (dir != FD_READ) return false;
+  uint64_t mark = atomic_load_explicit(&e->drained, memory_order_relaxed);
+  return mark != 0 &&
+         atomic_load_explicit(&e->seq[FD_READ], memory_order_acquire) == (uint32_t)mark;
 }
 
 bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {
@@ -28,14 +44,15 @@ bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {
   /* Queued first, then the look: an event after the queueing finds the
    * node, one before it leaves the fd ready for the look (poller.h). */
   struct fd_entry *e = wuc_fd_entry(c->fd);
-  bool watched = wuc_poll_watch(c->fd);
+  bool watched = wuc_poll_watch(e);
   if (watched) {
     waitq_lock(&e->waiters[dir]);
     wuc_waitq_push(&e->waiters[dir], wuc_waitq_node_init(n));
     waitq_unlock(&e->waiters[dir]);
     wuc_poll_waiting(1);
+    atomic_fetch_add_explicit(&e->parks, 1, memory_order_relaxed);
   }
-  if (watched && !ready_now(c->fd, dir)) return false;
+  if (watched && (drained(e, dir) || !ready_now(c->fd, dir))) return false;
   if (watched && wuc_waitq_cancel(&e->waiters[dir], waitq_node_waiter(n))) wuc_poll_waiting(-1);
   return waitq_complete_now(n); /* false if the poller claimed it meanwhile */
 }

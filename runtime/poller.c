@@ -82,17 +82,80 @@ static void poll_init(void) {
   pthread_mutex_unlock(&init_lock);
 }
 
-bool wuc_poll_watch(int fd) {
+bool wuc_poll_watch(struct fd_entry *e) {
+  if (atomic_load_explicit(&e->registered, memory_order_acquire)) return true;
   if (!wuc_poll_in_use()) poll_init();
   struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
-                           .data.u64 = (uint64_t)fd};
-  if (epoll_ctl(atomic_load_explicit(&wuc_poll.epfd, memory_order_relaxed), EPOLL_CTL_ADD, fd,
+                           .data.u64 = (uint64_t)e->fd};
+  if (epoll_ctl(atomic_load_explicit(&wuc_poll.epfd, memory_order_relaxed), EPOLL_CTL_ADD, e->fd,
                 &ev) == 0 ||
-      errno == EEXIST)
+      errno == EEXIST) {
+    atomic_store_explicit(&e->registered, true, memory_order_release);
     return true;
+  }
   if (errno == ENOMEM || errno == ENOSPC)
-    wuc_fatal("cannot watch file descriptor %d: %s", fd, strerror(errno));
+    wuc_fatal("cannot watch file descriptor %d: %s", e->fd, strerror(errno));
   return false; /* EPERM: a regular file or a directory; EBADF: not open */
+}
+
+void wuc_fd_forget(struct fd_entry *e) {
+  atomic_store_explicit(&e->registered, false, memory_order_relaxed);
+  atomic_store_explicit(&e->stream, false, memory_order_relaxed);
+  atomic_store_explicit(&e->drained, 0, memory_order_relaxed);
+  atomic_store_explicit(&e->kind, FD_KIND_UNKNOWN, memory_order_relaxed);
+  atomic_store_explicit(&e->nonblocking, false, memory_order_relaxed);
+}
+
+/* ---- the audit: waits on files replaced behind the runtime's back ---------- */
+
+#define AUDIT_PERIOD_NS 1000000000
+static _Atomic int64_t next_audit;
+static pthread_mutex_t audit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool has_waiters(struct fd_entry *e) {
+  bool any = false;
+  for (int dir = 0; dir < 2 && !any; dir++) {
+    waitq_lock(&e->waiters[dir]);
+    any = !waitq_is_empty(&e->waiters[dir]);
+    waitq_unlock(&e->waiters[dir]);
+  }
+  return any;
+}
+
+int wuc_poll_audit(void) {
+  int ep = atomic_load_explicit(&wuc_poll.epfd, memory_order_acquire);
+  if (ep < 0 || pthread_mutex_trylock(&audit_lock) != 0) return 0;
+  int fresh = 0;
+  for (unsigned c = 0; c < MAX_CHUNKS; c++) {
+    struct fd_entry *chunk = atomic_load_explicit(&chunks[c], memory_order_acquire);
+    if (!chunk) continue;
+    for (unsigned i = 0; i < CHUNK_SIZE; i++) {
+      struct fd_entry *e = &chunk[i];
+      if (!atomic_load_explicit(&e->registered, memory_order_relaxed)) continue;
+      uint32_t parks = atomic_load_explicit(&e->parks, memory_order_relaxed);
+      /* Only a wait that was already under way at the last look and not
+       * checked yet: a busy fd starts new waits all the time and costs
+       * nothing here; an idle one costs one epoll_ctl per long wait. */
+      bool old_wait = parks == e->audit_mark && parks != e->audited;
+      e->audit_mark = parks;
+      if (!old_wait || !has_waiters(e)) continue;
+      e->audited = parks;
+      struct epoll_event ev = {.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
+                               .data.u64 = (uint64_t)e->fd};
+      if (epoll_ctl(ep, EPOLL_CTL_ADD, e->fd, &ev) == 0) fresh++;
+    }
+  }
+  pthread_mutex_unlock(&audit_lock);
+  return fresh;
+}
+
+/* Runs the audit if it is due; the time the next one is due. */
+static int64_t audit_if_due(int64_t now) {
+  int64_t due = atomic_load_explicit(&next_audit, memory_order_relaxed);
+  if (now < due) return due;
+  if (!atomic_compare_exchange_strong(&next_audit, &due, now + AUDIT_PERIOD_NS)) return due;
+  if (due != 0) wuc_poll_audit(); /* the first call only sets the clock */
+  return now + AUDIT_PERIOD_NS;
 }
 
 void wuc_poll_watch_signals(int fd) {
@@ -160,6 +223,10 @@ static int wait_events(int ep, struct epoll_event *events, int64_t deadline) {
 int wuc_poll_run(bool block, int64_t deadline) {
   int ep = atomic_load_explicit(&wuc_poll.epfd, memory_order_acquire);
   if (ep < 0) return 0;
+  if (atomic_load_explicit(&wuc_poll.waiting, memory_order_relaxed) > 0) {
+    int64_t audit = audit_if_due(wuc_now());
+    if (audit < deadline) deadline = audit; /* an idle program still audits */
+  }
   struct epoll_event events[EVENTS_PER_POLL];
   int n = block ? wait_events(ep, events, deadline) : epoll_wait(ep, events, EVENTS_PER_POLL, 0);
   atomic_store_explicit(&wuc_poll.last_poll, wuc_now(), memory_order_relaxed);
@@ -169,9 +236,19 @@ int wuc_poll_run(bool block, int64_t deadline) {
    * (or to the global queue on the monitor). */
   struct worker *me = wuc_current_worker();
   bool was = me && me->in_timer_callbacks;
-  if (me) me->in_timer_callbacks = true;
+  if (me) {
+    me->in_timer_callbacks = true;
+    /* A worker polls from its scheduler context, about to look for work:
+     * if it has none, it runs the first thread woken here itself and wakes
+     * another worker only for the second and later ones (Go's findRunnable
+     * does the same).  Waking one for the first made it spin for nothing. */
+    me->keep_one_wake = wuc_worker_has_no_work(me);
+  }
   int woken = dispatch(events, n);
-  if (me) me->in_timer_callbacks = was;
+  if (me) {
+    me->in_timer_callbacks = was;
+    me->keep_one_wake = false;
+  }
   return woken;
 }
 
@@ -181,7 +258,7 @@ void wuc_poll_wake(void) {
 }
 
 bool wuc_poll_park(struct fd_entry *e, int dir, uint32_t seen, const char *what) {
-  if (!wuc_poll_watch(e->fd)) return false;
+  if (!wuc_poll_watch(e)) return false;
   struct wuc_uthread *self = wuc_current_thread_or_die(what);
   wuc_waitq *q = &e->waiters[dir];
   waitq_lock(q);
@@ -190,6 +267,7 @@ bool wuc_poll_park(struct fd_entry *e, int dir, uint32_t seen, const char *what)
     return true;
   }
   wuc_poll_waiting(1); /* the granter (wuc_fd_ready) takes it back */
+  atomic_fetch_add_explicit(&e->parks, 1, memory_order_relaxed);
   wuc_waitq_block(q, self, what, e, NULL, 0);
   return true;
 }

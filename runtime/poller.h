@@ -9,10 +9,15 @@
  *   - a readiness sequence, bumped by every event for that direction.
  *
  * Registration is edge-triggered (EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET,
- * as Go's netpoll) and repeated before every park (EEXIST is fine): the kernel
- * drops it silently when the fd is closed, and the number may come back as
- * another file.  An event grants every waiter of its direction; a waiter
- * that finds the fd not ready after all waits again.
+ * as Go's netpoll) and made once per life of an entry: on the first wait, and
+ * again only after wuc_close (the kernel drops a registration silently when
+ * the file is closed, and the number may come back as another file) or when
+ * wuc_accept / wuc_connect hand the number out as a new socket.  A file
+ * closed with close(2) behind the runtime's back leaves its entry marked
+ * registered; the monitor's audit (wuc_poll_audit) re-registers the fd of
+ * any wait that has lasted a second, so such a wait ends late, not never.
+ * An event grants every waiter of its direction; a waiter that finds the fd
+ * not ready after all waits again.
  *
  * No waiter is lost between a look and a park: a thread reads the sequence
  * before its non-blocking attempt and parks only if, under the queue's lock,
@@ -25,6 +30,11 @@
  *     (wuc_poll.polling); its wakers write the eventfd;
  *   - a busy worker, without blocking, every 61st look for work when
  *     nobody blocks in epoll_wait and the last poll is 50 µs old;
+ *   - a worker out of local work, without blocking, before it spins or
+ *     steals, when nobody blocks in epoll_wait (Go's findRunnable); a
+ *     worker polling from its scheduler with nothing queued runs the first
+ *     thread the poll wakes itself and wakes other workers only for the
+ *     rest (worker.keep_one_wake);
  *   - the monitor (sysmon.h), every 200 µs while threads wait on fds and no
  *     worker blocks in epoll_wait. */
 #ifndef WUC_RUNTIME_POLLER_H
@@ -48,6 +58,14 @@ struct fd_entry {
   _Atomic uint32_t closing; /* bumped by wuc_close: wakes every waiter */
   _Atomic int kind;         /* enum fd_kind */
   _Atomic bool nonblocking; /* O_NONBLOCK set by the runtime */
+  _Atomic bool registered;  /* the file at fd is in the epoll set (see above) */
+  _Atomic bool stream;      /* a SOCK_STREAM socket: a short read drains it */
+  /* 2^32 | seq[FD_READ] as read before the last short read of a stream
+   * socket (0: none since the last full read): io.c's park-first rule. */
+  _Atomic uint64_t drained;
+  _Atomic uint32_t parks; /* waits started on the entry, for the audit */
+  uint32_t audit_mark;    /* the audit's own: parks at its last look */
+  uint32_t audited;       /* the audit's own: parks when it last registered */
   int fd;
 };
 
@@ -63,9 +81,19 @@ extern struct poll_shared wuc_poll;
 
 /* fd's entry (made on first use); fd must be >= 0. */
 struct fd_entry *wuc_fd_entry(int fd);
-/* Registers fd with epoll if it is not (EEXIST is fine).  False if epoll
- * cannot watch it (a regular file, a directory: EPERM). */
-bool wuc_poll_watch(int fd);
+/* Registers e's fd with epoll unless the entry is registered already (no
+ * system call then).  False if epoll cannot watch it (a regular file, a
+ * directory: EPERM; not open: EBADF). */
+bool wuc_poll_watch(struct fd_entry *e);
+/* The entry's fd is (about to be) another file: registered afresh on its
+ * next wait, its kind learnt again (wuc_close, wuc_accept, wuc_connect). */
+void wuc_fd_forget(struct fd_entry *e);
+/* The monitor's audit, about once a second while threads wait on fds: the
+ * fd of every wait that was already under way at the previous audit is
+ * registered again (EEXIST is the rule; a success means the file was
+ * replaced behind the runtime's back, and the edge-triggered registration
+ * reports it ready if it is).  Returns how many fds it registered anew. */
+int wuc_poll_audit(void);
 
 /* An event (or wuc_close) for e's direction dir: bumps its sequence and
  * wakes every waiter of that direction; returns how many it woke. */

@@ -184,10 +184,17 @@ void wuc_make_runnable(struct wuc_uthread *t) {
     wuc_wake_idle_worker();
   } else if (w->in_timer_callbacks) {
     wuc_runq_push(w, t);
-    wuc_wake_other_worker();
+    if (w->keep_one_wake)
+      w->keep_one_wake = false; /* w runs it next itself */
+    else
+      wuc_wake_other_worker();
   } else {
     ready_next(w, t);
   }
+}
+
+bool wuc_worker_has_no_work(struct worker *w) {
+  return !atomic_load_explicit(&w->next, memory_order_relaxed) && wuc_runq_empty(&w->runq);
 }
 
 /* ---- switching ------------------------------------------------------------ */
@@ -605,10 +612,23 @@ static void watch(struct worker *w, int64_t until) {
   wuc_reclaim_online(w);
 }
 
+/* Out of local work: a look at the fds before spinning or stealing (Go's
+ * findRunnable polls without blocking at the same point), unless a worker
+ * blocks in epoll_wait already.  With one connection's two threads taking
+ * turns, the edge the running thread's write made is found here, and its
+ * thread runs on this worker (poller.c: the first wake-up wakes no other). */
+static struct wuc_uthread *poll_for_work(struct worker *w) {
+  if (atomic_load_explicit(&wuc_poll.waiting, memory_order_relaxed) == 0 ||
+      atomic_load_explicit(&wuc_poll.polling, memory_order_relaxed) || wuc_poll_run(false, 0) == 0)
+    return NULL;
+  return find_local_work(w);
+}
+
 static struct wuc_uthread *find_work_or_sleep(struct worker *w) {
   bool glance = false; /* one look at the others, not a spin: the lookout's check */
   for (;;) {
     struct wuc_uthread *t = find_local_work(w);
+    if (!t) t = poll_for_work(w);
     if (!t && atomic_load(&wuc_sched.nworkers) > 1) {
       /* Spin only if fewer than half the busy workers already do. */
       if (!w->spinning) {

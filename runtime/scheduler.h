@@ -131,6 +131,7 @@ struct worker {
   struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
   wuc_context exit_ctx;          /* that thread's last context: release after the switch */
   bool in_timer_callbacks;       /* wakes go to the queue's back, not `next` */
+  bool keep_one_wake;            /* the next such wake wakes no other worker (poller.c) */
   bool spinning;
   uint32_t schedtick;
   uint32_t next_streak; /* consecutive schedules served from `next` */
@@ -255,6 +256,8 @@ void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action
 void wuc_wake_idle_worker(void);
 /* The same, for callers running on a worker (cheaper with one worker). */
 void wuc_wake_other_worker(void);
+/* Whether w has nothing queued (its `next` slot and run queue are empty). */
+bool wuc_worker_has_no_work(struct worker *w);
 /* Starts workers 1..n-1 (first spawn). */
 void wuc_sched_start_workers(void);
 

@@ -8,7 +8,9 @@
  *   - An fd passed to these calls is made non-blocking (O_NONBLOCK) on first
  *     use and stays so; fds these calls create are non-blocking and
  *     close-on-exec.  Regular files and other fds epoll cannot watch are read
- *     and written on the runtime's helper threads (wuc_blocking).
+ *     from the page cache when the data is there (preadv2, RWF_NOWAIT) and
+ *     otherwise, as they are written, on the runtime's helper threads
+ *     (wuc_blocking).
  *   - wuc_close(fd) wakes every thread that waits on fd, in a call here or
  *     in a readable/writable clause: the calls fail with ECANCELED, the
  *     clauses complete (their body's call then reports EBADF).

@@ -7,6 +7,9 @@
  *   echo       200 loopback TCP connections, a thread per side each, 200
  *              messages of 1..4096 bytes per connection: every byte comes
  *              back, in order
+ *   echo-wait  the same, the server side waiting in wuc_wait_fd (a readable
+ *              clause) before each read: after a short read the clause
+ *              knows the socket empty without poll(2), and must still wake
  *   many       10,000 loopback connections at once (RLIMIT_NOFILE raised by
  *              the program; the clients are a child process), a thread
  *              blocked in wuc_read on each, then one byte each way; skipped
@@ -29,6 +32,15 @@
  *              received on the channel
  *   waitfd     wuc_wait_fd times out on a silent pipe (ETIMEDOUT), returns 0
  *              once written to; wuc_connect to a listening socket
+ *   file       wuc_read of a regular file (1 MiB, in the current directory):
+ *              whole reads, chunked reads and a read past the end return
+ *              what read(2) would, with the pages cached (served inline) and
+ *              dropped from the cache first (read on a helper thread)
+ *   reuse      an fd the runtime registered with epoll is closed with
+ *              close(2), not wuc_close, and its number comes back as a new
+ *              socket: wuc_read and wuc_wait_fd on the new one still end
+ *              when it is written to (the poller's audit registers it; a
+ *              hang here is what the test catches)
  *
  * A failed check prints "FAILED: ..." and exits with status 1; CTest's
  * timeout ends a hang. */
@@ -40,6 +52,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -94,10 +107,14 @@ static void read_exactly(int fd, void *buf, size_t n) {
 
 enum { ECHO_CONNECTIONS = 200, ECHO_MESSAGES = 200, ECHO_MAX = 4096 };
 
+static bool g_wait_first; /* echo-wait: wuc_wait_fd (a readable clause) before each read */
+
 static void echo_server_side(void *arg) {
   int fd = (int)(intptr_t)arg;
   char buf[ECHO_MAX];
   for (;;) {
+    if (g_wait_first)
+      CHECK(wuc_wait_fd(fd, WUC_FD_READABLE, -1) == 0, "wuc_wait_fd: %s", strerror(errno));
     ssize_t n = wuc_read(fd, buf, sizeof buf);
     CHECK(n >= 0, "server wuc_read: %s", strerror(errno));
     if (n == 0) break;
@@ -146,7 +163,12 @@ static void run_echo(void) {
   uthread_join(acc);
   for (int i = 0; i < ECHO_CONNECTIONS; i++) uthread_join(g_servers[i]);
   wuc_close(listener);
-  printf("echo: %d connections, %ld bytes echoed\n", ECHO_CONNECTIONS, atomic_load(&g_bytes));
+  printf("%s: %d connections, %ld bytes echoed\n", g_mode, ECHO_CONNECTIONS, atomic_load(&g_bytes));
+}
+
+static void run_echo_wait(void) {
+  g_wait_first = true;
+  run_echo();
 }
 
 /* ---- many ---------------------------------------------------------------------- */
@@ -444,14 +466,97 @@ static void run_waitfd(void) {
   printf("waitfd: timed out, then ready\n");
 }
 
+#define FILE_BYTES (1 << 20)
+
+/* Reads the whole file at offset 0 in chunks of `chunk` bytes and checks it. */
+static void read_file_back(int fd, const unsigned char *want, size_t chunk) {
+  static unsigned char got[FILE_BYTES + 4096];
+  CHECK(lseek(fd, 0, SEEK_SET) == 0, "lseek");
+  size_t total = 0;
+  for (;;) {
+    ssize_t n = wuc_read(fd, got + total, chunk);
+    CHECK(n >= 0, "wuc_read: %s", strerror(errno));
+    if (n == 0) break;
+    /* A regular file reads all that was asked for, up to its end. */
+    CHECK((size_t)n == chunk || total + (size_t)n == FILE_BYTES, "a short read of %zd at %zu", n,
+          total);
+    total += (size_t)n;
+    CHECK(total <= FILE_BYTES, "read %zu bytes of %d", total, FILE_BYTES);
+  }
+  CHECK(total == FILE_BYTES && memcmp(got, want, FILE_BYTES) == 0, "read back %zu bytes", total);
+}
+
+static void run_file(void) {
+  static unsigned char data[FILE_BYTES];
+  for (size_t i = 0; i < FILE_BYTES; i++) data[i] = (unsigned char)(i * 7 + i / 4096);
+  char name[] = "wuc_io_stress_file_XXXXXX";
+  int fd = mkstemp(name);
+  CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+  unlink(name);
+  CHECK(write(fd, data, FILE_BYTES) == FILE_BYTES, "write");
+  const size_t chunks[] = {FILE_BYTES + 4096, 4093, 65536};
+  for (int cold = 0; cold < 2; cold++) {
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+      if (cold) { /* clean pages, then out of the cache (where the file system lets them go) */
+        CHECK(fdatasync(fd) == 0, "fdatasync: %s", strerror(errno));
+        CHECK(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "posix_fadvise");
+      }
+      read_file_back(fd, data, chunks[k]);
+    }
+  }
+  wuc_close(fd);
+  printf("file: cached and uncached reads returned the whole file\n");
+}
+
+static int g_reuse_peer;
+
+static void late_writer(void *arg) {
+  (void)arg;
+  uthread_sleep(milliseconds(20));
+  CHECK(write(g_reuse_peer, "r", 1) == 1, "write: %s", strerror(errno));
+}
+
+/* A socket pair one of whose fds has the number `old` (closed before). */
+static int pair_at(int old) {
+  int t[2];
+  CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, t) == 0, "socketpair");
+  CHECK(t[0] == old || t[1] == old, "fd %d did not come back (%d, %d)", old, t[0], t[1]);
+  g_reuse_peer = t[0] == old ? t[1] : t[0];
+  return old;
+}
+
+static void run_reuse(void) {
+  int s[2];
+  CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, s) == 0, "socketpair");
+  /* A wait registers s[0] with epoll. */
+  CHECK(wuc_wait_fd(s[0], WUC_FD_READABLE, milliseconds(1)) == -1 && errno == ETIMEDOUT,
+        "a silent socket: %s", strerror(errno));
+  int old = s[0];
+  CHECK(close(s[0]) == 0 && close(s[1]) == 0, "close"); /* behind the runtime's back */
+  int fd = pair_at(old);
+  uthread_t *w = uthread_spawn(late_writer, NULL);
+  char c = 0;
+  CHECK(wuc_read(fd, &c, 1) == 1 && c == 'r', "wuc_read on the new socket: %s", strerror(errno));
+  uthread_join(w);
+  CHECK(close(fd) == 0 && close(g_reuse_peer) == 0, "close");
+  fd = pair_at(old);
+  w = uthread_spawn(late_writer, NULL);
+  CHECK(wuc_wait_fd(fd, WUC_FD_READABLE, -1) == 0, "wuc_wait_fd: %s", strerror(errno));
+  uthread_join(w);
+  wuc_close(fd);
+  wuc_close(g_reuse_peer);
+  printf("reuse: waits on a reused fd number ended\n");
+}
+
 int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*run)(void);
-  } modes[] = {{"echo", run_echo},       {"many", run_many},    {"close", run_close},
-               {"emfile", run_emfile},   {"stall", run_stall},  {"halfclose", run_halfclose},
-               {"epipe", run_epipe},     {"reset", run_reset},  {"blocking", run_blocking},
-               {"signals", run_signals}, {"waitfd", run_waitfd}};
+  } modes[] = {{"echo", run_echo},       {"many", run_many},          {"close", run_close},
+               {"emfile", run_emfile},   {"stall", run_stall},        {"halfclose", run_halfclose},
+               {"epipe", run_epipe},     {"reset", run_reset},        {"blocking", run_blocking},
+               {"signals", run_signals}, {"waitfd", run_waitfd},      {"reuse", run_reuse},
+               {"file", run_file},       {"echo-wait", run_echo_wait}};
   if (argc == 2)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
       if (strcmp(argv[1], modes[i].name) == 0) {
@@ -460,6 +565,6 @@ int main(int argc, char **argv) {
         return 0;
       }
   fprintf(stderr, "usage: wuc_io_stress MODE (echo, many, close, emfile, stall, halfclose, "
-                  "epipe, reset, blocking, signals, waitfd)\n");
+                  "epipe, reset, blocking, signals, waitfd, reuse, file, echo-wait)\n");
   return 2;
 }
