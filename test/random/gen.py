@@ -494,9 +494,10 @@ class Gen:
         for k in range(ntemp):
             self.emit('case %d: {' % k, 2)
             form = r.random()
+            tsends = 0  # values this template evaluates per iteration
             if form < 0.15:
                 c = r.choice(chans)
-                maxsends = max(maxsends, 1)
+                tsends = 1
                 mk = 'rs_mval' if self.etype[c] == 'msg' else 'rs_val'
                 vt = 'struct rs_msg' if self.etype[c] == 'msg' else 'long long'
                 vv = 'v.v' if self.etype[c] == 'msg' else 'v'
@@ -513,11 +514,13 @@ class Gen:
                 for _ in range(nsend): leaves.append(Leaf('send', r.choice(chans)))
                 for _ in range(r.choice([0, 0, 1, 2])): leaves.append(self.extra_leaf())
                 r.shuffle(leaves)
-                maxsends = max(maxsends, nsend)
+                tsends = nsend
                 tree = self.random_tree(leaves)
                 has_else = r.random() < 0.15
                 self.statement(tree, 'prod', 3, has_else=has_else,
                                else_guard=r.choice([None, None, 'it & 1']) if has_else else None, nest=True)
+            if self.r_fam.random() < 0.25: tsends += self.family_send(chans, 3)
+            maxsends = max(maxsends, tsends)
             self.emit('break;', 3)
             self.emit('}', 2)
         self.emit('}', 2)
@@ -601,6 +604,30 @@ class Gen:
         self.emit('uthread_yield();', 2)
         self.emit('}', 1)
         self.thread_end()
+
+    def family_send(self, chans, ind):
+        """An 'and' family of sends (docs/language.md, 'Clause families'): one value to each of
+        the producer's channels of one element type, each evaluated in the element's operand
+        (rule 1: once per element, in index order), all in one statement epoch; each body
+        accounts its own element's value.  Returns how many values it evaluates."""
+        r = self.r_fam
+        c0 = r.choice(chans)
+        group = [c for c in chans if self.etype[c] == self.etype[c0]]
+        if len(group) > 1 and r.random() < 0.5: r.shuffle(group)
+        t = self.elem_type(c0)
+        msg = self.etype[c0] == 'msg'
+        k = len(group)
+        self.emit('{ /* an and family of sends to %s */' % ', '.join(self.chan_name(c) for c in group), ind)
+        self.emit('static channel(%s) *const rs_pf[] = {%s};' % (t, ', '.join('&' + self.chan_name(c) for c in group)), ind + 1)
+        self.emit('static const int rs_pfc[] = {%s};' % ', '.join(str(c) for c in group), ind + 1)
+        self.emit('%s rs_pv[%d];' % ('struct rs_msg' if msg else 'long long', k), ind + 1)
+        self.emit('++ep;', ind + 1)
+        self.emit('rs_at(me, "family send", it);', ind + 1)
+        mk = 'rs_mval' if msg else 'rs_val'
+        v = 'rs_pv[i].v' if msg else 'rs_pv[i]'
+        self.emit('waituntil and for (int i = 0; i < %d; i++) (rs_pf[i] << (rs_pv[i] = %s(me, rs_pfc[i], ep))) { rs_sent(%s); }' % (k, mk, v), ind + 1)
+        self.emit('}', ind)
+        return k
 
     def family_serve(self, chans, ind):
         """A statement over clause families (docs/language.md, 'Clause families'): a receive
@@ -773,16 +800,16 @@ class Gen:
         e = self.emit
         e('static void rs_fairness(void) {', 0)
         e('static latch rs_fl[%d];' % k, 1)
-        e('long wins[%d] = {0};' % k, 1)
-        e('for (int k = 0; k < %d; k++) latch_set(&rs_fl[k]);' % k, 1)
-        e('for (long r = 0; r < %d; r++) {' % rounds, 1)
+        e('long rs_wins[%d] = {0};' % k, 1)
+        e('for (int rs_k = 0; rs_k < %d; rs_k++) latch_set(&rs_fl[rs_k]);' % k, 1)
+        e('for (long rs_r = 0; rs_r < %d; rs_r++) {' % rounds, 1)
         e('[[wuc::fair]] waituntil for (int i = 0; i < %d; i++) when (i != %d) (rs_fl[i]) {' % (k, skip), 2)
         e('if (i < 0 || i >= %d || i == %d) rs_fail("fair family: the body ran with index %%d", i);' % (k, skip), 3)
-        e('wins[i]++;', 3)
+        e('rs_wins[i]++;', 3)
         e('}', 2)
         e('}', 1)
-        e('for (int k = 0; k < %d; k++)' % k, 1)
-        e('if (k != %d && (wins[k] < %d || wins[k] > %d)) rs_fail("fair family: element %%d won %%ld of %d (expected %d to %d)", k, wins[k]);' % (skip, lo, hi, rounds, lo, hi), 2)
+        e('for (int rs_k = 0; rs_k < %d; rs_k++)' % k, 1)
+        e('if (rs_k != %d && (rs_wins[rs_k] < %d || rs_wins[rs_k] > %d)) rs_fail("fair family: element %%d won %%ld of %d (expected %d to %d)", rs_k, rs_wins[rs_k]);' % (skip, lo, hi, rounds, lo, hi), 2)
         e('}', 0)
         e('', 0)
 
