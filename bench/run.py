@@ -8,6 +8,7 @@
     python3 bench/run.py --replot   # the PNGs again, from results/latest.csv
     python3 bench/run.py --preemption-cost --only yield   # wuc alone: time slice on and off
     python3 bench/run.py --only tcp-echo --only idle-conns --only httpd   # the I/O benchmarks
+    python3 bench/run.py --repeat 3   # the suite 3 times: each goal met in how many of 3
 
 (scripts/bench.sh installs what this needs and then runs it.)  Builds the
 benchmark programs in a Release tree (build-bench/ by default; the .wc ones
@@ -37,6 +38,23 @@ round, with the default time slice (or WUC_TIMESLICE from the environment)
 and with WUC_TIMESLICE=0, in alternating order, and writes
 bench/results/preemption-cost.csv instead of latest.csv.
 
+Two more peers sit next to Go where they have the shape (docs/benchmarks.md,
+"Peers"): crossbeam-channel (bench/peers/crossbeam, a cargo project, OS
+threads) for select-contend, select-spin, select-order, chan-pc, elastic and
+pingpong-chan, and Boost.Fiber (bench/peers/boost_fiber, program
+wucpeer-fiber, Debian's libboost-fiber-dev) for switch, yield, pingpong,
+pingpong-chan, spawn and chan-pc.  Each prints the Go peer's RESULT strings, so
+its values join Go's rows; a peer whose toolchain or package is missing is
+skipped with a message (or on request: --skip-peer).  The table's "ratio" is
+wuc against the best peer of the row (the goals use it); "vs Go" is wuc
+against Go alone.
+
+--repeat K runs the selected suite K times (each time all its runs, sides
+alternating) and reports, per goal, in how many of the K it was met; a goal
+met in some but not all is "flips" (not met: docs/benchmarks.md).  Every
+repetition's runs go to a raw file of its own; latest.csv pools the K
+repetitions, bench/results/goals.csv has a met_of_k column.
+
 Python 3.11 standard library, plus matplotlib for the plots (without it they
 are skipped with a message).
 """
@@ -60,6 +78,27 @@ BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
 GO_PEER_DIR = BENCH_DIR / "peers" / "go"
 RESULTS_DIR = BENCH_DIR / "results"
+
+
+@dataclass
+class Peer:
+    """A peer besides Go: its column title and the wuc benchmarks it mirrors
+    (by the wuc program's name; it runs the Go peer's benchmark name)."""
+
+    title: str
+    benches: frozenset[str]
+    program: str  # relative to the build tree
+
+
+PEERS = {
+    "crossbeam": Peer("crossbeam", frozenset({"select-contend", "select-spin", "select-order",
+                                              "chan-pc", "elastic", "pingpong-chan"}),
+                      "bench/crossbeam/release/wucpeer-crossbeam"),
+    "fiber": Peer("Boost.Fiber", frozenset({"switch", "yield", "pingpong", "pingpong-chan", "spawn",
+                                            "chan-pc"}),
+                  "bench/wucpeer-fiber"),
+}
+CROSSBEAM_DIR = BENCH_DIR / "peers" / "crossbeam"
 NPROC = os.cpu_count() or 1
 
 RESULT_RE = re.compile(r"^RESULT name=(\S+) config=(\S+) value=(\S+) unit=(\S+)$")
@@ -99,6 +138,13 @@ class Bench:
     # go_args are the driver's, -d its measured seconds (1 with --quick).
     driver: bool = False
     load_s: int = 3
+    # -n of the crossbeam / Boost.Fiber peer where it differs from go_iters
+    # (OS threads meeting on a rendezvous channel are ~10-100x slower).
+    peer_iters: dict[str, int] = field(default_factory=dict)
+
+    def peers(self) -> tuple[str, ...]:
+        """The extra peers that have this benchmark's shape."""
+        return tuple(p for p, spec in PEERS.items() if self.name in spec.benches)
 
     def go_configs(self, cfg: str) -> tuple[str, ...]:
         g = self.go_config.get(cfg, cfg)
@@ -291,17 +337,19 @@ def io_benches() -> list[Bench]:
 
 BENCHES += io_benches()
 
-GOALS_TEXT = """Goals (docs/benchmarks.md):
+GOALS_TEXT = """Goals (docs/benchmarks.md; "the best peer": Go, crossbeam or Boost.Fiber, whichever
+is best in that row):
   bare switch <= 10 ns; yield (2 threads, 1 worker) <= 20 ns;
-  round trip <= 1/3 of Go's (speedup >= 3); 100,000 parked threads <= 1 GiB resident;
-  select-contend, select-spin, select-order, futures, chan-pc, shared-done: wuc >= 1.5x Go
-  in every configuration (2x as the goal); elastic: unbounded >= 0.9x wuc's cap-1024;
+  round trip <= 1/3 of the best peer's (ratio >= 3); 100,000 parked threads <= 1 GiB resident;
+  select-contend, select-spin, select-order, futures, chan-pc, shared-done: wuc >= 1.5x the
+  best peer in every configuration (2x as the goal); elastic: unbounded >= 0.9x wuc's cap-1024;
   timeout-loop: wuc >= 3x Go's fastest way;
-  timer lateness p99 <= 1 ms at 1 and 2 workers (timer-latency); lone yield at 2 workers <= Go's;
+  timer lateness p99 <= 1 ms at 1 and 2 workers (timer-latency); lone yield at 2 workers <= the
+  best peer's;
   tcp-echo >= 1.3x Go at 100 and 1,000 connections; 10,000 idle connections in less memory than Go;
   httpd >= 1.2x Go net/http and >= 0.9x nginx in requests/s, p99 latency no worse than Go's"""
 
-# Benchmarks held to "wuc >= 1.5x Go in every configuration".
+# Benchmarks held to "wuc >= 1.5x the best peer in every configuration".
 SPEEDUP_GOAL_BENCHES = ("select-contend", "select-spin", "select-order", "futures", "chan-pc",
                         "shared-done")
 
@@ -344,20 +392,63 @@ def go_env() -> dict[str, str]:
     return env
 
 
-def build(build_dir: Path, go: str | None) -> None:
-    """The benchmark programs, and the Go peer unless go is None."""
+def build(build_dir: Path, go: str | None, peers: set[str]) -> None:
+    """The benchmark programs, the Go peer unless go is None, and the other
+    peers named in `peers` (Boost.Fiber's through CMake, WUC_BENCH_PEERS)."""
     run_checked(["cmake", "-S", str(ROOT), "-B", str(build_dir), "-G", "Ninja",
-                 "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF"])
+                 "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF",
+                 f"-DWUC_BENCH_PEERS={'ON' if 'fiber' in peers else 'OFF'}"])
     run_checked(["ninja", "-C", str(build_dir), "benchmarks"])
     if go:
         run_checked([go, "build", "-o", str(build_dir / "bench" / "wucpeer"), "."],
                     cwd=GO_PEER_DIR, env=go_env())
+    if "crossbeam" in peers:
+        cargo = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
+        if not Path(cargo).exists():
+            log("run.py: no crossbeam peer: cargo not found (https://rustup.rs; "
+                "scripts/bench.sh checks for it)")
+            return
+        # Standard input from /dev/null: rustc reads `-` from an inherited one
+        # (docs/benchmarks.md, "Peers").  crossbeam-channel comes from crates.io
+        # (Cargo.lock); the first build needs the registry, later ones not.
+        log(f"+ {cargo} build --release --target-dir {build_dir / 'bench' / 'crossbeam'}")
+        proc = subprocess.run([cargo, "build", "--release", "--target-dir",
+                               str(build_dir / "bench" / "crossbeam")],
+                              cwd=CROSSBEAM_DIR, stdin=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            sys.exit(f"run.py: cargo build of bench/peers/crossbeam failed (status "
+                     f"{proc.returncode}); --skip-peer crossbeam runs without it")
+
+
+def available_peers(build_dir: Path, wanted: set[str]) -> list[str]:
+    """The wanted extra peers whose programs exist in the build tree."""
+    out = []
+    for name in PEERS:
+        if name not in wanted:
+            continue
+        if (build_dir / PEERS[name].program).exists():
+            out.append(name)
+        elif name == "fiber":
+            log("run.py: no Boost.Fiber peer: libboost-fiber-dev is not installed "
+                "(scripts/bench.sh installs it)")
+        else:
+            log(f"run.py: no {PEERS[name].title} peer ({PEERS[name].program} was not built)")
+    return out
 
 
 def scaled(n: int | None, quick: bool, quick_div: int) -> list[str]:
     if n is None:
         return []
     return ["-n", str(max(1, n // quick_div) if quick else n)]
+
+
+def peer_command(b: Bench, peer: str, build_dir: Path, quick: bool) -> list[str]:
+    """An extra peer's command line: the Go peer's arguments (peer_iters' -n)."""
+    window = []
+    if b.window_ms is not None:
+        window = ["-d", str(max(1, b.window_ms // 10) if quick else b.window_ms)]
+    return [str(build_dir / PEERS[peer].program), b.go_name or b.name, *b.go_args, *window,
+            *scaled(b.peer_iters.get(peer, b.go_iters), quick, b.quick_div)]
 
 
 def commands(b: Bench, build_dir: Path, quick: bool) -> tuple[list[str], list[str]]:
@@ -406,6 +497,8 @@ class Row:
     go: list[float] = field(default_factory=list)
     go_config: str = ""
     show_go_config: bool = False
+    # The extra peers' values (PEERS' keys), where they ran this configuration.
+    peers: dict[str, list[float]] = field(default_factory=dict)
 
     def label(self) -> str:
         if self.show_go_config and self.go_config != self.config:
@@ -425,6 +518,38 @@ class Row:
             return g / w if w else None
         return w / g if g else None
 
+    def better(self, a: float, b: float) -> bool:
+        return a < b if self.unit in LOWER_IS_BETTER else a > b
+
+    def best_peer(self) -> str | None:
+        """"go" or a PEERS key: the side with the best median besides wuc."""
+        best = None
+        for side, xs in (("go", self.go), *self.peers.items()):
+            if xs and (best is None or self.better(statistics.median(xs), best[1])):
+                best = (side, statistics.median(xs))
+        return best[0] if best else None
+
+    def ratio(self) -> float | None:
+        """wuc against the best peer (> 1: wuc is better); the goals use it."""
+        best = self.best_peer()
+        if not self.wuc or best is None:
+            return None
+        w = statistics.median(self.wuc)
+        g = statistics.median(self.go if best == "go" else self.peers[best])
+        if self.unit in LOWER_IS_BETTER:
+            return g / w if w else None
+        return w / g if g else None
+
+    def peer_cells(self) -> list[str]:
+        """latest.csv's peer columns: per PEERS key median and runs, then the
+        best peer and the ratio against it."""
+        cells = []
+        for p in PEERS:
+            xs = self.peers.get(p, [])
+            cells += [f"{statistics.median(xs):.3f}" if xs else "", ";".join(f"{x:g}" for x in xs)]
+        ratio = self.ratio()
+        return cells + [peer_title(self.best_peer()), f"{ratio:.3f}" if ratio is not None else ""]
+
     def cost(self) -> float | None:
         """--preemption-cost: how many times worse `wuc` (on) is than `go` (off)."""
         sp = self.speedup()
@@ -441,6 +566,10 @@ class Row:
                 ";".join(f"{x:g}" for x in self.wuc), ";".join(f"{x:g}" for x in self.go)]
 
 
+def peer_title(side: str | None) -> str:
+    return "" if side is None else "Go" if side == "go" else PEERS[side].title
+
+
 def fmt(x: float) -> str:
     if x >= 1000:
         return f"{x:,.0f}"
@@ -451,16 +580,25 @@ def fmt(x: float) -> str:
 
 def print_table(rows: list[Row], preemption_cost: bool = False) -> list[str]:
     a, b, ratio = ("on", "off", "cost") if preemption_cost else ("wuc", "Go", "speedup")
-    header = ["benchmark", "config", "unit", f"{a} median", f"{b} median", ratio,
+    # A column per extra peer that ran, and then "ratio" (against the best
+    # peer of the row) and which peer that was.
+    peers = [p for p in PEERS if any(r.peers.get(p) for r in rows)]
+    header = ["benchmark", "config", "unit", f"{a} median", f"{b} median",
+              *(f"{PEERS[p].title} median" for p in peers),
+              *(["ratio", "best peer", "vs Go"] if peers else [ratio]),
               f"{a} spread", f"{b} spread"]
     lines = []
     body = []
     for r in rows:
         sp = r.cost() if preemption_cost else r.speedup()
+        spx = f"{sp:.2f}x" if sp is not None else "-"
+        rt = r.ratio()
         body.append([r.bench, r.label(), r.unit,
                      fmt(statistics.median(r.wuc)) if r.wuc else "-",
                      fmt(statistics.median(r.go)) if r.go else "-",
-                     f"{sp:.2f}x" if sp is not None else "-",
+                     *(fmt(statistics.median(r.peers[p])) if r.peers.get(p) else "-" for p in peers),
+                     *([f"{rt:.2f}x" if rt is not None else "-", peer_title(r.best_peer()) or "-", spx]
+                       if peers else [spx]),
                      f"{Row.spread(r.wuc):.1%}" if r.wuc else "-",
                      f"{Row.spread(r.go):.1%}" if r.go else "-"])
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
@@ -476,16 +614,28 @@ def print_table(rows: list[Row], preemption_cost: bool = False) -> list[str]:
     return lines
 
 
-def check_goals(rows: list[Row]) -> None:
-    def med(bench: str, config: str, side: str = "wuc") -> float | None:
-        for r in rows:
-            if r.bench == bench and r.config == config:
-                xs = r.wuc if side == "wuc" else r.go
-                return statistics.median(xs) if xs else None
-        return None
+def goal_checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
+    """(goal, value, met) per goal the rows allow to check.  The goal's text
+    never contains a measured value (--repeat matches goals by it); goals
+    "against Go" are against the best peer of the row (Go or another peer)."""
+    def find(bench: str, config: str) -> Row | None:
+        return next((r for r in rows if r.bench == bench and r.config == config), None)
 
-    print()
-    print(GOALS_TEXT)
+    def med(bench: str, config: str, side: str = "wuc") -> float | None:
+        r = find(bench, config)
+        if r is None:
+            return None
+        xs = r.wuc if side == "wuc" else r.go if side == "go" else r.peers.get(side, [])
+        return statistics.median(xs) if xs else None
+
+    def best(bench: str, config: str) -> tuple[float, str] | None:
+        """The best peer's median of a row, and that peer's title."""
+        r = find(bench, config)
+        side = r.best_peer() if r else None
+        if side is None:
+            return None
+        return med(bench, config, side), peer_title(side)
+
     checks = []
     for cfg in ("bare", "bare-same-site"):
         v = med("switch", cfg)
@@ -494,9 +644,10 @@ def check_goals(rows: list[Row]) -> None:
     v = med("yield", "P1-T2")
     if v is not None:
         checks.append(("yield <= 20 ns (2 threads, 1 worker)", f"{v:.2f} ns", v <= 20))
-    w, g = med("yield", "P2-T1"), med("yield", "P2-T1", "go")
-    if w is not None and g is not None:
-        checks.append(("lone yield at 2 workers <= Go's", f"{w:.1f} ns vs Go {g:.1f} ns", w <= g))
+    w, b = med("yield", "P2-T1"), best("yield", "P2-T1")
+    if w is not None and b is not None:
+        checks.append(("lone yield at 2 workers <= the best peer's",
+                       f"{w:.1f} ns vs {b[1]} {b[0]:.1f} ns", w <= b[0]))
     for r in rows:
         if r.bench == "timer-latency" and r.config.endswith("-p99") and r.wuc:
             v = statistics.median(r.wuc)
@@ -504,19 +655,21 @@ def check_goals(rows: list[Row]) -> None:
     for p in (1, 2):
         for bench, cfg, what in (("pingpong", f"P{p}", "park/unpark"),
                                  ("pingpong-chan", f"P{p}-chan", "channels")):
-            w, g = med(bench, cfg), med(bench, cfg, "go")
-            if w is not None and g is not None:
-                checks.append((f"round trip <= 1/3 of Go's (P{p}, {what})",
-                               f"{w:.1f} ns vs Go {g:.1f} ns = {g / w:.2f}x", w * 3 <= g))
+            w, b = med(bench, cfg), best(bench, cfg)
+            if w is not None and b is not None:
+                checks.append((f"round trip <= 1/3 of the best peer's (P{p}, {what})",
+                               f"{w:.1f} ns vs {b[1]} {b[0]:.1f} ns = {b[0] / w:.2f}x",
+                               w * 3 <= b[0]))
     for r in rows:
         if r.bench == "rss100k" and r.config.endswith("-VmRSS") and r.wuc:
             v = statistics.median(r.wuc)
             checks.append(("100,000 parked threads <= 1 GiB resident", f"{v:.0f} MiB", v <= 1024))
-    # Channels and select: wuc >= 1.5x Go in every configuration.
+    # Channels and select: wuc >= 1.5x the best peer in every configuration.
     for r in rows:
-        sp = r.speedup()
-        if r.bench in SPEEDUP_GOAL_BENCHES and sp is not None:
-            checks.append((f"{r.bench} {r.label()} >= 1.5x Go", f"{sp:.2f}x", sp >= 1.5))
+        rt = r.ratio()
+        if r.bench in SPEEDUP_GOAL_BENCHES and rt is not None:
+            checks.append((f"{r.bench} {r.label()} >= 1.5x the best peer",
+                           f"{rt:.2f}x (vs {peer_title(r.best_peer())})", rt >= 1.5))
     # elastic: wuc's unbounded channel against wuc's own cap-1024 channel.
     fixed = med("elastic", f"P{CHAN_PROCS}-Fixed1024")
     for mode in ("Seq", "Con"):
@@ -529,18 +682,28 @@ def check_goals(rows: list[Row]) -> None:
         pairs = [r for r in rows if r.bench == "timeout-loop" and r.wuc and r.go
                  and r.config == f"P{CHAN_PROCS}-{shape}-timeout"]
         if pairs:
-            best = max(pairs, key=lambda r: statistics.median(r.go))
+            fastest = max(pairs, key=lambda r: statistics.median(r.go))
             w = statistics.median([x for r in pairs for x in r.wuc])
-            g = statistics.median(best.go)
-            checks.append((f"timeout-loop {shape} >= 3x Go's fastest ({best.go_config})",
-                           f"{w / g:.2f}x ({w:,.0f} vs {g:,.0f} ops/s)", w >= 3 * g))
-    checks += io_goal_checks(rows)
+            g = statistics.median(fastest.go)
+            checks.append((f"timeout-loop {shape} >= 3x Go's fastest way",
+                           f"{w / g:.2f}x ({w:,.0f} vs {g:,.0f} ops/s, {fastest.go_config})",
+                           w >= 3 * g))
+    return checks + io_goal_checks(rows)
+
+
+def check_goals(rows: list[Row]) -> list[tuple[str, str, bool]]:
+    """Prints the goals and whether each is met; returns goal_checks(rows)."""
+    print()
+    print(GOALS_TEXT)
+    checks = goal_checks(rows)
     for what, value, ok in checks:
         print(f"  [{'met' if ok else 'NOT met'}] {what}: {value}")
-    w, g = med("work", "w100"), med("work", "w100", "go")
+    w = next((statistics.median(r.wuc) for r in rows if r.bench == "work" and r.wuc), None)
+    g = next((statistics.median(r.go) for r in rows if r.bench == "work" and r.go), None)
     if w is not None and g is not None:
         print(f"  (check, not a goal) work loop: wuc {w:.1f} ns, Go {g:.1f} ns per call "
               f"({'within' if abs(w / g - 1) <= 0.1 else 'NOT within'} 10%)")
+    return checks
 
 
 def io_goal_checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
@@ -574,7 +737,8 @@ PLOT_AXES = {  # benchmark: (regex of the x value in the config, axis label)
     "select-spin": (r"-C(\d+)-", "clauses C (channels per statement)"),
     "chan-pc": (r"-N(\d+)-", "threads per side N (producers = consumers)"),
 }
-SIDE_STYLE = {"wuc": ("tab:blue", "o"), "Go": ("tab:orange", "s")}
+SIDE_STYLE = {"wuc": ("tab:blue", "o"), "Go": ("tab:orange", "s"), "crossbeam": ("tab:green", "^"),
+              "Boost.Fiber": ("tab:red", "D")}
 
 
 def plot_results(rows: list[Row], out_dir: Path) -> list[Path]:
@@ -596,7 +760,7 @@ def plot_results(rows: list[Row], out_dir: Path) -> list[Path]:
             plot_lines(ax, mine, *PLOT_AXES[bench])
         else:
             plot_bars(ax, mine)
-        ax.set_title(f"{bench}: wuc and Go, medians (error bars: min to max of the runs)",
+        ax.set_title(f"{bench}: wuc and its peers, medians (error bars: min to max of the runs)",
                      fontsize=10)
         ax.yaxis.set_major_formatter(matplotlib.ticker.EngFormatter())
         ax.grid(True, axis="y", alpha=0.3)
@@ -623,7 +787,8 @@ def plot_lines(ax, rows: list[Row], pattern: str, xlabel: str) -> None:
         if not m:
             continue
         rest = re.sub(pattern, "-", r.config)
-        for side, xs in (("wuc", r.wuc), ("Go", r.go)):
+        for side, xs in (("wuc", r.wuc), ("Go", r.go),
+                         *((PEERS[p].title, v) for p, v in r.peers.items())):
             if xs:
                 series.setdefault((side, rest), []).append((int(m.group(1)), xs))
     dashes = {}
@@ -650,13 +815,16 @@ def plot_bars(ax, rows: list[Row]) -> None:
     the first are left out (rss100k mixes MiB, bytes and ns: its first unit)."""
     unit = rows[0].unit if rows else ""
     rows = [r for r in rows if r.unit == unit]
-    width = 0.4
-    for k, (side, get) in enumerate((("wuc", lambda r: r.wuc), ("Go", lambda r: r.go))):
+    sides = [("wuc", lambda r: r.wuc), ("Go", lambda r: r.go)]
+    sides += [(PEERS[p].title, lambda r, p=p: r.peers.get(p, [])) for p in PEERS
+              if any(r.peers.get(p) for r in rows)]
+    width = 0.8 / len(sides)
+    for k, (side, get) in enumerate(sides):
         color, _ = SIDE_STYLE[side]
         xs, meds = [], []
         for i, r in enumerate(rows):
             if get(r):
-                xs.append(i + (k - 0.5) * width)
+                xs.append(i + (k - (len(sides) - 1) / 2) * width)
                 meds.append(median_and_range(get(r)))
         ax.bar(xs, [m[0] for m in meds], width, yerr=[[m[1] for m in meds], [m[2] for m in meds]],
                color=color, capsize=3, label=side)
@@ -673,7 +841,8 @@ def rows_from_csv(path: Path) -> list[Row]:
         return [float(x) for x in cell.split(";") if x]
     with path.open(newline="") as f:
         return [Row(d["benchmark"], d["config"], d["unit"], values(d["wuc_runs"]), values(d["go_runs"]),
-                    go_config=d["go_config"], show_go_config=d["go_config"] != d["config"])
+                    go_config=d["go_config"], show_go_config=d["go_config"] != d["config"],
+                    peers={p: values(d[f"{p}_runs"]) for p in PEERS if d.get(f"{p}_runs")})
                 for d in csv.DictReader(f)]
 
 
@@ -703,9 +872,10 @@ def machine_summary(go: str | None) -> str:
             f"{gov}; {cc[0] if cc else 'cc ?'}; wuc {rev or '?'}; load average {load}")
 
 
-def measure_against_go(benches: list[Bench], build_dir: Path, runs: int,
-                       quick: bool) -> tuple[list[Row], list[list[str]]]:
-    """Every configuration `runs` times, wuc and Go alternating; the rows and every run."""
+def measure_against_go(benches: list[Bench], build_dir: Path, runs: int, quick: bool,
+                       peers: list[str] = ()) -> tuple[list[Row], list[list[str]]]:
+    """Every configuration `runs` times, wuc, Go and the extra peers (of
+    `peers`, where they have the benchmark) in turn; the rows and every run."""
     rows: dict[tuple[str, str, str], Row] = {}
     raw: list[list[str]] = []
     for rep in range(runs):
@@ -713,8 +883,12 @@ def measure_against_go(benches: list[Bench], build_dir: Path, runs: int,
             c_cmd, go_cmd = commands(b, build_dir, quick)
             sides = [("wuc", c_cmd, {"WUC_PROCESSORS": str(b.procs)}),
                      ("go", go_cmd, {"GOMAXPROCS": str(b.procs), **b.go_env})]
-            if rep % 2:
-                sides.reverse()  # neither side always runs on a warmer machine
+            sides += [(p, peer_command(b, p, build_dir, quick), {"PEER_PROCS": str(b.procs)})
+                      for p in b.peers() if p in peers]
+            # Nobody always runs first (on a warmer or colder machine): with
+            # two sides this alternates, with more it rotates.
+            k = rep % len(sides)
+            sides = sides[k:] + sides[:k] if len(sides) > 2 else sides[::-1] if k else sides
             results = {}
             for side, cmd, env in sides:
                 results[side] = run_one(cmd, env)
@@ -736,9 +910,26 @@ def measure_against_go(benches: list[Bench], build_dir: Path, runs: int,
                     else:
                         log(f"run.py: warning: no Go result {gcfg!r} for wuc {name} {cfg} "
                             f"(Go printed {sorted(results['go'])})")
+                    # The extra peers print the Go peer's config strings.
+                    for p in PEERS:
+                        if p not in results:
+                            continue
+                        if gcfg in results[p]:
+                            pvalue, punit, _ = results[p][gcfg]
+                            if punit != unit:
+                                sys.exit(f"run.py: unit mismatch for {name} {cfg}: wuc {unit}, "
+                                         f"{PEERS[p].title} {punit}")
+                            row.peers.setdefault(p, []).append(pvalue)
+                        else:
+                            log(f"run.py: warning: no {PEERS[p].title} result {gcfg!r} for wuc "
+                                f"{name} {cfg} ({PEERS[p].title} printed {sorted(results[p])})")
             log(f"run {rep + 1}/{runs}: {b.name} P{b.procs} {' '.join(b.c_args)}: " +
                 ", ".join(f"{cfg} wuc {results['wuc'][cfg][0]:g} / Go " +
-                          "/".join(f"{results['go'].get(g, ('-',))[0]}" for g in b.go_configs(cfg))
+                          "/".join(f"{results['go'].get(g, ('-',))[0]}" for g in b.go_configs(cfg)) +
+                          "".join(f" / {PEERS[p].title} " +
+                                  "/".join(f"{results[p].get(g, ('-',))[0]}"
+                                           for g in b.go_configs(cfg))
+                                  for p in PEERS if p in results)
                           for cfg in results["wuc"]))
     return list(rows.values()), raw
 
@@ -771,13 +962,16 @@ def measure_preemption_cost(benches: list[Bench], build_dir: Path, runs: int,
 
 
 def write_csv(path: Path, header: list[str], rows: list[list[str]], only: list[str] | None) -> None:
-    """Writes header and rows; with --only, keeps the rows of the benchmarks not run this time."""
+    """Writes header and rows; with --only, keeps the rows whose first cell (the
+    benchmark; goals.csv: the goal) is not in `only`.  Rows of an older file
+    whose header is the start of this one get empty cells for the new columns."""
     kept: list[list[str]] = []
     if only and path.exists():
         with path.open(newline="") as f:
             old_rows = list(csv.reader(f))
-        if old_rows and old_rows[0] == header:
-            kept = [r for r in old_rows[1:] if r and r[0] not in set(only)]
+        if old_rows and old_rows[0] == header[:len(old_rows[0])]:
+            pad = [""] * (len(header) - len(old_rows[0]))
+            kept = [r + pad for r in old_rows[1:] if r and r[0] not in set(only)]
     with path.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
@@ -801,6 +995,11 @@ def main() -> None:
     ap.add_argument("--preemption-cost", action="store_true",
                     help="wuc only: each configuration with the default time slice and with "
                          "WUC_TIMESLICE=0; writes bench/results/preemption-cost.csv")
+    ap.add_argument("--repeat", type=int, default=1, metavar="K",
+                    help="run the selected suite K times and report, per goal, in how many of "
+                         "the K it was met (bench/results/goals.csv); latest.csv pools the K")
+    ap.add_argument("--skip-peer", action="append", default=[], choices=list(PEERS),
+                    help="run without this extra peer (crossbeam, fiber); repeatable")
     args = ap.parse_args()
     if args.replot:
         plots = plot_results(rows_from_csv(RESULTS_DIR / "latest.csv"), RESULTS_DIR)
@@ -816,21 +1015,66 @@ def main() -> None:
             sys.exit(f"run.py: unknown benchmark(s) {sorted(unknown)}; known: {sorted(names)}")
     benches = [b for b in BENCHES if not args.only or b.name in args.only]
 
+    if args.repeat < 1:
+        sys.exit("run.py: --repeat must be at least 1")
     cost = args.preemption_cost
     go = None if cost else find_go()
     build_dir = args.build_dir.resolve()
+    wanted = set() if cost else set(PEERS) - set(args.skip_peer)
     if not args.no_build:
-        build(build_dir, go)
+        build(build_dir, go, wanted)
+    peers = available_peers(build_dir, wanted)
 
     machine = machine_summary(go)
+    k = args.repeat
     log(f"\nmachine: {machine}")
-    log(f"mode: {'quick' if args.quick else 'full'}, {runs} runs per side, " +
-        ("preemption on and off alternating\n" if cost else "wuc and Go alternating\n"))
-    measure = measure_preemption_cost if cost else measure_against_go
-    ordered, raw = measure(benches, build_dir, runs, args.quick)
+    log(f"mode: {'quick' if args.quick else 'full'}, {runs} runs per side" +
+        (f", the suite {k} times" if k > 1 else "") + ", " +
+        ("preemption on and off alternating\n" if cost else
+         f"wuc, Go{''.join(', ' + PEERS[p].title for p in peers)} in turn\n"))
+    # The committed CSVs come from full runs; the mode column says which.
+    mode = ("quick" if args.quick else "full") + ("-only" if args.only else "") + \
+        (f"-repeat{k}" if k > 1 else "")
+    RESULTS_DIR.mkdir(exist_ok=True)
+    raw_dir = RESULTS_DIR / "raw"
+    raw_dir.mkdir(exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    pooled: dict[tuple[str, str, str], Row] = {}
+    per_rep_goals: list[list[tuple[str, str, bool]]] = []
+    raw_files = []
+    for i in range(k):
+        if k > 1:
+            log(f"\n=== repetition {i + 1} of {k} ===")
+        ordered, raw = (measure_preemption_cost(benches, build_dir, runs, args.quick) if cost else
+                        measure_against_go(benches, build_dir, runs, args.quick, peers))
+        # Every repetition's runs in a file of its own, written at once.
+        raw_file = raw_dir / (f"{stamp}{'-preemption-cost' if cost else ''}"
+                              f"{'-quick' if args.quick else ''}"
+                              f"{f'-rep{i + 1}of{k}' if k > 1 else ''}.csv")
+        with raw_file.open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow([f"# {machine}; {'quick' if args.quick else 'full'}; {runs} runs" +
+                        (f"; repetition {i + 1} of {k}" if k > 1 else "")])
+            w.writerow(["run", "side", "benchmark", "config", "value", "unit"])
+            w.writerows(raw)
+        raw_files.append(raw_file)
+        print()
+        print_table(ordered, preemption_cost=cost)
+        if not cost:
+            per_rep_goals.append(check_goals(ordered))
+        for r in ordered:
+            into = pooled.setdefault((r.bench, r.config, r.go_config),
+                                     Row(r.bench, r.config, r.unit, go_config=r.go_config,
+                                         show_go_config=r.show_go_config))
+            into.wuc += r.wuc
+            into.go += r.go
+            for p, xs in r.peers.items():
+                into.peers.setdefault(p, []).extend(xs)
+    ordered = list(pooled.values())
 
-    print()
-    print_table(ordered, preemption_cost=cost)
+    if k > 1:
+        print(f"\nAll {k} repetitions pooled ({k * runs} runs per side):")
+        print_table(ordered, preemption_cost=cost)
     if cost:
         print("on: the default time slice (or WUC_TIMESLICE from the environment); off: "
               "WUC_TIMESLICE=0.  cost: off median / on median for rates (on / off for times "
@@ -839,13 +1083,11 @@ def main() -> None:
         for b in benches:
             if b.note:
                 print(f"\nnote ({b.name}): {b.note}")
-        print("speedup: Go median / wuc median for times and memory (ops/s: wuc / Go); "
-              "> 1 means wuc is better.  spread: (max - min) / median over the runs.")
-        check_goals(ordered)
+        print("speedup / vs Go: Go median / wuc median for times and memory (ops/s: wuc / Go); "
+              "> 1 means wuc is better.  ratio: the same against the best peer of the row "
+              "(Go, crossbeam or Boost.Fiber).  spread: (max - min) / median over the runs.")
+    goal_rows = [] if cost else goals_over_repetitions(per_rep_goals)
 
-    # The committed CSVs come from full runs; the mode column says which.
-    mode = ("quick" if args.quick else "full") + ("-only" if args.only else "")
-    RESULTS_DIR.mkdir(exist_ok=True)
     if cost:
         out = RESULTS_DIR / "preemption-cost.csv"
         write_csv(out, ["benchmark", "config", "unit", "on_median", "off_median", "cost",
@@ -854,26 +1096,58 @@ def main() -> None:
     else:
         out = RESULTS_DIR / "latest.csv"
         write_csv(out, ["benchmark", "config", "unit", "wuc_median", "go_median", "speedup",
-                        "wuc_spread", "go_spread", "wuc_runs", "go_runs", "go_config", "mode"],
-                  [r.csv_cells(r.speedup()) + [r.go_config, mode] for r in ordered], args.only)
-    raw_dir = RESULTS_DIR / "raw"
-    raw_dir.mkdir(exist_ok=True)
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    raw_file = raw_dir / f"{stamp}{'-preemption-cost' if cost else ''}{'-quick' if args.quick else ''}.csv"
-    with raw_file.open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow([f"# {machine}; {'quick' if args.quick else 'full'}; {runs} runs"])
-        w.writerow(["run", "side", "benchmark", "config", "value", "unit"])
-        w.writerows(raw)
+                        "wuc_spread", "go_spread", "wuc_runs", "go_runs", "go_config", "mode",
+                        *(f"{p}_{c}" for p in PEERS for c in ("median", "runs")),
+                        "best_peer", "ratio"],
+                  [r.csv_cells(r.speedup()) + [r.go_config, mode] + r.peer_cells()
+                   for r in ordered], args.only)
+        # goals.csv, merged by goal with --only (the goals of the benchmarks
+        # not run this time are kept).
+        write_csv(RESULTS_DIR / "goals.csv",
+                  ["goal", "met_of_k", "k", "status", "values", "mode"],
+                  [[*g, mode] for g in goal_rows], [g[0] for g in goal_rows] if args.only else None)
     print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
           f"(start: see the machine line).  The benchmarks add up to {NPROC}; more means other "
           f"work shared the CPUs and the numbers are noisier")
-    print(f"wrote {out.relative_to(ROOT)} and {raw_file.relative_to(ROOT)}")
+    goals_csv = "" if cost else f", {(RESULTS_DIR / 'goals.csv').relative_to(ROOT)}"
+    print(f"wrote {out.relative_to(ROOT)}{goals_csv}" +
+          " and " + ", ".join(str(f.relative_to(ROOT)) for f in raw_files))
     if cost:
         return
     plots = plot_results(ordered, RESULTS_DIR)
     if plots:
         print(f"wrote {len(plots)} PNG plots: " + ", ".join(str(p.relative_to(ROOT)) for p in plots))
+
+
+def goals_over_repetitions(reps: list[list[tuple[str, str, bool]]]) -> list[list[str]]:
+    """Per goal: met in how many of the K repetitions.  Prints a table (with
+    K > 1) and returns goals.csv's rows: goal, met_of_k, k, status, values."""
+    k = len(reps)
+    goals: dict[str, list[tuple[str, bool] | None]] = {}
+    for i, checks in enumerate(reps):
+        for what, value, ok in checks:
+            goals.setdefault(what, [None] * k)[i] = (value, ok)
+    out = []
+    for what, results in goals.items():
+        got = [x for x in results if x is not None]
+        met = sum(ok for _, ok in got)
+        # A goal met in some repetitions and missed in others is not met
+        # (issue 21: a goal that flips between full runs on a quiet machine).
+        status = ("met" if met == k else "flips" if met else "NOT met") if len(got) == k else \
+            f"checked in {len(got)} of {k}"
+        out.append([what, f"{met}/{k}", str(k), status,
+                    ";".join(x[0] if x else "-" for x in results)])
+    if k > 1:
+        print(f"\nGoals over {k} repetitions (met: in all {k}; flips: in some, counts as not met):")
+        width = max((len(r[0]) for r in out), default=4)
+        print(f"| {'goal'.ljust(width)} | met | status | per repetition |")
+        print(f"|{'-' * (width + 2)}|----:|--------|----------------|")
+        for what, met_of_k, _, status, values in out:
+            print(f"| {what.ljust(width)} | {met_of_k} | {status} | {values.replace(';', ' / ')} |")
+        counts = {s: sum(r[3] == s for r in out) for s in ("met", "flips", "NOT met")}
+        print(f"{counts['met']} met in {k} of {k}, {counts['flips']} flip, "
+              f"{counts['NOT met']} met in none")
+    return out
 
 
 if __name__ == "__main__":
