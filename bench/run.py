@@ -337,6 +337,30 @@ def io_benches() -> list[Bench]:
 
 BENCHES += io_benches()
 
+
+def set_peer_iters() -> None:
+    """The extra peers' -n where Go's would make a run take many seconds: OS
+    threads meeting on a rendezvous channel (crossbeam; ~5-20 us a meeting on
+    the development machine, under load) and Boost.Fiber's cross-thread
+    round trip (~0.3-12 us)."""
+    for b in BENCHES:
+        if not b.go_iters:
+            continue
+        div = {}
+        if "crossbeam" in b.peers():
+            if b.name == "pingpong-chan":
+                div["crossbeam"] = 50
+            elif ("-cap" in b.go_args and b.go_args[b.go_args.index("-cap") + 1] == "0") \
+                    or "FixedNoBuf" in b.go_args or b.go_args[:2] == ["-t", "500"]:
+                div["crossbeam"] = 10 if b.name == "chan-pc" else 20
+        if "fiber" in b.peers() and b.name in ("pingpong", "pingpong-chan") and b.procs > 1:
+            div["fiber"] = 4
+        for p, d in div.items():
+            b.peer_iters[p] = max(1, b.go_iters // d)
+
+
+set_peer_iters()
+
 GOALS_TEXT = """Goals (docs/benchmarks.md; "the best peer": Go, crossbeam or Boost.Fiber, whichever
 is best in that row):
   bare switch <= 10 ns; yield (2 threads, 1 worker) <= 20 ns;

@@ -11,8 +11,9 @@
 // PEER_PROCS (default: std::thread::hardware_concurrency), the worker count of
 // wuc (WUC_PROCESSORS) and Go (GOMAXPROCS).  main's thread is one of the P;
 // the other P - 1 only run fibers until the benchmark is over.  Idle threads
-// spin (work_stealing's suspend = false) unless PEER_FIBER_SUSPEND=1, where
-// they sleep on a condition variable until work is posted to them.
+// sleep until work is posted to them (work_stealing's suspend = true); with
+// PEER_FIBER_SUSPEND=0 they spin instead, which was 2-10x slower in every
+// shape on the 2-CPU development machine (docs/benchmarks.md, "Peers").
 // Channels: boost::fibers::unbuffered_channel for capacity 0, buffered_channel
 // otherwise; Boost's buffered_channel needs a power of two >= 2 and holds one
 // element less than its capacity (bench/SHAPES.md, chan-pc).
@@ -279,7 +280,7 @@ int main(int argc, char **argv) {
   if (name == "chan-pc" && cap != 0 && (cap < 2 || (cap & (cap - 1)) != 0))
     die("chan-pc: Boost's buffered_channel needs a capacity that is a power of two >= 2 (or 0)");
   const char *s = std::getenv("PEER_FIBER_SUSPEND");
-  bool suspend = s && !std::strcmp(s, "1");
+  bool suspend = !(s && !std::strcmp(s, "0"));
 
   // The P - 1 other threads join the work-stealing pool (its constructor
   // waits until all P have joined) and then run fibers until `over`; their
