@@ -62,12 +62,18 @@ fn setup_procs() -> usize {
     // SAFETY: mask is a cpu_set_t-sized buffer; pid 0 is this thread.
     let ok = unsafe { sched_getaffinity(0, std::mem::size_of_val(&mask), mask.as_mut_ptr()) } == 0;
     let allowed: Vec<usize> = if ok {
-        (0..CPU_WORDS * 64).filter(|&c| mask[c / 64] >> (c % 64) & 1 == 1).collect()
+        (0..CPU_WORDS * 64)
+            .filter(|&c| mask[c / 64] >> (c % 64) & 1 == 1)
+            .collect()
     } else {
         (0..thread::available_parallelism().map_or(1, |n| n.get())).collect()
     };
     let p = match std::env::var("PEER_PROCS") {
-        Ok(s) => s.parse::<usize>().ok().filter(|&p| p > 0).unwrap_or_else(|| die("PEER_PROCS must be a positive number")),
+        Ok(s) => s
+            .parse::<usize>()
+            .ok()
+            .filter(|&p| p > 0)
+            .unwrap_or_else(|| die("PEER_PROCS must be a positive number")),
         Err(_) => allowed.len().max(1),
     };
     if ok && p < allowed.len() {
@@ -94,7 +100,10 @@ struct Group {
 
 impl Group {
     fn new(members: usize) -> Group {
-        Group { barrier: Arc::new(Barrier::new(members + 1)), threads: Vec::new() }
+        Group {
+            barrier: Arc::new(Barrier::new(members + 1)),
+            threads: Vec::new(),
+        }
     }
 
     fn spawn<F: FnOnce() + Send + 'static>(&mut self, f: F) {
@@ -210,12 +219,22 @@ fn try_recv_any(chs: &[Receiver<i64>]) -> Option<i64> {
     Some(r.unwrap_or_else(|_| die("receive from a disconnected channel")))
 }
 
-fn select_contend(name: &str, p: usize, n: usize, pairs: usize, nch: usize, cap: usize, spin: bool) {
+fn select_contend(
+    name: &str,
+    p: usize,
+    n: usize,
+    pairs: usize,
+    nch: usize,
+    cap: usize,
+    spin: bool,
+) {
     if ![2, 4, 8].contains(&nch) {
         die(&format!("{name}: -c must be 2, 4 or 8, not {nch}"));
     }
     if spin && cap == 0 {
-        die(&format!("{name}: -cap 0 livelocks (both sides poll, nobody waits); use a buffered capacity"));
+        die(&format!(
+            "{name}: -cap 0 livelocks (both sides poll, nobody waits); use a buffered capacity"
+        ));
     }
     let q = (n / pairs).max(1);
     let run = |q: usize| -> Duration {
@@ -259,7 +278,12 @@ fn select_contend(name: &str, p: usize, n: usize, pairs: usize, nch: usize, cap:
     };
     run((q / 20).max(1));
     let d = run(q);
-    result(name, &format!("P{p}-N{pairs}-C{nch}-cap{cap}"), per_second(q * pairs, d), "ops/s");
+    result(
+        name,
+        &format!("P{p}-N{pairs}-C{nch}-cap{cap}"),
+        per_second(q * pairs, d),
+        "ops/s",
+    );
 }
 
 // ---- select-order ------------------------------------------------------------
@@ -285,7 +309,8 @@ fn select_order(p: usize, window: Duration, cap: usize) {
         let fired = Arc::new(AtomicBool::new(false));
         let over_tx = Arc::new(std::sync::Mutex::new(Some(over_tx)));
         let tick = {
-            let (cnt, t0, fired, over_tx) = (cnt.clone(), t0.clone(), fired.clone(), over_tx.clone());
+            let (cnt, t0, fired, over_tx) =
+                (cnt.clone(), t0.clone(), fired.clone(), over_tx.clone());
             move |k: usize, i: i64| {
                 cnt[k].0.store(i, Ordering::Relaxed);
                 let start = t0.load(Ordering::Acquire);
@@ -342,7 +367,8 @@ fn select_order(p: usize, window: Duration, cap: usize) {
             g.spawn(move || {
                 let mut i = 0i64;
                 while !stop.load(Ordering::Relaxed) {
-                    b.send(i).unwrap_or_else(|_| die("select-order: send on a disconnected channel"));
+                    b.send(i)
+                        .unwrap_or_else(|_| die("select-order: send on a disconnected channel"));
                     i += 1;
                 }
                 drop(tx);
@@ -367,9 +393,15 @@ fn select_order(p: usize, window: Duration, cap: usize) {
         // Only the threads hold the channels' ends from here on.
         drop((a_tx, b_tx, a_rx, b_rx, tick));
         let start = g.open();
-        t0.store(((start - epoch).as_nanos() as u64).max(1), Ordering::Release);
+        t0.store(
+            ((start - epoch).as_nanos() as u64).max(1),
+            Ordering::Release,
+        );
         let _ = over_rx.recv(); // Err once a consumer dropped the sender
-        let (c1, c2) = (cnt[0].0.load(Ordering::Relaxed), cnt[1].0.load(Ordering::Relaxed));
+        let (c1, c2) = (
+            cnt[0].0.load(Ordering::Relaxed),
+            cnt[1].0.load(Ordering::Relaxed),
+        );
         let d = start.elapsed();
         stop.store(true, Ordering::Relaxed);
         // Wait for the producers only (as Go's peer); the consumers drain
@@ -383,9 +415,24 @@ fn select_order(p: usize, window: Duration, cap: usize) {
     let (c1, c2, d) = run(window);
     let cfg = format!("P{p}-cap{cap}");
     let s = d.as_secs_f64();
-    result("select-order", &format!("{cfg}-total"), (c1 + c2) as f64 / s, "ops/s");
-    result("select-order", &format!("{cfg}-pair1"), c1 as f64 / s, "ops/s");
-    result("select-order", &format!("{cfg}-pair2"), c2 as f64 / s, "ops/s");
+    result(
+        "select-order",
+        &format!("{cfg}-total"),
+        (c1 + c2) as f64 / s,
+        "ops/s",
+    );
+    result(
+        "select-order",
+        &format!("{cfg}-pair1"),
+        c1 as f64 / s,
+        "ops/s",
+    );
+    result(
+        "select-order",
+        &format!("{cfg}-pair2"),
+        c2 as f64 / s,
+        "ops/s",
+    );
 }
 
 // ---- chan-pc -------------------------------------------------------------------
@@ -431,7 +478,8 @@ fn chan_pc(p: usize, n: usize, pairs: usize, cap: usize, mean: i64) {
             g.spawn(move || {
                 let mut x = work_seed(k);
                 for i in 0..q {
-                    tx.send(i as i64).unwrap_or_else(|_| die("chan-pc: send on a disconnected channel"));
+                    tx.send(i as i64)
+                        .unwrap_or_else(|_| die("chan-pc: send on a disconnected channel"));
                     x = work(x, limit);
                 }
                 WORK_SINK.fetch_add(x, Ordering::Relaxed);
@@ -443,7 +491,9 @@ fn chan_pc(p: usize, n: usize, pairs: usize, cap: usize, mean: i64) {
                 let mut x = work_seed(pairs + c);
                 let mut sum = 0i64;
                 for _ in 0..q {
-                    sum += rx.recv().unwrap_or_else(|_| die("chan-pc: receive from a disconnected channel"));
+                    sum += rx
+                        .recv()
+                        .unwrap_or_else(|_| die("chan-pc: receive from a disconnected channel"));
                     x = work(x, limit);
                 }
                 sums[c].store(sum, Ordering::Relaxed);
@@ -457,7 +507,12 @@ fn chan_pc(p: usize, n: usize, pairs: usize, cap: usize, mean: i64) {
     };
     run((q / 20).max(1));
     let d = run(q);
-    result("chan-pc", &format!("P{p}-N{pairs}-cap{cap}-w{mean}"), per_second(q * pairs, d), "ops/s");
+    result(
+        "chan-pc",
+        &format!("P{p}-N{pairs}-cap{cap}-w{mean}"),
+        per_second(q * pairs, d),
+        "ops/s",
+    );
 }
 
 // ---- elastic -------------------------------------------------------------------
@@ -470,7 +525,9 @@ fn elastic(p: usize, n: usize, mode: &str) {
             "FixedNoBuf" => bounded::<i64>(0),
             "Fixed1024" => bounded::<i64>(1024),
             "Seq" | "Con" => unbounded::<i64>(),
-            _ => die(&format!("elastic: -mode must be FixedNoBuf, Fixed1024, Seq or Con, not {mode:?}")),
+            _ => die(&format!(
+                "elastic: -mode must be FixedNoBuf, Fixed1024, Seq or Con, not {mode:?}"
+            )),
         };
         // Seq: the consumer starts once the producer has closed its end;
         // `produced` disconnects when the producer drops its sender.
@@ -479,7 +536,8 @@ fn elastic(p: usize, n: usize, mode: &str) {
         let mut g = Group::new(2);
         g.spawn(move || {
             for i in 0..n {
-                tx.send(i as i64).unwrap_or_else(|_| die("elastic: send on a disconnected channel"));
+                tx.send(i as i64)
+                    .unwrap_or_else(|_| die("elastic: send on a disconnected channel"));
             }
             drop(tx);
             drop(produced_tx);
@@ -502,7 +560,12 @@ fn elastic(p: usize, n: usize, mode: &str) {
     };
     run((n / 20).max(1));
     let d = run(n);
-    result("elastic", &format!("P{p}-{mode}"), per_second(n, d), "ops/s");
+    result(
+        "elastic",
+        &format!("P{p}-{mode}"),
+        per_second(n, d),
+        "ops/s",
+    );
 }
 
 // ---- pingpong --------------------------------------------------------------------
@@ -530,7 +593,12 @@ fn pingpong(p: usize, iters: usize) {
     };
     run(iters / 20 + 1);
     let d = run(iters);
-    result("pingpong", &format!("P{p}"), d.as_nanos() as f64 / iters as f64, "ns/op");
+    result(
+        "pingpong",
+        &format!("P{p}"),
+        d.as_nanos() as f64 / iters as f64,
+        "ns/op",
+    );
 }
 
 // ---- flags -----------------------------------------------------------------------
@@ -554,8 +622,13 @@ fn main() {
     let mut mode = String::from("FixedNoBuf");
     let mut it = args[1..].iter();
     while let Some(flag) = it.next() {
-        let val = it.next().unwrap_or_else(|| die(&format!("{flag} needs a value\n{USAGE}")));
-        let num = || val.parse::<i64>().unwrap_or_else(|_| die(&format!("{flag}: not a number: {val}")));
+        let val = it
+            .next()
+            .unwrap_or_else(|| die(&format!("{flag} needs a value\n{USAGE}")));
+        let num = || {
+            val.parse::<i64>()
+                .unwrap_or_else(|_| die(&format!("{flag}: not a number: {val}")))
+        };
         match flag.trim_start_matches('-') {
             "n" => iters = num().max(0) as usize,
             "d" => millis = num().max(1) as u64,
@@ -577,7 +650,15 @@ fn main() {
             let def = 4_000_000 / chans.max(1) * if k > 0 { 2 } else { 1 };
             select_contend(&name, p, n(def), per_side, chans, k, false)
         }
-        "select-spin" => select_contend(&name, p, n(4_000_000 / chans.max(1)), per_side, chans, cap.unwrap_or(64), true),
+        "select-spin" => select_contend(
+            &name,
+            p,
+            n(4_000_000 / chans.max(1)),
+            per_side,
+            chans,
+            cap.unwrap_or(64),
+            true,
+        ),
         "select-order" => select_order(p, Duration::from_millis(millis), cap.unwrap_or(0)),
         "chan-pc" => chan_pc(p, n(1_000_000), per_side, cap.unwrap_or(0), mean),
         "elastic" => {
