@@ -897,7 +897,7 @@ def machine_summary(go: str | None) -> str:
 
 
 def measure_against_go(benches: list[Bench], build_dir: Path, runs: int, quick: bool,
-                       peers: list[str] = ()) -> tuple[list[Row], list[list[str]]]:
+                       peers: list[str] | None = None) -> tuple[list[Row], list[list[str]]]:
     """Every configuration `runs` times, wuc, Go and the extra peers (of
     `peers`, where they have the benchmark) in turn; the rows and every run."""
     rows: dict[tuple[str, str, str], Row] = {}
@@ -908,7 +908,7 @@ def measure_against_go(benches: list[Bench], build_dir: Path, runs: int, quick: 
             sides = [("wuc", c_cmd, {"WUC_PROCESSORS": str(b.procs)}),
                      ("go", go_cmd, {"GOMAXPROCS": str(b.procs), **b.go_env})]
             sides += [(p, peer_command(b, p, build_dir, quick), {"PEER_PROCS": str(b.procs)})
-                      for p in b.peers() if p in peers]
+                      for p in b.peers() if p in (peers or [])]
             # Nobody always runs first (on a warmer or colder machine): with
             # two sides this alternates, with more it rotates.
             k = rep % len(sides)
