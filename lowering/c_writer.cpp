@@ -3,7 +3,7 @@
 namespace wuc {
 
 CWriter::CWriter(const Renderer &r, std::string &out, unsigned statementLine, std::string indent)
-    : r_(r), out_(out), statementLine_(statementLine), indent_(std::move(indent)) {}
+    : r_(r), out_(out), codeLine_(statementLine), indent_(std::move(indent)) {}
 
 void CWriter::endLine() {
   out_ += '\n';
@@ -22,7 +22,7 @@ void CWriter::directiveWithFile(unsigned offset) {
 }
 
 void CWriter::code(const std::string &line) {
-  if (mapped_ != statementLine_) directive(statementLine_);
+  if (mapped_ != codeLine_) directive(codeLine_);
   out_ += indent_ + line;
   endLine();
 }
@@ -37,6 +37,8 @@ void CWriter::user(Range userText, const std::string &line) {
   out_ += indent_ + line;
   out_ += '\n';
   mapped_ = 0; // the user's text may span lines
+  // The code after it continues where the user's text ends.
+  codeLine_ = r_.file().lineCol(userText.end > userText.begin ? userText.end - 1 : userText.begin).line;
 }
 
 std::string CWriter::text(Range r) const {

@@ -2,12 +2,15 @@
 // the back end's idea of "which .wc line is this" right for every line.
 //
 // Three kinds of line (docs/lowering.md, "Lines and columns"):
-//   code()  generated C that executes: attributed to the statement's first
-//           line, so a debugger never stops in generated code when the user
-//           breaks on another line, and `next` steps over the machinery;
+//   code()  generated C that executes: attributed to the line of the user's
+//           text it follows (the statement's first line, a clause's line,
+//           the last line evaluated, the statement's last line: codeLine()),
+//           never to a line outside the statement, so a debugger never stops
+//           in generated code when the user breaks on another line, and
+//           `next` visits the user's lines in the order they run;
 //   note()  a comment, a label, a brace: no code, so no directive needed;
 //   user()  generated C around the user's text: attributed to that text's
-//           line;  body(): the user's statement itself, at its own line and
+//           line; the code() after it continues that text's last line;  body(): the user's statement itself, at its own line and
 //           column.
 // A `#line N` directive is written only when the next line would otherwise
 // be attributed to another line.
@@ -22,10 +25,13 @@ namespace wuc {
 class CWriter {
 public:
   // `out` receives the text; `statementLine` is the line generated code is
-  // attributed to; `indent` is the indentation of the statement's line.
+  // first attributed to; `indent` is the indentation of the statement's line.
   CWriter(const Renderer &r, std::string &out, unsigned statementLine, std::string indent);
 
   void code(const std::string &line);
+  // Attributes the code() lines from here on to source line `line`.
+  void codeLine(unsigned line) { codeLine_ = line; }
+  unsigned codeLine() const { return codeLine_; }
   void note(const std::string &line);
   void user(Range userText, const std::string &line);
   // The user's statement `body` on lines of its own, its first line at its
@@ -53,7 +59,7 @@ private:
 
   const Renderer &r_;
   std::string &out_;
-  unsigned statementLine_;
+  unsigned codeLine_; // the line code() is attributed to
   std::string indent_;
   unsigned mapped_ = 0; // the line the next output line is attributed to; 0: unknown
 };

@@ -98,7 +98,8 @@ public:
                     std::string &out)
       : r_(r), w_(w), facts_(facts), out_(out), p_("__wuc" + std::to_string(w.id)),
         c_(r, out, r.file().lineCol(w.range.begin).line, indentationOf(r.file(), w.range.begin)),
-        allOr_(isAllOr(w.tree, w)) {
+        allOr_(isAllOr(w.tree, w)),
+        lastLine_(r.file().lineCol(w.range.end > w.range.begin ? w.range.end - 1 : w.range.begin).line) {
     for (const Clause &c : w.clauses) {
       names_.push_back(p_ + "_clause" + std::to_string(c.index) + "_" + kindName(facts[c.index]));
       enabled_.push_back("1");
@@ -129,11 +130,16 @@ public:
     std::string capacity = std::to_string(k + 7 * families_);
     c_.note("wuc_wu_clause " + p_ + "_clauses[" + (families_ ? capacity : std::to_string(k)) +
             "];");
+    // gcc attributes a cleanup to its variable's line, clang to the block's
+    // closing brace: both are the statement's last line.
+    unsigned first = c_.codeLine();
+    c_.codeLine(lastLine_);
     if (families_)
-      c_.note("wuc_wu_storage " + p_ +
+      c_.code("wuc_wu_storage " + p_ +
               "_storage __attribute__((__cleanup__(wuc_wu_storage_exit))); /* frees heap nodes */");
-    c_.note("wuc_wu " + p_ +
+    c_.code("wuc_wu " + p_ +
             " __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */");
+    c_.codeLine(first);
     c_.code("wuc_wu_init(&" + p_ + ", " + p_ + "_clauses, " + (allOr_ ? "1" : "0") + ");");
     if (families_) {
       c_.code("wuc_wu_storage_init(&" + p_ + "_storage, " + capacity + ", " +
@@ -148,6 +154,10 @@ public:
       emitEvaluation(c);
     }
     emitElseGuard();
+    // The paths and each body's prologue continue the last line evaluated;
+    // each body's epilogue and the block's end (its cleanup) are the
+    // statement's last line: `next` never returns to its first line.
+    dispatchLine_ = c_.codeLine();
     if (allOr_ && families_)
       emitAllOrFamilies();
     else if (allOr_)
@@ -156,6 +166,7 @@ public:
       emitMixed();
     emitBodies();
     c_.outdent();
+    c_.codeLine(lastLine_);
     c_.note(p_ + "_end:;");
     c_.code("}");
     c_.after(w_.range.end);
@@ -182,6 +193,7 @@ private:
     return name(i, suffix) + "[" + p_ + "_j]";
   }
   const ClauseFacts &facts(unsigned i) const { return facts_[i]; }
+  unsigned lineOf(unsigned offset) const { return r_.file().lineCol(offset).line; }
   std::string where(unsigned offset) const {
     LineCol lc = r_.file().lineCol(offset);
     return r_.file().path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.col);
@@ -248,6 +260,7 @@ private:
     std::string r = name(i), ch = name(i, "_chan");
     c_.note("");
     c_.note(clauseComment(c));
+    c_.codeLine(lineOf(c.hasGuard ? c.guardOffset : c.keywordOffset));
     if (families_) {
       c_.code("unsigned " + name(i, "_at") + " = wuc_wu_count(&" + p_ + "); /* its place */");
       c_.code("wuc_wu_reserve(&" + p_ + "_storage, &" + p_ + ", " + name(i, "_at") + " + 1);");
@@ -360,6 +373,7 @@ private:
     std::vector<std::string> arrays;
     c_.note("");
     c_.note(clauseComment(c));
+    c_.codeLine(lineOf(c.keywordOffset));
     c_.user(c.indexType, "typedef " + text(c.indexType) + " " + name(i, "_index_t") + ";");
     // The type of an expression of the index (not evaluated).
     auto typeOf = [&](const std::string &e) {
@@ -697,6 +711,7 @@ private:
       const ClauseFacts &f = facts(i);
       c_.note("");
       c_.note(clauseComment(c));
+      c_.codeLine(dispatchLine_);
       c_.outdent();
       if (allOr_) {
         c_.note(name(i, "_tried") + ": /* its try on the fast path completed */");
@@ -719,6 +734,7 @@ private:
         c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
         c_.indent();
         c_.body(c.body);
+        c_.codeLine(lastLine_);
         c_.outdent();
         c_.note("}");
         c_.code("wuc_wu_end_winner(&" + p_ + ", " + at(i) + ");");
@@ -727,6 +743,7 @@ private:
       } else {
         c_.note("{");
         c_.body(c.body);
+        c_.codeLine(lastLine_);
         c_.note("}");
         c_.code("wuc_wu_mixed_ran(&" + p_ + ", " + at(i) + ");");
         c_.code("goto " + p_ + "_step;");
@@ -737,8 +754,10 @@ private:
       c_.outdent();
       c_.note(p_ + "_else: /* the else at " + whereText(w_.elseBranch.keywordOffset) + " */");
       c_.indent();
+      c_.codeLine(dispatchLine_);
       c_.note("{");
       c_.body(w_.elseBranch.body);
+      c_.codeLine(lastLine_);
       c_.note("}");
       c_.code("goto " + p_ + "_end;");
     }
@@ -760,6 +779,7 @@ private:
       c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
       c_.indent();
       c_.body(c.body);
+      c_.codeLine(lastLine_);
       c_.outdent();
       c_.note("}");
       c_.outdent();
@@ -770,6 +790,7 @@ private:
     } else {
       c_.note("{");
       c_.body(c.body);
+      c_.codeLine(lastLine_);
       c_.note("}");
       c_.outdent();
       c_.note("}");
@@ -790,6 +811,8 @@ private:
   std::string elseEnabled_ = "1";
   bool blocks_ = false;   // a switch reaches the bodies' _won labels
   unsigned families_ = 0; // how many clauses are families
+  unsigned lastLine_;         // the statement's last line
+  unsigned dispatchLine_ = 0; // the last line evaluated
 };
 
 } // namespace
