@@ -32,6 +32,8 @@ public:
   // Attributes the code() lines from here on to source line `line`.
   void codeLine(unsigned line) { codeLine_ = line; }
   unsigned codeLine() const { return codeLine_; }
+  // The next code() writes its directive (text will be inserted before it).
+  void forget() { mapped_ = 0; }
   void note(const std::string &line);
   void user(Range userText, const std::string &line);
   // The user's statement `body` on lines of its own, its first line at its

@@ -97,11 +97,14 @@ public:
   StatementLowering(const Renderer &r, const WaitUntil &w, const std::vector<ClauseFacts> &facts,
                     std::string &out)
       : r_(r), w_(w), facts_(facts), out_(out), p_("__wuc" + std::to_string(w.id)),
+        wu_(p_ + ".__wuc_wu"),
         c_(r, out, r.file().lineCol(w.range.begin).line, indentationOf(r.file(), w.range.begin)),
         allOr_(isAllOr(w.tree, w)),
         lastLine_(r.file().lineCol(w.range.end > w.range.begin ? w.range.end - 1 : w.range.begin).line) {
     for (const Clause &c : w.clauses) {
-      names_.push_back(p_ + "_clause" + std::to_string(c.index) + "_" + kindName(facts[c.index]));
+      labels_.push_back(p_ + "_clause" + std::to_string(c.index) + "_" + kindName(facts[c.index]));
+      names_.push_back(p_ + ".__wuc_clause" + std::to_string(c.index) + "_" +
+                       kindName(facts[c.index]));
       enabled_.push_back("1");
       families_ += c.family;
     }
@@ -128,23 +131,17 @@ public:
     // every written clause and WUC_WU_FAMILY_FRAME elements per family, and
     // moves to the heap past it (docs/language.md, "Clause families").
     std::string capacity = std::to_string(k + 7 * families_);
-    c_.note("wuc_wu_clause " + p_ + "_clauses[" + (families_ ? capacity : std::to_string(k)) +
-            "];");
-    // gcc attributes a cleanup to its variable's line, clang to the block's
-    // closing brace: both are the statement's last line.
-    unsigned first = c_.codeLine();
-    c_.codeLine(lastLine_);
-    if (families_)
-      c_.code("wuc_wu_storage " + p_ +
-              "_storage __attribute__((__cleanup__(wuc_wu_storage_exit))); /* frees heap nodes */");
-    c_.code("wuc_wu " + p_ +
-            " __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */");
-    c_.codeLine(first);
-    c_.code("wuc_wu_init(&" + p_ + ", " + p_ + "_clauses, " + (allOr_ ? "1" : "0") + ");");
+    // The statement's state is one struct, declared here once every member
+    // is known (stateDeclaration), so a debugger shows one variable.
+    size_t splice = out_.size();
+    member("wuc_wu_clause", p_ + ".__wuc_clauses",
+           "[" + (families_ ? capacity : std::to_string(k)) + "]");
+    c_.forget();
+    c_.code("wuc_wu_init(&" + wu_ + ", " + p_ + ".__wuc_clauses, " + (allOr_ ? "1" : "0") + ");");
     if (families_) {
-      c_.code("wuc_wu_storage_init(&" + p_ + "_storage, " + capacity + ", " +
+      c_.code("wuc_wu_storage_init(&" + p_ + ".__wuc_storage, " + capacity + ", " +
               cStringLiteral(where(w_.range.begin)) + ");");
-      c_.note("unsigned " + p_ + "_j; /* an element of a family */");
+      member("unsigned", p_ + ".__wuc_j"); /* an element of a family */
     }
     for (const Clause &c : w_.clauses) {
       if (c.family) {
@@ -169,6 +166,7 @@ public:
     c_.codeLine(lastLine_);
     c_.note(p_ + "_end:;");
     c_.code("}");
+    out_.insert(splice, stateDeclaration());
     c_.after(w_.range.end);
   }
 
@@ -177,20 +175,56 @@ private:
   // __wucN_clauseI_<kind>: the clause's resource or clause object; its other
   // temporaries and labels add a suffix.
   std::string name(unsigned i, const char *suffix = "") const { return names_[i] + suffix; }
+  // Clause i's labels: __wucN_clauseI_<kind>_won...
+  std::string label(unsigned i, const char *suffix) const { return labels_[i] + suffix; }
+
+  // ---- the state struct --------------------------------------------------
+  // `ref` (__wucN.__wuc_...) becomes a member of the statement's struct, of
+  // `type` (`dims`: an array's), attributed to `line` (0: no directive; a
+  // type naming the user's text is attributed to that text's line, for the
+  // back end's messages).
+  void member(const std::string &type, const std::string &ref, const std::string &dims = "",
+              unsigned line = 0) {
+    std::string m = ref[0] == '*' ? "*" + ref.substr(p_.size() + 2) : ref.substr(p_.size() + 1);
+    members_.push_back({type + " " + m + dims + ";", line});
+  }
+  // The struct, for the top of the block: the wuc_wu first (and the
+  // storage second) for the cleanup, which gcc attributes to the variable's
+  // line and clang to the block's closing brace: both the statement's last
+  // line.  -Wpadded would warn about padding between the user's types.
+  std::string stateDeclaration() const {
+    std::string in = indentationOf(r_.file(), w_.range.begin) + "  ", t;
+    for (const auto &d : typedefs_)
+      t += "#line " + std::to_string(d.second) + "\n" + in + d.first + "\n";
+    t += in + "_Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic ignored \\\"-Wpadded\\\"\")\n";
+    t += in + "struct { /* the statement's state */\n";
+    t += in + "  wuc_wu __wuc_wu; /* withdraws on any exit: wuc_wu_exit */\n";
+    if (families_) t += in + "  wuc_wu_storage __wuc_storage; /* frees heap nodes */\n";
+    for (const auto &m : members_) {
+      if (m.second) t += "#line " + std::to_string(m.second) + "\n";
+      t += in + "  " + m.first + "\n";
+    }
+    t += "#line " + std::to_string(lastLine_) + "\n";
+    t += in + "} " + p_ + " __attribute__((__cleanup__(" +
+         (families_ ? "wuc_wu_family_state_exit" : "wuc_wu_state_exit") + ")));\n";
+    t += in + "_Pragma(\"GCC diagnostic pop\")\n";
+    return t;
+  }
+
   std::string node(unsigned i) const {
-    if (families_) return "&wuc_wu_clause_at(&" + p_ + ", " + at(i) + ")->__wuc_node";
-    return "&" + p_ + "_clauses[" + std::to_string(i) + "].__wuc_node";
+    if (families_) return "&wuc_wu_clause_at(&" + wu_ + ", " + at(i) + ")->__wuc_node";
+    return "&" + p_ + ".__wuc_clauses[" + std::to_string(i) + "].__wuc_node";
   }
   // Clause i's place in the statement's clause array: its index, or with
   // families a run-time value (an element: at + __wucN_j).
   std::string at(unsigned i) const {
     if (!families_) return std::to_string(i);
-    if (w_.clauses[i].family) return name(i, "_at") + " + " + p_ + "_j";
+    if (w_.clauses[i].family) return name(i, "_at") + " + " + p_ + ".__wuc_j";
     return name(i, "_at");
   }
   // A family's arrays, element __wucN_j.
   std::string el(unsigned i, const char *suffix = "") const {
-    return name(i, suffix) + "[" + p_ + "_j]";
+    return name(i, suffix) + "[" + p_ + ".__wuc_j]";
   }
   const ClauseFacts &facts(unsigned i) const { return facts_[i]; }
   unsigned lineOf(unsigned offset) const { return r_.file().lineCol(offset).line; }
@@ -261,13 +295,18 @@ private:
     c_.note("");
     c_.note(clauseComment(c));
     c_.codeLine(lineOf(c.hasGuard ? c.guardOffset : c.keywordOffset));
+    // The type of the user's expression `e` (not evaluated), unqualified.
+    auto typeOf = [](const std::string &e) { return "__typeof__(((void)0, " + e + "))"; };
+    auto line = [&](Range userText) { return lineOf(userText.begin); };
     if (families_) {
-      c_.code("unsigned " + name(i, "_at") + " = wuc_wu_count(&" + p_ + "); /* its place */");
-      c_.code("wuc_wu_reserve(&" + p_ + "_storage, &" + p_ + ", " + name(i, "_at") + " + 1);");
+      member("unsigned", name(i, "_at"));
+      c_.code(name(i, "_at") + " = wuc_wu_count(&" + wu_ + "); /* its place */");
+      c_.code("wuc_wu_reserve(&" + p_ + ".__wuc_storage, &" + wu_ + ", " + name(i, "_at") + " + 1);");
     }
     if (c.hasGuard) {
       enabled_[i] = name(i, "_enabled");
-      c_.user(c.guard, "_Bool " + enabled_[i] + " = (" + text(c.guard) + ") != 0;");
+      member("_Bool", enabled_[i]);
+      c_.user(c.guard, enabled_[i] + " = (" + text(c.guard) + ") != 0;");
     }
     const std::string &en = enabled_[i];
     // The channel operand's address (or the pointer itself).
@@ -276,63 +315,73 @@ private:
     };
     // The element type without qualifiers (a comma expression drops them),
     // for temporaries that are assigned.
-    std::string elemType = "__typeof__(((void)0, " + ch + "->__wuc_elem[0]))";
+    // (the channel's text, as the member is not declared yet)
+    auto elemType = [&](Range operand) {
+      return typeOf("(" + channelAt(operand) + ")->__wuc_elem[0]");
+    };
+    // The channel's address, once.
+    auto channel = [&](Range operand) {
+      member(typeOf(channelAt(operand)), ch, "", line(operand));
+      c_.user(operand, ch + " = " + ifEnabled(en, channelAt(operand), "0") + ";");
+    };
     std::string data = "0";
     switch (f.kind) {
     case ClauseFacts::Recv: {
       std::string target = name(i, "_target");
-      if (!f.recvTargetIsRegister)
-        c_.user(c.lhs, "__extension__ __auto_type " + target + " = " +
-                           ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
-      c_.user(c.rhs, "__extension__ __auto_type " + ch + " = " +
-                         ifEnabled(en, channelAt(c.rhs), "0") + ";");
+      if (!f.recvTargetIsRegister) {
+        member("__typeof__(&(" + text(c.lhs) + "))", target, "", line(c.lhs));
+        c_.user(c.lhs, target + " = " + ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
+      }
+      channel(c.rhs);
       if (f.recvInPlace) {
         data = target;
       } else {
         std::string elem = name(i, "_elem");
-        c_.note(elemType + " " + elem + "; /* received, then converted */");
+        member(elemType(c.rhs), elem, "", line(c.rhs)); // received, then converted
         c_.code("__builtin_memset(&" + elem + ", 0, sizeof " + elem + ");");
         data = "&" + elem;
       }
-      c_.code("wuc_chan_recv_clause " + r + " = " +
+      member("wuc_chan_recv_clause", r);
+      c_.code(r + " = " +
               ifEnabled(en, "WUC_CHAN_RECV_CLAUSE(" + ch + ")", "(wuc_chan_recv_clause){0}") + ";");
       break;
     }
     case ClauseFacts::Send: {
       std::string value = name(i, "_value");
-      c_.user(c.lhs, "__extension__ __auto_type " + ch + " = " +
-                         ifEnabled(en, channelAt(c.lhs), "0") + ";");
+      channel(c.lhs);
+      member(elemType(c.lhs), value, "", line(c.lhs));
       if (en == "1") {
-        c_.user(c.rhs, elemType + " " + value + " = (" + text(c.rhs) + ");");
+        c_.user(c.rhs, value + " = (" + text(c.rhs) + ");");
       } else {
-        c_.note(elemType + " " + value + ";");
         c_.code("__builtin_memset(&" + value + ", 0, sizeof " + value + ");");
         c_.user(c.rhs, "if (" + en + ") " + value + " = (" + text(c.rhs) + ");");
       }
-      c_.code("wuc_chan_send_clause " + r + " = " +
+      member("wuc_chan_send_clause", r);
+      c_.code(r + " = " +
               ifEnabled(en, "WUC_CHAN_SEND_CLAUSE(" + ch + ")", "(wuc_chan_send_clause){0}") + ";");
       data = "&" + value;
       break;
     }
     case ClauseFacts::Closed:
-      c_.user(c.arg, "__extension__ __auto_type " + ch + " = " +
-                         ifEnabled(en, channelAt(c.arg), "0") + ";");
-      c_.code("wuc_chan_closed_clause " + r + " = " +
+      channel(c.arg);
+      member("wuc_chan_closed_clause", r);
+      c_.code(r + " = " +
               ifEnabled(en, "WUC_CHAN_CLOSED_CLAUSE(" + ch + ")", "(wuc_chan_closed_clause){0}") +
               ";");
       break;
     case ClauseFacts::Timeout:
-      c_.user(c.arg,
-              "wuc_timeout " + r + " = " +
-                  ifEnabled(en, "wuc_timeout_make(" + text(c.arg) + ")", "(wuc_timeout){0}") + ";");
+      member("wuc_timeout", r);
+      c_.user(c.arg, r + " = " +
+                         ifEnabled(en, "wuc_timeout_make(" + text(c.arg) + ")", "(wuc_timeout){0}") +
+                         ";");
       break;
     case ClauseFacts::Readable:
     case ClauseFacts::Writable: {
       // fd once, when the clause is enabled (<wuc/fd.h>).
       const char *make =
           f.kind == ClauseFacts::Readable ? "wuc_readable_make(" : "wuc_writable_make(";
-      c_.user(c.arg, "wuc_fd_clause " + r + " = " +
-                         ifEnabled(en, make + text(c.arg) + ")", "(wuc_fd_clause){0}") + ";");
+      member("wuc_fd_clause", r);
+      c_.user(c.arg, r + " = " + ifEnabled(en, make + text(c.arg) + ")", "(wuc_fd_clause){0}") + ";");
       break;
     }
     case ClauseFacts::Resource:
@@ -344,16 +393,17 @@ private:
       std::string addr = f.resourceIsPointer
                              ? (path.empty() ? "(" + operand + ")" : "&(" + operand + ")" + path)
                              : "&(" + operand + ")" + path;
-      c_.user(c.operand, "__extension__ __auto_type " + r + " = " + ifEnabled(en, addr, "0") + ";");
+      member(typeOf(addr), r, "", line(c.operand));
+      c_.user(c.operand, r + " = " + ifEnabled(en, addr, "0") + ";");
       break;
     }
     }
-    c_.code("wuc_wu_clause_init(&" + p_ + ", " + at(i) + ", " + en + ", (void *)" + resArg(i) +
+    c_.code("wuc_wu_clause_init(&" + wu_ + ", " + at(i) + ", " + en + ", (void *)" + resArg(i) +
             ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");");
     // Mixed statements can be left by a jump while this clause completes:
     // the cleanup then converts the element into the target itself.
     if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace && !f.recvTargetIsRegister)
-      c_.code("wuc_wu_clause_converts(&" + p_ + ", " + at(i) + ", (void *)" + name(i, "_target") +
+      c_.code("wuc_wu_clause_converts(&" + wu_ + ", " + at(i) + ", (void *)" + name(i, "_target") +
               ", WUC_WU_KIND(*" + name(i, "_target") + "), WUC_WU_KIND(" + ch +
               "->__wuc_elem[0]));");
   }
@@ -368,21 +418,24 @@ private:
     unsigned i = c.index;
     const ClauseFacts &f = facts(i);
     std::string r = name(i), n = name(i, "_n"), cap = name(i, "_cap"), at = name(i, "_at");
-    std::string st = "&" + p_ + "_storage", w = "&" + p_;
+    std::string st = "&" + p_ + ".__wuc_storage", w = "&" + wu_;
     std::string idx = text(c.indexName);
     std::vector<std::string> arrays;
     c_.note("");
     c_.note(clauseComment(c));
     c_.codeLine(lineOf(c.keywordOffset));
-    c_.user(c.indexType, "typedef " + text(c.indexType) + " " + name(i, "_index_t") + ";");
+    // The index's type, before the state struct whose arrays use it.
+    std::string indexT = label(i, "_index_t");
+    typedefs_.push_back({"typedef " + text(c.indexType) + " " + indexT + ";", lineOf(c.indexType.begin)});
     // The type of an expression of the index (not evaluated).
     auto typeOf = [&](const std::string &e) {
-      return "__typeof__(__extension__({ " + name(i, "_index_t") + " " + idx + "; (void)" + idx +
-             "; " + e + "; }))";
+      return "__typeof__(__extension__({ " + indexT + " " + idx + "; (void)" + idx + "; " + e +
+             "; }))";
     };
     auto array = [&](const std::string &type, const char *suffix) {
       std::string a = name(i, suffix);
-      c_.note(type + " " + a + "_frame[WUC_WU_FAMILY_FRAME], *" + a + " = " + a + "_frame;");
+      member(type, a + "_frame", "[WUC_WU_FAMILY_FRAME]");
+      member(type, "*" + a);
       arrays.push_back(a);
     };
     auto channelAt = [&](Range operand) {
@@ -393,7 +446,7 @@ private:
     };
     // The arrays: the index, what the body needs besides it, and the
     // clause objects the elements' clauses point to.
-    array(name(i, "_index_t"), "_index");
+    array(indexT, "_index");
     std::string e = name(i) + "[" + n + "]", data = "0";
     const bool converts = f.kind == ClauseFacts::Recv && !f.recvInPlace;
     switch (f.kind) {
@@ -429,8 +482,13 @@ private:
     }
     std::string res =
         f.kind == ClauseFacts::Resource || f.kind == ClauseFacts::Invalid ? e : "&" + e;
-    c_.code("unsigned " + at + " = wuc_wu_count(&" + p_ + "), " + n + " = 0, " + cap +
-            " = WUC_WU_FAMILY_FRAME; /* its first element's place, its size */");
+    member("unsigned", at);
+    member("unsigned", n);
+    member("unsigned", cap);
+    for (const std::string &a : arrays) c_.code(a + " = " + a + "_frame;");
+    c_.code(at + " = wuc_wu_count(&" + wu_ + "); /* its first element's place */");
+    c_.code(n + " = 0;");
+    c_.code(cap + " = WUC_WU_FAMILY_FRAME; /* its size */");
     c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
     c_.user(c.familyInit, "for (" + text(c.familyInit) + "; " + text(c.familyCond) + "; " +
                               text(c.familyStep) + ") {");
@@ -440,7 +498,7 @@ private:
     c_.code("if (" + n + " == " + cap + ") { /* full: the arrays move to the heap */");
     c_.indent();
     c_.code(cap + " = wuc_wu_next_cap(" + st + ", " + cap + ", " + site(c) + ");");
-    c_.code("wuc_wu_set_count(&" + p_ + ", " + at + " + " + n +
+    c_.code("wuc_wu_set_count(&" + wu_ + ", " + at + " + " + n +
             "); /* the clauses the move copies */");
     c_.code("wuc_wu_reserve(" + st + ", " + w + ", " + at + " + " + cap + ");");
     for (const std::string &a : arrays)
@@ -449,7 +507,7 @@ private:
     c_.outdent();
     c_.note("}");
     c_.code(name(i, "_index") + "[" + n + "] = " + idx + ";");
-    std::string ch = name(i, "_chan");
+    std::string ch = label(i, "_chan"); // a local of the loop's block
     switch (f.kind) {
     case ClauseFacts::Recv:
       if (converts) {
@@ -484,7 +542,7 @@ private:
       c_.user(c.operand, e + " = " + resourceAddress(c) + ";");
       break;
     }
-    std::string init = "wuc_wu_element_init(wuc_wu_clause_at(&" + p_ + ", " + at + " + " + n +
+    std::string init = "wuc_wu_element_init(wuc_wu_clause_at(&" + wu_ + ", " + at + " + " + n +
                        "), (void *)" + res + ", " + ops(f) + ", (void *)" + data + ", " + site(c) +
                        ");";
     if (f.kind == ClauseFacts::Recv && !converts)
@@ -498,7 +556,7 @@ private:
     c_.code(n + "++;");
     c_.outdent();
     c_.note("}");
-    c_.code("wuc_wu_set_count(&" + p_ + ", " + at + " + " + n + ");");
+    c_.code("wuc_wu_set_count(&" + wu_ + ", " + at + " + " + n + ");");
     c_.code("if (" + cap + " != WUC_WU_FAMILY_FRAME) wuc_wu_family_grew(" + site(c) + ", " + n +
             "); /* where to start next time */");
   }
@@ -520,10 +578,10 @@ private:
     for (const Clause &c : w_.clauses) {
       if (c.family)
         c_.code("if (" + var + " - " + name(c.index, "_at") + " < " + name(c.index, "_n") + ") { " +
-                p_ + "_j = " + var + " - " + name(c.index, "_at") + "; goto " +
-                name(c.index, suffix) + "; }");
+                p_ + ".__wuc_j = " + var + " - " + name(c.index, "_at") + "; goto " +
+                label(c.index, suffix) + "; }");
       else
-        c_.code("if (" + var + " == " + name(c.index, "_at") + ") goto " + name(c.index, suffix) +
+        c_.code("if (" + var + " == " + name(c.index, "_at") + ") goto " + label(c.index, suffix) +
                 ";");
     }
   }
@@ -538,8 +596,8 @@ private:
       c_.note("   Fisher-Yates permutation of their places) without registering */");
       c_.note("{");
       c_.indent();
-      c_.code("unsigned " + p_ + "_k = (unsigned)wuc_wu_try_fair_storage(&" + p_ + ", &" + p_ +
-              "_storage);");
+      c_.code("unsigned " + p_ + "_k = (unsigned)wuc_wu_try_fair_storage(&" + wu_ + ", &" + p_ +
+              ".__wuc_storage);");
       emitDispatch(p_ + "_k", "_tried");
       c_.outdent();
       c_.note("}");
@@ -551,14 +609,14 @@ private:
       unsigned i = c.index;
       std::string en = c.family ? name(i, "_n") : enabled_[i];
       if (!w_.fair && c.family) {
-        c_.code("for (" + p_ + "_j = 0; " + p_ + "_j < " + name(i, "_n") + "; " + p_ + "_j++)");
+        c_.code("for (" + p_ + ".__wuc_j = 0; " + p_ + ".__wuc_j < " + name(i, "_n") + "; " + p_ + ".__wuc_j++)");
         c_.indent();
-        c_.code("if (" + regFn(facts(i)) + "(" + resArg(i) + ", wuc_wu_try_node(&" + p_ + ", " +
-                at(i) + "))) goto " + name(i, "_tried") + ";");
+        c_.code("if (" + regFn(facts(i)) + "(" + resArg(i) + ", wuc_wu_try_node(&" + wu_ + ", " +
+                at(i) + "))) goto " + label(i, "_tried") + ";");
         c_.outdent();
       } else if (!w_.fair) {
         c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
-                ", wuc_wu_try_node(&" + p_ + ", " + at(i) + "))) goto " + name(i, "_tried") + ";");
+                ", wuc_wu_try_node(&" + wu_ + ", " + at(i) + "))) goto " + label(i, "_tried") + ";");
       }
       anyEnabled = en == "1" || anyEnabled == "1" ? "1"
                    : anyEnabled.empty()           ? en
@@ -577,7 +635,7 @@ private:
     c_.note("/* block: register every enabled clause and element, park until one completes */");
     c_.note("{");
     c_.indent();
-    c_.code("unsigned " + p_ + "_k = wuc_wu_block_all_or(&" + p_ + ");");
+    c_.code("unsigned " + p_ + "_k = wuc_wu_block_all_or(&" + wu_ + ");");
     emitDispatch(p_ + "_k", "_won");
     c_.code("goto " + p_ + "_end;");
     c_.outdent();
@@ -587,10 +645,11 @@ private:
   void emitElseGuard() {
     const ElseBranch &e = w_.elseBranch;
     if (!e.present || !e.hasGuard) return;
-    elseEnabled_ = p_ + "_else_enabled";
+    elseEnabled_ = p_ + ".__wuc_else_enabled";
     c_.note("");
     c_.note("/* the else guard, evaluated last, at " + whereText(e.guardOffset) + " */");
-    c_.user(e.guard, "_Bool " + elseEnabled_ + " = (" + text(e.guard) + ") != 0;");
+    member("_Bool", elseEnabled_);
+    c_.user(e.guard, elseEnabled_ + " = (" + text(e.guard) + ") != 0;");
   }
 
   // ---- all-or statements --------------------------------------------------
@@ -602,10 +661,10 @@ private:
       std::string k = std::to_string(w_.clauses.size());
       c_.note("/* fast path, fair: try the enabled clauses in a random order (a Fisher-Yates");
       c_.note("   permutation of their indices) without registering */");
-      c_.note("unsigned " + p_ + "_order[" + k + "];");
-      c_.code("switch (wuc_wu_try_fair(&" + p_ + ", " + p_ + "_order)) {");
+      member("unsigned", p_ + ".__wuc_order", "[" + k + "]");
+      c_.code("switch (wuc_wu_try_fair(&" + wu_ + ", " + p_ + ".__wuc_order)) {");
       for (const Clause &c : w_.clauses)
-        c_.code("case " + std::to_string(c.index) + ": goto " + name(c.index, "_tried") + ";");
+        c_.code("case " + std::to_string(c.index) + ": goto " + label(c.index, "_tried") + ";");
       c_.code("default: break; /* none was ready */");
       c_.note("}");
     }
@@ -616,8 +675,8 @@ private:
       const std::string &en = enabled_[i];
       if (!w_.fair)
         c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
-                ", wuc_wu_try_node(&" + p_ + ", " + std::to_string(i) + "))) goto " +
-                name(i, "_tried") + ";");
+                ", wuc_wu_try_node(&" + wu_ + ", " + std::to_string(i) + "))) goto " +
+                label(i, "_tried") + ";");
       anyEnabled = en == "1" || anyEnabled == "1" ? "1"
                    : anyEnabled.empty()           ? en
                                                   : anyEnabled + " || " + en;
@@ -633,9 +692,9 @@ private:
     blocks_ = true;
     c_.note("");
     c_.note("/* block: register every enabled clause, park until one completes */");
-    c_.code("switch (wuc_wu_block_all_or(&" + p_ + ")) {");
+    c_.code("switch (wuc_wu_block_all_or(&" + wu_ + ")) {");
     for (const Clause &c : w_.clauses)
-      c_.code("case " + std::to_string(c.index) + ": goto " + name(c.index, "_won") + ";");
+      c_.code("case " + std::to_string(c.index) + ": goto " + label(c.index, "_won") + ";");
     c_.code("default: goto " + p_ + "_end;");
     c_.note("}");
   }
@@ -646,13 +705,13 @@ private:
     std::vector<std::string> familySatisfied;
     for (const Clause &c : w_.clauses) {
       // (with families the place is a run-time value; the leaf reads its flags through a pointer)
-      std::string cl = families_ ? "wuc_wu_clause_at(&" + p_ + ", " + at(c.index) + ")->"
-                                 : p_ + "_clauses[" + std::to_string(c.index) + "].";
+      std::string cl = families_ ? "wuc_wu_clause_at(&" + wu_ + ", " + at(c.index) + ")->"
+                                 : p_ + ".__wuc_clauses[" + std::to_string(c.index) + "].";
       if (c.family) {
         // A family: present when it has an element; satisfied by one (`or`)
         // or all (`and`) of its elements, computed before each step.
         std::string atN = p_ + ", " + name(c.index, "_at") + ", " + name(c.index, "_n");
-        std::string sat = name(c.index, "_satisfied");
+        std::string sat = label(c.index, "_satisfied"); // a local of the step's block
         familySatisfied.push_back("_Bool " + sat + " = wuc_wu_family_satisfied(&" + atN + ", " +
                                   (c.familyAnd ? "1" : "0") + ");");
         PredicateLeaf l{"(" + name(c.index, "_n") + " != 0)", sat, "", "", false};
@@ -667,10 +726,23 @@ private:
     blocks_ = true;
     c_.note("");
     c_.note("/* run bodies until the and/or tree is satisfied */");
-    for (const std::string &l : pred.presence) c_.code(l);
-    c_.code("wuc_wu_mixed_begin(&" + p_ + ", " + (w_.elseBranch.present ? elseEnabled_ : "0") +
+    // The presence flags (`_Bool __wucN_and0_present = ...;`) are members.
+    for (std::string l : pred.presence) {
+      size_t eq = l.find(" = ");
+      std::string var = l.substr(6, eq - 6), ref = p_ + ".__wuc" + var.substr(p_.size());
+      member("_Bool", ref);
+      c_.code(ref + l.substr(eq));
+      auto rename = [&](std::string &t) {
+        for (size_t at = t.find(var); at != std::string::npos; at = t.find(var, at + ref.size()))
+          t.replace(at, var.size(), ref);
+      };
+      for (std::string &t : pred.presence) rename(t);
+      for (std::string &t : pred.step) rename(t);
+      rename(pred.complete);
+    }
+    c_.code("wuc_wu_mixed_begin(&" + wu_ + ", " + (w_.elseBranch.present ? elseEnabled_ : "0") +
             ");");
-    c_.note("int " + p_ + "_next;");
+    member("int", p_ + ".__wuc_next");
     c_.outdent();
     c_.note(p_ + "_step:;");
     c_.indent();
@@ -679,27 +751,27 @@ private:
     c_.note("/* completion predicate: which clauses are still needed */");
     for (const std::string &l : familySatisfied) c_.code(l);
     for (const std::string &l : pred.step) c_.code(l);
-    c_.code(p_ + "_next = wuc_wu_mixed_step(&" + p_ + ", " + pred.complete + ");");
+    c_.code(p_ + ".__wuc_next = wuc_wu_mixed_step(&" + wu_ + ", " + pred.complete + ");");
     c_.outdent();
     c_.note("}");
     if (families_) {
-      c_.code("if (" + p_ + "_next == WUC_WU_RECOMPUTE) goto " + p_ + "_step;");
+      c_.code("if (" + p_ + ".__wuc_next == WUC_WU_RECOMPUTE) goto " + p_ + "_step;");
       if (w_.elseBranch.present)
-        c_.code("if (" + p_ + "_next == WUC_WU_ELSE) goto " + p_ + "_else;");
-      c_.note("if (" + p_ + "_next >= 0) {");
+        c_.code("if (" + p_ + ".__wuc_next == WUC_WU_ELSE) goto " + p_ + "_else;");
+      c_.note("if (" + p_ + ".__wuc_next >= 0) {");
       c_.indent();
-      c_.code("unsigned " + p_ + "_k = (unsigned)" + p_ + "_next;");
+      c_.code("unsigned " + p_ + "_k = (unsigned)" + p_ + ".__wuc_next;");
       emitDispatch(p_ + "_k", "_won");
       c_.outdent();
       c_.note("}");
       c_.code("goto " + p_ + "_end;");
       return;
     }
-    c_.code("switch (" + p_ + "_next) {");
+    c_.code("switch (" + p_ + ".__wuc_next) {");
     c_.code("case WUC_WU_RECOMPUTE: goto " + p_ + "_step;");
     if (w_.elseBranch.present) c_.code("case WUC_WU_ELSE: goto " + p_ + "_else;");
     for (const Clause &c : w_.clauses)
-      c_.code("case " + std::to_string(c.index) + ": goto " + name(c.index, "_won") + ";");
+      c_.code("case " + std::to_string(c.index) + ": goto " + label(c.index, "_won") + ";");
     c_.code("default: goto " + p_ + "_end;");
     c_.note("}");
   }
@@ -714,12 +786,12 @@ private:
       c_.codeLine(dispatchLine_);
       c_.outdent();
       if (allOr_) {
-        c_.note(name(i, "_tried") + ": /* its try on the fast path completed */");
+        c_.note(label(i, "_tried") + ": /* its try on the fast path completed */");
         c_.indent();
-        c_.code("wuc_wu_won_try(&" + p_ + ", " + at(i) + ");");
+        c_.code("wuc_wu_won_try(&" + wu_ + ", " + at(i) + ");");
         c_.outdent();
       }
-      if (blocks_) c_.note(name(i, "_won") + ":");
+      if (blocks_) c_.note(label(i, "_won") + ":");
       c_.indent();
       if (c.family) {
         emitFamilyBody(c);
@@ -737,7 +809,7 @@ private:
         c_.codeLine(lastLine_);
         c_.outdent();
         c_.note("}");
-        c_.code("wuc_wu_end_winner(&" + p_ + ", " + at(i) + ");");
+        c_.code("wuc_wu_end_winner(&" + wu_ + ", " + at(i) + ");");
         c_.code("(void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");");
         c_.code("goto " + p_ + "_end;");
       } else {
@@ -745,7 +817,7 @@ private:
         c_.body(c.body);
         c_.codeLine(lastLine_);
         c_.note("}");
-        c_.code("wuc_wu_mixed_ran(&" + p_ + ", " + at(i) + ");");
+        c_.code("wuc_wu_mixed_ran(&" + wu_ + ", " + at(i) + ");");
         c_.code("goto " + p_ + "_step;");
       }
     }
@@ -784,7 +856,7 @@ private:
       c_.note("}");
       c_.outdent();
       c_.note("}");
-      c_.code("wuc_wu_end_winner(&" + p_ + ", " + at(i) + ");");
+      c_.code("wuc_wu_end_winner(&" + wu_ + ", " + at(i) + ");");
       c_.code("(void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");");
       c_.code("goto " + p_ + "_end;");
     } else {
@@ -794,7 +866,7 @@ private:
       c_.note("}");
       c_.outdent();
       c_.note("}");
-      c_.code("wuc_wu_mixed_ran(&" + p_ + ", " + at(i) + ");");
+      c_.code("wuc_wu_mixed_ran(&" + wu_ + ", " + at(i) + ");");
       c_.code("goto " + p_ + "_step;");
     }
   }
@@ -804,9 +876,13 @@ private:
   const std::vector<ClauseFacts> &facts_;
   std::string &out_;
   std::string p_;
+  std::string wu_; // __wucN.__wuc_wu
   CWriter c_;
   bool allOr_;
-  std::vector<std::string> names_;   // per clause: __wucN_clauseI_<kind>
+  std::vector<std::string> names_;   // per clause: __wucN.__wuc_clauseI_<kind>
+  std::vector<std::string> labels_;  // per clause: __wucN_clauseI_<kind>
+  std::vector<std::pair<std::string, unsigned>> members_; // of the state struct: text, line
+  std::vector<std::pair<std::string, unsigned>> typedefs_; // before it: families' index types
   std::vector<std::string> enabled_; // per clause: its guard variable, or "1"
   std::string elseEnabled_ = "1";
   bool blocks_ = false;   // a switch reaches the bodies' _won labels
