@@ -710,7 +710,7 @@ private:
       if (c.family) {
         // A family: present when it has an element; satisfied by one (`or`)
         // or all (`and`) of its elements, computed before each step.
-        std::string atN = p_ + ", " + name(c.index, "_at") + ", " + name(c.index, "_n");
+        std::string atN = wu_ + ", " + name(c.index, "_at") + ", " + name(c.index, "_n");
         std::string sat = label(c.index, "_satisfied"); // a local of the step's block
         familySatisfied.push_back("_Bool " + sat + " = wuc_wu_family_satisfied(&" + atN + ", " +
                                   (c.familyAnd ? "1" : "0") + ");");
