@@ -38,7 +38,8 @@ void CWriter::user(Range userText, const std::string &line) {
   out_ += '\n';
   mapped_ = 0; // the user's text may span lines
   // The code after it continues where the user's text ends.
-  codeLine_ = r_.file().lineCol(userText.end > userText.begin ? userText.end - 1 : userText.begin).line;
+  codeLine_ =
+      r_.file().lineCol(userText.end > userText.begin ? userText.end - 1 : userText.begin).line;
 }
 
 std::string CWriter::text(Range r) const {

@@ -10,8 +10,8 @@
 //           `next` visits the user's lines in the order they run;
 //   note()  a comment, a label, a brace: no code, so no directive needed;
 //   user()  generated C around the user's text: attributed to that text's
-//           line; the code() after it continues that text's last line;  body(): the user's statement itself, at its own line and
-//           column.
+//           line; the code() after it continues that text's last line;  body(): the user's
+//           statement itself, at its own line and column.
 // A `#line N` directive is written only when the next line would otherwise
 // be attributed to another line.
 #pragma once

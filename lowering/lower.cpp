@@ -100,7 +100,8 @@ public:
         wu_(p_ + ".__wuc_wu"),
         c_(r, out, r.file().lineCol(w.range.begin).line, indentationOf(r.file(), w.range.begin)),
         allOr_(isAllOr(w.tree, w)),
-        lastLine_(r.file().lineCol(w.range.end > w.range.begin ? w.range.end - 1 : w.range.begin).line) {
+        lastLine_(
+            r.file().lineCol(w.range.end > w.range.begin ? w.range.end - 1 : w.range.begin).line) {
     for (const Clause &c : w.clauses) {
       labels_.push_back(p_ + "_clause" + std::to_string(c.index) + "_" + kindName(facts[c.index]));
       names_.push_back(p_ + ".__wuc_clause" + std::to_string(c.index) + "_" +
@@ -196,7 +197,8 @@ private:
     std::string in = indentationOf(r_.file(), w_.range.begin) + "  ", t;
     for (const auto &d : typedefs_)
       t += "#line " + std::to_string(d.second) + "\n" + in + d.first + "\n";
-    t += in + "_Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic ignored \\\"-Wpadded\\\"\")\n";
+    t += in +
+         "_Pragma(\"GCC diagnostic push\") _Pragma(\"GCC diagnostic ignored \\\"-Wpadded\\\"\")\n";
     t += in + "struct { /* the statement's state */\n";
     t += in + "  wuc_wu __wuc_wu; /* withdraws on any exit: wuc_wu_exit */\n";
     if (families_) t += in + "  wuc_wu_storage __wuc_storage; /* frees heap nodes */\n";
@@ -301,7 +303,8 @@ private:
     if (families_) {
       member("unsigned", name(i, "_at"));
       c_.code(name(i, "_at") + " = wuc_wu_count(&" + wu_ + "); /* its place */");
-      c_.code("wuc_wu_reserve(&" + p_ + ".__wuc_storage, &" + wu_ + ", " + name(i, "_at") + " + 1);");
+      c_.code("wuc_wu_reserve(&" + p_ + ".__wuc_storage, &" + wu_ + ", " + name(i, "_at") +
+              " + 1);");
     }
     if (c.hasGuard) {
       enabled_[i] = name(i, "_enabled");
@@ -371,9 +374,9 @@ private:
       break;
     case ClauseFacts::Timeout:
       member("wuc_timeout", r);
-      c_.user(c.arg, r + " = " +
-                         ifEnabled(en, "wuc_timeout_make(" + text(c.arg) + ")", "(wuc_timeout){0}") +
-                         ";");
+      c_.user(c.arg,
+              r + " = " +
+                  ifEnabled(en, "wuc_timeout_make(" + text(c.arg) + ")", "(wuc_timeout){0}") + ";");
       break;
     case ClauseFacts::Readable:
     case ClauseFacts::Writable: {
@@ -381,7 +384,8 @@ private:
       const char *make =
           f.kind == ClauseFacts::Readable ? "wuc_readable_make(" : "wuc_writable_make(";
       member("wuc_fd_clause", r);
-      c_.user(c.arg, r + " = " + ifEnabled(en, make + text(c.arg) + ")", "(wuc_fd_clause){0}") + ";");
+      c_.user(c.arg,
+              r + " = " + ifEnabled(en, make + text(c.arg) + ")", "(wuc_fd_clause){0}") + ";");
       break;
     }
     case ClauseFacts::Resource:
@@ -426,7 +430,8 @@ private:
     c_.codeLine(lineOf(c.keywordOffset));
     // The index's type, before the state struct whose arrays use it.
     std::string indexT = label(i, "_index_t");
-    typedefs_.push_back({"typedef " + text(c.indexType) + " " + indexT + ";", lineOf(c.indexType.begin)});
+    typedefs_.push_back(
+        {"typedef " + text(c.indexType) + " " + indexT + ";", lineOf(c.indexType.begin)});
     // The type of an expression of the index (not evaluated).
     auto typeOf = [&](const std::string &e) {
       return "__typeof__(__extension__({ " + indexT + " " + idx + "; (void)" + idx + "; " + e +
@@ -609,14 +614,16 @@ private:
       unsigned i = c.index;
       std::string en = c.family ? name(i, "_n") : enabled_[i];
       if (!w_.fair && c.family) {
-        c_.code("for (" + p_ + ".__wuc_j = 0; " + p_ + ".__wuc_j < " + name(i, "_n") + "; " + p_ + ".__wuc_j++)");
+        c_.code("for (" + p_ + ".__wuc_j = 0; " + p_ + ".__wuc_j < " + name(i, "_n") + "; " + p_ +
+                ".__wuc_j++)");
         c_.indent();
         c_.code("if (" + regFn(facts(i)) + "(" + resArg(i) + ", wuc_wu_try_node(&" + wu_ + ", " +
                 at(i) + "))) goto " + label(i, "_tried") + ";");
         c_.outdent();
       } else if (!w_.fair) {
         c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
-                ", wuc_wu_try_node(&" + wu_ + ", " + at(i) + "))) goto " + label(i, "_tried") + ";");
+                ", wuc_wu_try_node(&" + wu_ + ", " + at(i) + "))) goto " + label(i, "_tried") +
+                ";");
       }
       anyEnabled = en == "1" || anyEnabled == "1" ? "1"
                    : anyEnabled.empty()           ? en
@@ -879,14 +886,14 @@ private:
   std::string wu_; // __wucN.__wuc_wu
   CWriter c_;
   bool allOr_;
-  std::vector<std::string> names_;   // per clause: __wucN.__wuc_clauseI_<kind>
-  std::vector<std::string> labels_;  // per clause: __wucN_clauseI_<kind>
+  std::vector<std::string> names_;                        // per clause: __wucN.__wuc_clauseI_<kind>
+  std::vector<std::string> labels_;                       // per clause: __wucN_clauseI_<kind>
   std::vector<std::pair<std::string, unsigned>> members_; // of the state struct: text, line
   std::vector<std::pair<std::string, unsigned>> typedefs_; // before it: families' index types
-  std::vector<std::string> enabled_; // per clause: its guard variable, or "1"
+  std::vector<std::string> enabled_;                       // per clause: its guard variable, or "1"
   std::string elseEnabled_ = "1";
-  bool blocks_ = false;   // a switch reaches the bodies' _won labels
-  unsigned families_ = 0; // how many clauses are families
+  bool blocks_ = false;       // a switch reaches the bodies' _won labels
+  unsigned families_ = 0;     // how many clauses are families
   unsigned lastLine_;         // the statement's last line
   unsigned dispatchLine_ = 0; // the last line evaluated
 };

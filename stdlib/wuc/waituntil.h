@@ -310,9 +310,7 @@ static inline void wuc_wu_exit(wuc_wu *__wuc_w) {
  * that holds all of it (docs/lowering.md): its first member is the wuc_wu
  * and, with families, the wuc_wu_storage follows it.  `void *` accepts the
  * pointer to any such struct; the storage is freed after the withdrawal. */
-static inline void wuc_wu_state_exit(void *__wuc_state) {
-  wuc_wu_exit((wuc_wu *)__wuc_state);
-}
+static inline void wuc_wu_state_exit(void *__wuc_state) { wuc_wu_exit((wuc_wu *)__wuc_state); }
 static inline void wuc_wu_family_state_exit(void *__wuc_state) {
   wuc_wu_exit((wuc_wu *)__wuc_state);
   wuc_wu_storage_exit((wuc_wu_storage *)(void *)((wuc_wu *)__wuc_state + 1));

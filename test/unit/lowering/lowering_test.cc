@@ -57,34 +57,41 @@ TEST(Lowering, SingleReceiveInPlace) {
   lower(fn("  waituntil (x << a) { x++; }"), {{recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s,
-      {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
-       "wuc_wu_clause __wuc0_clauses[1];",
-       "wuc_wu __wuc0 __attribute__((__cleanup__(wuc_wu_exit))); /* withdraws on any exit */",
-       "wuc_wu_init(&__wuc0, __wuc0_clauses, 1);",
-       "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
-       "__extension__ __auto_type __wuc0_clause0_recv_target = &(x);",
-       "__extension__ __auto_type __wuc0_clause0_recv_chan = &(a);",
-       "wuc_chan_recv_clause __wuc0_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan);",
-       "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_recv, "
-       "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
-       "\"t.wc:10:3\");",
-       "/* fast path: try each clause in source order without registering */",
-       "if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
-       "__wuc0_clause0_recv_tried;",
-       "/* block: register every enabled clause, park until one completes */",
-       "switch (wuc_wu_block_all_or(&__wuc0)) {",
-       "case 0: goto __wuc0_clause0_recv_won;",
-       "default: goto __wuc0_end;",
-       "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
-       "wuc_wu_won_try(&__wuc0, 0);",
-       "__wuc0_clause0_recv_won:",
-       "if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node)) {",
-       "{ x++; }",
-       "wuc_wu_end_winner(&__wuc0, 0);",
-       "(void)wuc_chan_recv_unregister(&__wuc0_clause0_recv, &__wuc0_clauses[0].__wuc_node);",
-       "goto __wuc0_end;",
-       "__wuc0_end:;"}));
+      s, {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
+          "struct { /* the statement's state */",
+          "wuc_wu __wuc_wu; /* withdraws on any exit: wuc_wu_exit */",
+          "wuc_wu_clause __wuc_clauses[1];",
+          "__typeof__(&(x)) __wuc_clause0_recv_target;",
+          "__typeof__(((void)0, &(a))) __wuc_clause0_recv_chan;",
+          "wuc_chan_recv_clause __wuc_clause0_recv;",
+          "} __wuc0 __attribute__((__cleanup__(wuc_wu_state_exit)));",
+          "wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);",
+          "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
+          "__wuc0.__wuc_clause0_recv_target = &(x);",
+          "__wuc0.__wuc_clause0_recv_chan = &(a);",
+          "__wuc0.__wuc_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0.__wuc_clause0_recv_chan);",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_recv, "
+          "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0.__wuc_clause0_recv_target, "
+          "\"t.wc:10:3\");",
+          "/* fast path: try each clause in source order without registering */",
+          "if (wuc_chan_recv_register(&__wuc0.__wuc_clause0_recv, "
+          "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
+          "__wuc0_clause0_recv_tried;",
+          "/* block: register every enabled clause, park until one completes */",
+          "switch (wuc_wu_block_all_or(&__wuc0.__wuc_wu)) {",
+          "case 0: goto __wuc0_clause0_recv_won;",
+          "default: goto __wuc0_end;",
+          "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
+          "wuc_wu_won_try(&__wuc0.__wuc_wu, 0);",
+          "__wuc0_clause0_recv_won:",
+          "if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
+          "{ x++; }",
+          "wuc_wu_end_winner(&__wuc0.__wuc_wu, 0);",
+          "(void)wuc_chan_recv_unregister(&__wuc0.__wuc_clause0_recv, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node);",
+          "goto __wuc0_end;",
+          "__wuc0_end:;"}));
   // In place: no temporary element, no guard variable, no guard test.
   EXPECT_EQ(count(s, "_elem"), 0u) << s;
   EXPECT_EQ(count(s, "_enabled"), 0u) << s;
@@ -189,17 +196,21 @@ TEST(Lowering, FdClausesMakeTheirClauseOnceWhenEnabled) {
         {{fdFacts(true), fdFacts(false)}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"wuc_fd_clause __wuc0_clause0_readable = wuc_readable_make(g(0));",
-          "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_readable, "
+      s, {"__wuc0.__wuc_clause0_readable = wuc_readable_make(g(0));",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_readable, "
           "&wuc_selectable_ops_wuc_fd_register, (void *)0,",
-          "_Bool __wuc0_clause1_writable_enabled = (g(1)) != 0;",
-          "wuc_fd_clause __wuc0_clause1_writable = __wuc0_clause1_writable_enabled ? "
+          "__wuc0.__wuc_clause1_writable_enabled = (g(1)) != 0;",
+          "__wuc0.__wuc_clause1_writable = __wuc0.__wuc_clause1_writable_enabled ? "
           "wuc_writable_make(g(2)) : (wuc_fd_clause){0};",
-          "if (wuc_fd_register(&__wuc0_clause0_readable, wuc_wu_try_node(&__wuc0, 0))) goto "
+          "if (wuc_fd_register(&__wuc0.__wuc_clause0_readable, wuc_wu_try_node(&__wuc0.__wuc_wu, "
+          "0))) goto "
           "__wuc0_clause0_readable_tried;",
-          "if (__wuc0_clause1_writable_enabled && wuc_fd_register(&__wuc0_clause1_writable,",
-          "if (wuc_fd_on_selected(&__wuc0_clause0_readable, &__wuc0_clauses[0].__wuc_node)) {",
-          "(void)wuc_fd_unregister(&__wuc0_clause0_readable, &__wuc0_clauses[0].__wuc_node);"}))
+          "if (__wuc0.__wuc_clause1_writable_enabled && "
+          "wuc_fd_register(&__wuc0.__wuc_clause1_writable,",
+          "if (wuc_fd_on_selected(&__wuc0.__wuc_clause0_readable, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
+          "(void)wuc_fd_unregister(&__wuc0.__wuc_clause0_readable, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node);"}))
       << s;
   for (const char *call : {"g(0)", "g(1)", "g(2)"})
     EXPECT_EQ(count(codeLines(l.plain), call), 1u) << call << " evaluated once";
@@ -219,18 +230,18 @@ TEST(Lowering, ReceiveIntoAnotherTypeConvertsBeforeTheBody) {
   Lowered l;
   lower(fn("  long z = 0;\n  waituntil (z << a) { use(z); }"), {{recvFacts(false)}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(
-      s, {"__extension__ __auto_type __wuc0_clause0_recv_target = &(z);",
-          "__extension__ __auto_type __wuc0_clause0_recv_chan = &(a);",
-          "__typeof__(((void)0, __wuc0_clause0_recv_chan->__wuc_elem[0])) "
-          "__wuc0_clause0_recv_elem; /* "
-          "received, then converted */",
-          "__builtin_memset(&__wuc0_clause0_recv_elem, 0, sizeof __wuc0_clause0_recv_elem);",
-          "__wuc0_clause0_recv_won:",
-          "*__wuc0_clause0_recv_target = __wuc0_clause0_recv_elem; /* the element, converted */",
-          "if (wuc_chan_recv_on_selected(", "{ use(z); }"}))
+  EXPECT_TRUE(inOrder(s, {"__typeof__(((void)0, (&(a))->__wuc_elem[0])) __wuc_clause0_recv_elem;",
+                          "__wuc0.__wuc_clause0_recv_target = &(z);",
+                          "__wuc0.__wuc_clause0_recv_chan = &(a);",
+                          "__builtin_memset(&__wuc0.__wuc_clause0_recv_elem, 0, sizeof "
+                          "__wuc0.__wuc_clause0_recv_elem);",
+                          "__wuc0_clause0_recv_won:",
+                          "*__wuc0.__wuc_clause0_recv_target = __wuc0.__wuc_clause0_recv_elem; /* "
+                          "the element, converted */",
+                          "if (wuc_chan_recv_on_selected(", "{ use(z); }"}))
       << s;
-  EXPECT_NE(s.find("(void *)&__wuc0_clause0_recv_elem, \"t.wc:11:3\");"), std::string::npos) << s;
+  EXPECT_NE(s.find("(void *)&__wuc0.__wuc_clause0_recv_elem, \"t.wc:11:3\");"), std::string::npos)
+      << s;
   // An all-or statement converts before its body: nothing to record.
   EXPECT_EQ(count(s, "wuc_wu_clause_converts"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -241,12 +252,12 @@ TEST(Lowering, ReceiveIntoRegisterVariableAssignsByName) {
   lower(fn("  register long z = 0;\n  waituntil (z << a) { use(z); }"), {{recvRegisterFacts()}}, l);
   std::string s = l.statement(0);
   // A register variable has no address: no target pointer at all.
-  EXPECT_EQ(count(s, "__wuc0_clause0_recv_target"), 0u) << s;
+  EXPECT_EQ(count(s, "__wuc0.__wuc_clause0_recv_target"), 0u) << s;
   EXPECT_EQ(count(s, "&(z)"), 0u) << s;
-  EXPECT_TRUE(
-      inOrder(s, {"__wuc0_clause0_recv_elem; /* received, then converted */",
-                  "(void *)&__wuc0_clause0_recv_elem, \"t.wc:11:3\");", "__wuc0_clause0_recv_won:",
-                  "z = __wuc0_clause0_recv_elem; /* the element, converted */", "{ use(z); }"}))
+  EXPECT_TRUE(inOrder(
+      s, {"__wuc_clause0_recv_elem;", "(void *)&__wuc0.__wuc_clause0_recv_elem, \"t.wc:11:3\");",
+          "__wuc0_clause0_recv_won:",
+          "z = __wuc0.__wuc_clause0_recv_elem; /* the element, converted */", "{ use(z); }"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c)); // &z would be an error
 }
@@ -260,13 +271,9 @@ TEST(Lowering, ChannelThroughPointerIsNotAddressed) {
             "  return x;\n}\n",
         {{recvFacts(true, true), sendFacts(true), closedFacts(true)}}, l);
   std::string s = l.statement(0);
-  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause0_recv_chan = (p);"), std::string::npos)
-      << s;
-  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause1_send_chan = (q);"), std::string::npos)
-      << s;
-  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause2_closed_chan = (p);"),
-            std::string::npos)
-      << s;
+  EXPECT_NE(s.find("__wuc0.__wuc_clause0_recv_chan = (p);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__wuc0.__wuc_clause1_send_chan = (q);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__wuc0.__wuc_clause2_closed_chan = (p);"), std::string::npos) << s;
   EXPECT_EQ(count(s, "&(p)") + count(s, "&(q)"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -275,22 +282,25 @@ TEST(Lowering, SendConvertsItsValueToTheElementType) {
   Lowered l;
   lower(fn("  waituntil (a << n * 2.5) { r = 1; }"), {{sendFacts()}}, l);
   std::string s = l.statement(0);
+  // The value's member has the element's type.
+  EXPECT_NE(s.find("__typeof__(((void)0, (&(a))->__wuc_elem[0])) __wuc_clause0_send_value;"),
+            std::string::npos)
+      << s;
   EXPECT_TRUE(inOrder(
-      s,
-      {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
-       "__extension__ __auto_type __wuc0_clause0_send_chan = &(a);",
-       "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) "
-       "__wuc0_clause0_send_value = (n * "
-       "2.5);",
-       "wuc_chan_send_clause __wuc0_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan);",
-       "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)&__wuc0_clause0_send, "
-       "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0_clause0_send_value, "
-       "\"t.wc:10:3\");",
-       "if (wuc_chan_send_register(&__wuc0_clause0_send, wuc_wu_try_node(&__wuc0, 0))) goto "
-       "__wuc0_clause0_send_tried;",
-       "if (wuc_chan_send_on_selected(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node)) {",
-       "{ r = 1; }",
-       "(void)wuc_chan_send_unregister(&__wuc0_clause0_send, &__wuc0_clauses[0].__wuc_node);"}))
+      s, {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
+          "__wuc0.__wuc_clause0_send_chan = &(a);", "__wuc0.__wuc_clause0_send_value = (n * 2.5);",
+          "__wuc0.__wuc_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0.__wuc_clause0_send_chan);",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_send, "
+          "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0.__wuc_clause0_send_value, "
+          "\"t.wc:10:3\");",
+          "if (wuc_chan_send_register(&__wuc0.__wuc_clause0_send, "
+          "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
+          "__wuc0_clause0_send_tried;",
+          "if (wuc_chan_send_on_selected(&__wuc0.__wuc_clause0_send, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
+          "{ r = 1; }",
+          "(void)wuc_chan_send_unregister(&__wuc0.__wuc_clause0_send, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node);"}))
       << s;
   // The value is evaluated once, at evaluation.
   EXPECT_EQ(count(codeLines(l.plain), "n * 2.5"), 1u);
@@ -302,17 +312,18 @@ TEST(Lowering, ClosedClause) {
   lower(fn("  waituntil (closed(a)) { r = -1; }\n  or waituntil (x << a) { r = x; }"),
         {{closedFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(
-      s,
-      {"/* clause 0 at t.wc:10:3: waituntil (closed(a)) */",
-       "__extension__ __auto_type __wuc0_clause0_closed_chan = &(a);",
-       "wuc_chan_closed_clause __wuc0_clause0_closed = "
-       "WUC_CHAN_CLOSED_CLAUSE(__wuc0_clause0_closed_chan);",
-       "(void *)&__wuc0_clause0_closed, &wuc_selectable_ops_wuc_chan_closed_register, (void *)0,",
-       "if (wuc_chan_closed_register(&__wuc0_clause0_closed, wuc_wu_try_node(&__wuc0, 0))) goto "
-       "__wuc0_clause0_closed_tried;",
-       "if (wuc_chan_closed_on_selected(&__wuc0_clause0_closed, &__wuc0_clauses[0].__wuc_node)) {",
-       "{ r = -1; }"}))
+  EXPECT_TRUE(inOrder(s, {"/* clause 0 at t.wc:10:3: waituntil (closed(a)) */",
+                          "__wuc0.__wuc_clause0_closed_chan = &(a);",
+                          "__wuc0.__wuc_clause0_closed = "
+                          "WUC_CHAN_CLOSED_CLAUSE(__wuc0.__wuc_clause0_closed_chan);",
+                          "(void *)&__wuc0.__wuc_clause0_closed, "
+                          "&wuc_selectable_ops_wuc_chan_closed_register, (void *)0,",
+                          "if (wuc_chan_closed_register(&__wuc0.__wuc_clause0_closed, "
+                          "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
+                          "__wuc0_clause0_closed_tried;",
+                          "if (wuc_chan_closed_on_selected(&__wuc0.__wuc_clause0_closed, "
+                          "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
+                          "{ r = -1; }"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -328,18 +339,21 @@ TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       s,
-      {"all-or, 3 clauses */", "wuc_wu_clause __wuc0_clauses[3];",
-       "wuc_wu_init(&__wuc0, __wuc0_clauses, 1);",
+      {"all-or, 3 clauses */", "wuc_wu_clause __wuc_clauses[3];",
+       "wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);",
        // evaluation, in source order
-       "/* clause 0 at t.wc:10:3: waituntil (x << a) */", "wuc_wu_clause_init(&__wuc0, 0, 1,",
-       "/* clause 1 at t.wc:11:6: waituntil (b << 2) */", "wuc_wu_clause_init(&__wuc0, 1, 1,",
-       "/* clause 2 at t.wc:12:6: waituntil (y << c) */", "wuc_wu_clause_init(&__wuc0, 2, 1,",
+       "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
+       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1,",
+       "/* clause 1 at t.wc:11:6: waituntil (b << 2) */",
+       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, 1,",
+       "/* clause 2 at t.wc:12:6: waituntil (y << c) */",
+       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 2, 1,",
        // the fast path, in source order
-       "wuc_wu_try_node(&__wuc0, 0))) goto __wuc0_clause0_recv_tried;",
-       "wuc_wu_try_node(&__wuc0, 1))) goto __wuc0_clause1_send_tried;",
-       "wuc_wu_try_node(&__wuc0, 2))) goto __wuc0_clause2_recv_tried;",
+       "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto __wuc0_clause0_recv_tried;",
+       "wuc_wu_try_node(&__wuc0.__wuc_wu, 1))) goto __wuc0_clause1_send_tried;",
+       "wuc_wu_try_node(&__wuc0.__wuc_wu, 2))) goto __wuc0_clause2_recv_tried;",
        // the blocking path: only gotos
-       "switch (wuc_wu_block_all_or(&__wuc0)) {", "case 0: goto __wuc0_clause0_recv_won;",
+       "switch (wuc_wu_block_all_or(&__wuc0.__wuc_wu)) {", "case 0: goto __wuc0_clause0_recv_won;",
        "case 1: goto __wuc0_clause1_send_won;", "case 2: goto __wuc0_clause2_recv_won;",
        "default: goto __wuc0_end;",
        // the bodies, in source order
@@ -354,7 +368,7 @@ TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
   EXPECT_EQ(count(s, "goto __wuc0_end;"), 4u) << s; // default: and after each body
   // No heap: the statement lives in the frame.
   EXPECT_EQ(count(s, "alloc("), 0u) << s;
-  EXPECT_NE(s.find("wuc_wu_clause __wuc0_clauses[3];"), std::string::npos) << s;
+  EXPECT_NE(s.find("wuc_wu_clause __wuc_clauses[3];"), std::string::npos) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
 
@@ -368,9 +382,10 @@ TEST(Lowering, AllOrDetectionIgnoresParenthesesAndGuards) {
         l);
   std::string s0 = l.statement(0), s1 = l.statement(1);
   EXPECT_NE(s0.find("all-or, 3 clauses */"), std::string::npos) << s0;
-  EXPECT_NE(s0.find("wuc_wu_block_all_or(&__wuc0)"), std::string::npos) << s0;
+  EXPECT_NE(s0.find("wuc_wu_block_all_or(&__wuc0.__wuc_wu)"), std::string::npos) << s0;
   EXPECT_NE(s1.find("mixed, 4 clauses */"), std::string::npos) << s1;
-  EXPECT_NE(s1.find("wuc_wu_init(&__wuc1, __wuc1_clauses, 0);"), std::string::npos) << s1;
+  EXPECT_NE(s1.find("wuc_wu_init(&__wuc1.__wuc_wu, __wuc1.__wuc_clauses, 0);"), std::string::npos)
+      << s1;
   EXPECT_EQ(count(s1, "wuc_wu_block_all_or"), 0u) << s1;
   EXPECT_EQ(count(s1, "fast path"), 0u) << s1;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -392,26 +407,29 @@ int f(int n) {
         {{recvFacts(), resourceFacts("latch")}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s,
-      {"{ /* waituntil statement 0 at t.wc:6:3: all-or, 2 clauses */",
-       "\n    /* clause 1 at t.wc:7:6: when (n > 0) waituntil (e) */\n"
-       "    _Bool __wuc0_clause1_latch_enabled = (n > 0) != 0;\n"
-       "    __extension__ __auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : "
-       "0;\n"
-       "    wuc_wu_clause_init(&__wuc0, 1, __wuc0_clause1_latch_enabled, (void "
-       "*)__wuc0_clause1_latch, "
-       "&wuc_selectable_ops_wuc_latch_register, (void *)0, \"t.wc:7:19\");\n",
-       "\n    if (wuc_chan_recv_register(&__wuc0_clause0_recv, wuc_wu_try_node(&__wuc0, 0))) goto "
-       "__wuc0_clause0_recv_tried;\n"
-       "    if (__wuc0_clause1_latch_enabled && wuc_latch_register(__wuc0_clause1_latch, "
-       "wuc_wu_try_node(&__wuc0, 1))) goto __wuc0_clause1_latch_tried;\n",
-       "\n  __wuc0_clause1_latch_tried: /* its try on the fast path completed */\n"
-       "    wuc_wu_won_try(&__wuc0, 1);\n"
-       "  __wuc0_clause1_latch_won:\n"
-       "    if (wuc_latch_on_selected(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node)) {\n",
-       "{ x--; }\n    }\n    wuc_wu_end_winner(&__wuc0, 1);\n"
-       "    (void)wuc_latch_unregister(__wuc0_clause1_latch, &__wuc0_clauses[1].__wuc_node);\n"
-       "    goto __wuc0_end;\n  __wuc0_end:;"}))
+      s, {"{ /* waituntil statement 0 at t.wc:6:3: all-or, 2 clauses */",
+          "\n    /* clause 1 at t.wc:7:6: when (n > 0) waituntil (e) */\n"
+          "    __wuc0.__wuc_clause1_latch_enabled = (n > 0) != 0;\n"
+          "    __wuc0.__wuc_clause1_latch = __wuc0.__wuc_clause1_latch_enabled ? &(e) : "
+          "0;\n"
+          "    wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, __wuc0.__wuc_clause1_latch_enabled, (void "
+          "*)__wuc0.__wuc_clause1_latch, "
+          "&wuc_selectable_ops_wuc_latch_register, (void *)0, \"t.wc:7:19\");\n",
+          "\n    if (wuc_chan_recv_register(&__wuc0.__wuc_clause0_recv, "
+          "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
+          "__wuc0_clause0_recv_tried;\n"
+          "    if (__wuc0.__wuc_clause1_latch_enabled && "
+          "wuc_latch_register(__wuc0.__wuc_clause1_latch, "
+          "wuc_wu_try_node(&__wuc0.__wuc_wu, 1))) goto __wuc0_clause1_latch_tried;\n",
+          "\n  __wuc0_clause1_latch_tried: /* its try on the fast path completed */\n"
+          "    wuc_wu_won_try(&__wuc0.__wuc_wu, 1);\n"
+          "  __wuc0_clause1_latch_won:\n"
+          "    if (wuc_latch_on_selected(__wuc0.__wuc_clause1_latch, "
+          "&__wuc0.__wuc_clauses[1].__wuc_node)) {\n",
+          "{ x--; }\n    }\n    wuc_wu_end_winner(&__wuc0.__wuc_wu, 1);\n"
+          "    (void)wuc_latch_unregister(__wuc0.__wuc_clause1_latch, "
+          "&__wuc0.__wuc_clauses[1].__wuc_node);\n"
+          "    goto __wuc0_end;\n  __wuc0_end:;"}))
       << s;
   // One clause has no guard: the statement can never lose every clause.
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s;
@@ -428,31 +446,31 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
         {{recvFacts(), resourceFacts("latch"), timeoutFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s,
-      {"_Bool __wuc0_clause0_recv_enabled = (g(0)) != 0;",
-       "__extension__ __auto_type __wuc0_clause0_recv_target = __wuc0_clause0_recv_enabled ? &(x) "
-       ": 0;",
-       "__extension__ __auto_type __wuc0_clause0_recv_chan = __wuc0_clause0_recv_enabled ? &(a) : "
-       "0;",
-       "wuc_chan_recv_clause __wuc0_clause0_recv = __wuc0_clause0_recv_enabled ? "
-       "WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
-       "wuc_wu_clause_init(&__wuc0, 0, __wuc0_clause0_recv_enabled,",
-       "_Bool __wuc0_clause1_latch_enabled = (g(1)) != 0;",
-       "__extension__ __auto_type __wuc0_clause1_latch = __wuc0_clause1_latch_enabled ? &(e) : 0;",
-       "_Bool __wuc0_clause2_timeout_enabled = (g(2)) != 0;",
-       "wuc_timeout __wuc0_clause2_timeout = __wuc0_clause2_timeout_enabled ? "
-       "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
-       "if (__wuc0_clause0_recv_enabled && wuc_chan_recv_register(",
-       "if (__wuc0_clause1_latch_enabled && wuc_latch_register(",
-       "if (__wuc0_clause2_timeout_enabled && wuc_timeout_register(",
-       "if (!(__wuc0_clause0_recv_enabled || __wuc0_clause1_latch_enabled || "
-       "__wuc0_clause2_timeout_enabled)) goto __wuc0_end; /* every clause removed by its guard */",
-       "switch (wuc_wu_block_all_or(&__wuc0)) {"}))
+      s, {"__wuc0.__wuc_clause0_recv_enabled = (g(0)) != 0;",
+          "__wuc0.__wuc_clause0_recv_target = __wuc0.__wuc_clause0_recv_enabled ? &(x) "
+          ": 0;",
+          "__wuc0.__wuc_clause0_recv_chan = __wuc0.__wuc_clause0_recv_enabled ? &(a) : "
+          "0;",
+          "__wuc0.__wuc_clause0_recv = __wuc0.__wuc_clause0_recv_enabled ? "
+          "WUC_CHAN_RECV_CLAUSE(__wuc0.__wuc_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, __wuc0.__wuc_clause0_recv_enabled,",
+          "__wuc0.__wuc_clause1_latch_enabled = (g(1)) != 0;",
+          "__wuc0.__wuc_clause1_latch = __wuc0.__wuc_clause1_latch_enabled ? &(e) : 0;",
+          "__wuc0.__wuc_clause2_timeout_enabled = (g(2)) != 0;",
+          "__wuc0.__wuc_clause2_timeout = __wuc0.__wuc_clause2_timeout_enabled ? "
+          "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
+          "if (__wuc0.__wuc_clause0_recv_enabled && wuc_chan_recv_register(",
+          "if (__wuc0.__wuc_clause1_latch_enabled && wuc_latch_register(",
+          "if (__wuc0.__wuc_clause2_timeout_enabled && wuc_timeout_register(",
+          "if (!(__wuc0.__wuc_clause0_recv_enabled || __wuc0.__wuc_clause1_latch_enabled || "
+          "__wuc0.__wuc_clause2_timeout_enabled)) goto __wuc0_end; /* every clause removed by its "
+          "guard */",
+          "switch (wuc_wu_block_all_or(&__wuc0.__wuc_wu)) {"}))
       << s;
   for (const char *call : {"g(0)", "g(1)", "g(2)", "g(3)"})
     EXPECT_EQ(count(codeLines(l.plain), call), 1u) << call << " evaluated once";
   // Each guard on a line of its own source line; comments name the guard.
-  EXPECT_NE(l.c.find("#line 11\n    _Bool __wuc0_clause1_latch_enabled = (g(1)) != 0;"),
+  EXPECT_NE(l.c.find("#line 11\n    __wuc0.__wuc_clause1_latch_enabled = (g(1)) != 0;"),
             std::string::npos)
       << l.c;
   EXPECT_NE(s.find("/* clause 1 at t.wc:11:6: when (g(1)) waituntil (e) */"), std::string::npos);
@@ -467,16 +485,15 @@ TEST(Lowering, GuardedSendZeroesItsValueAndAssignsItOnlyIfEnabled) {
         {{sendFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s,
-      {"_Bool __wuc0_clause0_send_enabled = (n > 0) != 0;",
-       "__extension__ __auto_type __wuc0_clause0_send_chan = __wuc0_clause0_send_enabled ? &(a) : "
-       "0;",
-       "__typeof__(((void)0, __wuc0_clause0_send_chan->__wuc_elem[0])) __wuc0_clause0_send_value;",
-       "__builtin_memset(&__wuc0_clause0_send_value, 0, sizeof __wuc0_clause0_send_value);",
-       "if (__wuc0_clause0_send_enabled) __wuc0_clause0_send_value = (n);",
-       "wuc_chan_send_clause __wuc0_clause0_send = __wuc0_clause0_send_enabled ? "
-       "WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
-       "if (__wuc0_clause0_send_enabled && wuc_chan_send_register("}))
+      s, {"__wuc0.__wuc_clause0_send_enabled = (n > 0) != 0;",
+          "__wuc0.__wuc_clause0_send_chan = __wuc0.__wuc_clause0_send_enabled ? &(a) : "
+          "0;",
+          "__builtin_memset(&__wuc0.__wuc_clause0_send_value, 0, sizeof "
+          "__wuc0.__wuc_clause0_send_value);",
+          "if (__wuc0.__wuc_clause0_send_enabled) __wuc0.__wuc_clause0_send_value = (n);",
+          "__wuc0.__wuc_clause0_send = __wuc0.__wuc_clause0_send_enabled ? "
+          "WUC_CHAN_SEND_CLAUSE(__wuc0.__wuc_clause0_send_chan) : (wuc_chan_send_clause){0};",
+          "if (__wuc0.__wuc_clause0_send_enabled && wuc_chan_send_register("}))
       << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s; // clause 1 has no guard
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -490,26 +507,28 @@ TEST(Lowering, AndOfTwoIsMixedWithAPredicateAndAStep) {
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_NE(s.find("mixed, 2 clauses */"), std::string::npos) << s;
-  EXPECT_NE(s.find("wuc_wu_init(&__wuc0, __wuc0_clauses, 0);"), std::string::npos) << s;
+  EXPECT_NE(s.find("wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 0);"), std::string::npos)
+      << s;
   for (const char *allOr : {"fast path", "wuc_wu_block_all_or", "_tried", "wuc_wu_try_node"})
     EXPECT_EQ(count(s, allOr), 0u) << allOr;
-  EXPECT_EQ(predicate(s),
-            (Lines{"_Bool __wuc0_and0_satisfied = __wuc0_clauses[0].__wuc_ran && "
-                   "__wuc0_clauses[1].__wuc_ran;",
-                   "__wuc0_clauses[0].__wuc_needed = !__wuc0_clauses[0].__wuc_ran && "
-                   "!__wuc0_and0_satisfied;",
-                   "__wuc0_clauses[1].__wuc_needed = !__wuc0_clauses[1].__wuc_ran && "
-                   "!__wuc0_and0_satisfied;",
-                   "__wuc0_next = wuc_wu_mixed_step(&__wuc0, __wuc0_and0_satisfied);"}))
+  EXPECT_EQ(
+      predicate(s),
+      (Lines{"_Bool __wuc0_and0_satisfied = __wuc0.__wuc_clauses[0].__wuc_ran && "
+             "__wuc0.__wuc_clauses[1].__wuc_ran;",
+             "__wuc0.__wuc_clauses[0].__wuc_needed = !__wuc0.__wuc_clauses[0].__wuc_ran && "
+             "!__wuc0_and0_satisfied;",
+             "__wuc0.__wuc_clauses[1].__wuc_needed = !__wuc0.__wuc_clauses[1].__wuc_ran && "
+             "!__wuc0_and0_satisfied;",
+             "__wuc0.__wuc_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, __wuc0_and0_satisfied);"}))
       << s;
   EXPECT_TRUE(inOrder(
-      s, {"wuc_wu_mixed_begin(&__wuc0, 0);", "int __wuc0_next;", "__wuc0_step:;",
-          "wuc_wu_mixed_step(", "switch (__wuc0_next) {",
+      s, {"int __wuc_next;", "wuc_wu_mixed_begin(&__wuc0.__wuc_wu, 0);", "__wuc0_step:;",
+          "wuc_wu_mixed_step(", "switch (__wuc0.__wuc_next) {",
           "case WUC_WU_RECOMPUTE: goto __wuc0_step;", "case 0: goto __wuc0_clause0_recv_won;",
           "case 1: goto __wuc0_clause1_recv_won;", "default: goto __wuc0_end;",
-          "__wuc0_clause0_recv_won:", "{ r += 1; }", "wuc_wu_mixed_ran(&__wuc0, 0);",
+          "__wuc0_clause0_recv_won:", "{ r += 1; }", "wuc_wu_mixed_ran(&__wuc0.__wuc_wu, 0);",
           "goto __wuc0_step;", "__wuc0_clause1_recv_won:", "{ r += 2; }",
-          "wuc_wu_mixed_ran(&__wuc0, 1);", "goto __wuc0_step;", "__wuc0_end:;"}))
+          "wuc_wu_mixed_ran(&__wuc0.__wuc_wu, 1);", "goto __wuc0_step;", "__wuc0_end:;"}))
       << s;
   EXPECT_EQ(count(s, "WUC_WU_ELSE"), 0u) << s;
   // Mixed bodies are not behind the resource's on_selected.
@@ -527,15 +546,18 @@ TEST(Lowering, ParenthesisedAndUnderOr) {
   // Nodes named in post-order: the and is 0, the or 1.
   EXPECT_EQ(
       predicate(s),
-      (Lines{
-          "_Bool __wuc0_and0_satisfied = __wuc0_clauses[0].__wuc_ran && "
-          "__wuc0_clauses[1].__wuc_ran;",
-          "_Bool __wuc0_or1_satisfied = __wuc0_and0_satisfied || __wuc0_clauses[2].__wuc_ran;",
-          "_Bool __wuc0_and0_done = __wuc0_or1_satisfied || __wuc0_and0_satisfied;",
-          "__wuc0_clauses[0].__wuc_needed = !__wuc0_clauses[0].__wuc_ran && !__wuc0_and0_done;",
-          "__wuc0_clauses[1].__wuc_needed = !__wuc0_clauses[1].__wuc_ran && !__wuc0_and0_done;",
-          "__wuc0_clauses[2].__wuc_needed = !__wuc0_clauses[2].__wuc_ran && !__wuc0_or1_satisfied;",
-          "__wuc0_next = wuc_wu_mixed_step(&__wuc0, __wuc0_or1_satisfied);"}))
+      (Lines{"_Bool __wuc0_and0_satisfied = __wuc0.__wuc_clauses[0].__wuc_ran && "
+             "__wuc0.__wuc_clauses[1].__wuc_ran;",
+             "_Bool __wuc0_or1_satisfied = __wuc0_and0_satisfied || "
+             "__wuc0.__wuc_clauses[2].__wuc_ran;",
+             "_Bool __wuc0_and0_done = __wuc0_or1_satisfied || __wuc0_and0_satisfied;",
+             "__wuc0.__wuc_clauses[0].__wuc_needed = !__wuc0.__wuc_clauses[0].__wuc_ran && "
+             "!__wuc0_and0_done;",
+             "__wuc0.__wuc_clauses[1].__wuc_needed = !__wuc0.__wuc_clauses[1].__wuc_ran && "
+             "!__wuc0_and0_done;",
+             "__wuc0.__wuc_clauses[2].__wuc_needed = !__wuc0.__wuc_clauses[2].__wuc_ran && "
+             "!__wuc0_or1_satisfied;",
+             "__wuc0.__wuc_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, __wuc0_or1_satisfied);"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -549,15 +571,18 @@ TEST(Lowering, DocumentedPredicateOfOrUnderAnd) {
         {{recvFacts()}, {recvFacts(), recvFacts(), recvFacts()}}, l);
   EXPECT_EQ(
       predicate(l.statement(1)),
-      (Lines{"_Bool __wuc1_or0_satisfied = __wuc1_clauses[0].__wuc_ran || "
-             "__wuc1_clauses[1].__wuc_ran;",
-             "_Bool __wuc1_and1_satisfied = __wuc1_or0_satisfied && __wuc1_clauses[2].__wuc_ran;",
+      (Lines{"_Bool __wuc1_or0_satisfied = __wuc1.__wuc_clauses[0].__wuc_ran || "
+             "__wuc1.__wuc_clauses[1].__wuc_ran;",
+             "_Bool __wuc1_and1_satisfied = __wuc1_or0_satisfied && "
+             "__wuc1.__wuc_clauses[2].__wuc_ran;",
              "_Bool __wuc1_or0_done = __wuc1_and1_satisfied || __wuc1_or0_satisfied;",
-             "__wuc1_clauses[0].__wuc_needed = !__wuc1_clauses[0].__wuc_ran && !__wuc1_or0_done;",
-             "__wuc1_clauses[1].__wuc_needed = !__wuc1_clauses[1].__wuc_ran && !__wuc1_or0_done;",
-             "__wuc1_clauses[2].__wuc_needed = !__wuc1_clauses[2].__wuc_ran && "
+             "__wuc1.__wuc_clauses[0].__wuc_needed = !__wuc1.__wuc_clauses[0].__wuc_ran && "
+             "!__wuc1_or0_done;",
+             "__wuc1.__wuc_clauses[1].__wuc_needed = !__wuc1.__wuc_clauses[1].__wuc_ran && "
+             "!__wuc1_or0_done;",
+             "__wuc1.__wuc_clauses[2].__wuc_needed = !__wuc1.__wuc_clauses[2].__wuc_ran && "
              "!__wuc1_and1_satisfied;",
-             "__wuc1_next = wuc_wu_mixed_step(&__wuc1, __wuc1_and1_satisfied);"}))
+             "__wuc1.__wuc_next = wuc_wu_mixed_step(&__wuc1.__wuc_wu, __wuc1_and1_satisfied);"}))
       << l.statement(1);
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -569,24 +594,26 @@ TEST(Lowering, MixedGuardsRemoveClausesThroughPresence) {
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   // Presence once, after evaluation and before the step.
-  EXPECT_TRUE(inOrder(
-      s, {"_Bool __wuc0_clause1_recv_enabled = (n > 1) != 0;",
-          "/* run bodies until the and/or tree is satisfied */",
-          "_Bool __wuc0_and0_present = __wuc0_clause0_recv_enabled || __wuc0_clause1_recv_enabled;",
-          "wuc_wu_mixed_begin(&__wuc0, 0);", "__wuc0_step:;"}))
+  EXPECT_TRUE(inOrder(s, {"__wuc0.__wuc_clause1_recv_enabled = (n > 1) != 0;",
+                          "/* run bodies until the and/or tree is satisfied */",
+                          "__wuc0.__wuc_and0_present = __wuc0.__wuc_clause0_recv_enabled || "
+                          "__wuc0.__wuc_clause1_recv_enabled;",
+                          "wuc_wu_mixed_begin(&__wuc0.__wuc_wu, 0);", "__wuc0_step:;"}))
       << s;
-  EXPECT_EQ(count(s, "__wuc0_and0_present ="), 1u) << s;
+  EXPECT_EQ(count(s, "__wuc0.__wuc_and0_present ="), 1u) << s;
   // A removed clause is its and's identity.
-  EXPECT_EQ(predicate(s),
-            (Lines{"_Bool __wuc0_and0_satisfied = (!__wuc0_clause0_recv_enabled || "
-                   "__wuc0_clauses[0].__wuc_ran) "
-                   "&& (!__wuc0_clause1_recv_enabled || __wuc0_clauses[1].__wuc_ran);",
-                   "__wuc0_clauses[0].__wuc_needed = !__wuc0_clauses[0].__wuc_ran && "
-                   "!__wuc0_and0_satisfied;",
-                   "__wuc0_clauses[1].__wuc_needed = !__wuc0_clauses[1].__wuc_ran && "
-                   "!__wuc0_and0_satisfied;",
-                   "__wuc0_next = wuc_wu_mixed_step(&__wuc0, !__wuc0_and0_present || "
-                   "__wuc0_and0_satisfied);"}))
+  EXPECT_EQ(
+      predicate(s),
+      (Lines{
+          "_Bool __wuc0_and0_satisfied = (!__wuc0.__wuc_clause0_recv_enabled || "
+          "__wuc0.__wuc_clauses[0].__wuc_ran) "
+          "&& (!__wuc0.__wuc_clause1_recv_enabled || __wuc0.__wuc_clauses[1].__wuc_ran);",
+          "__wuc0.__wuc_clauses[0].__wuc_needed = !__wuc0.__wuc_clauses[0].__wuc_ran && "
+          "!__wuc0_and0_satisfied;",
+          "__wuc0.__wuc_clauses[1].__wuc_needed = !__wuc0.__wuc_clauses[1].__wuc_ran && "
+          "!__wuc0_and0_satisfied;",
+          "__wuc0.__wuc_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, !__wuc0.__wuc_and0_present || "
+          "__wuc0_and0_satisfied);"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -598,16 +625,17 @@ TEST(Lowering, MixedReceiveIntoAnotherTypeRecordsItsConversion) {
   std::string s = l.statement(0);
   // A jump out of the body of another clause may leave z's element behind:
   // the cleanup converts it, by the kinds recorded here.
-  EXPECT_TRUE(inOrder(s, {"wuc_wu_clause_init(&__wuc0, 0,",
-                          "wuc_wu_clause_converts(&__wuc0, 0, (void *)__wuc0_clause0_recv_target, "
-                          "WUC_WU_KIND(*__wuc0_clause0_recv_target), "
-                          "WUC_WU_KIND(__wuc0_clause0_recv_chan->__wuc_elem[0]));",
-                          "wuc_wu_clause_init(&__wuc0, 1,"}))
+  EXPECT_TRUE(inOrder(
+      s, {"wuc_wu_clause_init(&__wuc0.__wuc_wu, 0,",
+          "wuc_wu_clause_converts(&__wuc0.__wuc_wu, 0, (void *)__wuc0.__wuc_clause0_recv_target, "
+          "WUC_WU_KIND(*__wuc0.__wuc_clause0_recv_target), "
+          "WUC_WU_KIND(__wuc0.__wuc_clause0_recv_chan->__wuc_elem[0]));",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1,"}))
       << s;
   EXPECT_EQ(count(s, "wuc_wu_clause_converts"), 1u) << s; // clause 1 receives in place
-  EXPECT_TRUE(inOrder(
-      s, {"__wuc0_clause0_recv_won:", "*__wuc0_clause0_recv_target = __wuc0_clause0_recv_elem;",
-          "{ use(z); }"}));
+  EXPECT_TRUE(inOrder(s, {"__wuc0_clause0_recv_won:",
+                          "*__wuc0.__wuc_clause0_recv_target = __wuc0.__wuc_clause0_recv_elem;",
+                          "{ use(z); }"}));
   EXPECT_TRUE(compilesCleanly(l.c));
 }
 
@@ -619,18 +647,20 @@ TEST(Lowering, TimeoutClauseFixesItsDeadlineAtEvaluation) {
         {{recvFacts(), timeoutFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s,
-      {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
-       "wuc_timeout __wuc0_clause1_timeout = wuc_timeout_make(((wuc_duration_t)(10 * 1000000LL)));",
-       "wuc_wu_clause_init(&__wuc0, 1, 1, (void *)&__wuc0_clause1_timeout, "
-       "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
-       "/* fast path", // the deadline is fixed before anything is tried
-       "if (wuc_timeout_register(&__wuc0_clause1_timeout, wuc_wu_try_node(&__wuc0, 1))) goto "
-       "__wuc0_clause1_timeout_tried;",
-       "case 1: goto __wuc0_clause1_timeout_won;", "__wuc0_clause1_timeout_won:",
-       "if (wuc_timeout_on_selected(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node)) {",
-       "{ r = -1; }",
-       "(void)wuc_timeout_unregister(&__wuc0_clause1_timeout, &__wuc0_clauses[1].__wuc_node);"}))
+      s, {"/* clause 1 at t.wc:11:6: waituntil (timeout(10`ms)) */",
+          "__wuc0.__wuc_clause1_timeout = wuc_timeout_make(((wuc_duration_t)(10 * 1000000LL)));",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, 1, (void *)&__wuc0.__wuc_clause1_timeout, "
+          "&wuc_selectable_ops_wuc_timeout_register, (void *)0, \"t.wc:11:6\");",
+          "/* fast path", // the deadline is fixed before anything is tried
+          "if (wuc_timeout_register(&__wuc0.__wuc_clause1_timeout, "
+          "wuc_wu_try_node(&__wuc0.__wuc_wu, 1))) goto "
+          "__wuc0_clause1_timeout_tried;",
+          "case 1: goto __wuc0_clause1_timeout_won;", "__wuc0_clause1_timeout_won:",
+          "if (wuc_timeout_on_selected(&__wuc0.__wuc_clause1_timeout, "
+          "&__wuc0.__wuc_clauses[1].__wuc_node)) {",
+          "{ r = -1; }",
+          "(void)wuc_timeout_unregister(&__wuc0.__wuc_clause1_timeout, "
+          "&__wuc0.__wuc_clauses[1].__wuc_node);"}))
       << s;
   // The duration's backquote survives only in comments.
   for (const std::string &line : linesWith(l.plain, "10`ms"))
@@ -663,12 +693,14 @@ TEST(Lowering, GuardedElseIsEvaluatedLastAndTheStatementMayBlock) {
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
-      s, {"all-or, 2 clauses, else */", "_Bool __wuc0_clause0_recv_enabled = (n > 0) != 0;",
-          "_Bool __wuc0_clause1_recv_enabled = (n > 1) != 0;",
+      s, {"all-or, 2 clauses, else */", "__wuc0.__wuc_clause0_recv_enabled = (n > 0) != 0;",
+          "__wuc0.__wuc_clause1_recv_enabled = (n > 1) != 0;",
           "/* the else guard, evaluated last, at t.wc:12:6 */",
-          "_Bool __wuc0_else_enabled = (n > 2) != 0;", "/* fast path",
-          "if (!(__wuc0_clause0_recv_enabled || __wuc0_clause1_recv_enabled)) goto __wuc0_end;",
-          "if (__wuc0_else_enabled) goto __wuc0_else;", "switch (wuc_wu_block_all_or(&__wuc0)) {",
+          "__wuc0.__wuc_else_enabled = (n > 2) != 0;", "/* fast path",
+          "if (!(__wuc0.__wuc_clause0_recv_enabled || __wuc0.__wuc_clause1_recv_enabled)) goto "
+          "__wuc0_end;",
+          "if (__wuc0.__wuc_else_enabled) goto __wuc0_else;",
+          "switch (wuc_wu_block_all_or(&__wuc0.__wuc_wu)) {",
           "__wuc0_clause0_recv_won:", "__wuc0_clause1_recv_won:", "__wuc0_else:", "{ r = 3; }"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -680,8 +712,8 @@ TEST(Lowering, MixedStatementWithElse) {
            "  or else { r = -1; }"),
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(s, {"mixed, 2 clauses, else */", "wuc_wu_mixed_begin(&__wuc0, 1);",
-                          "switch (__wuc0_next) {", "case WUC_WU_ELSE: goto __wuc0_else;",
+  EXPECT_TRUE(inOrder(s, {"mixed, 2 clauses, else */", "wuc_wu_mixed_begin(&__wuc0.__wuc_wu, 1);",
+                          "switch (__wuc0.__wuc_next) {", "case WUC_WU_ELSE: goto __wuc0_else;",
                           "default: goto __wuc0_end;", "__wuc0_else: /* the else at t.wc:11:6 */",
                           "{ r = -1; }", "goto __wuc0_end;", "__wuc0_end:;"}))
       << s;
@@ -780,7 +812,8 @@ TEST(Lowering, GeneratedNamesAreReserved) {
                                    "void",        "sizeof",
                                    "if",          "goto",
                                    "switch",      "case",
-                                   "default"};
+                                   "default",     "struct",
+                                   "_Pragma"};
   const std::set<std::string> program = {"x", "y", "n", "a", "b", "e"};
   for (unsigned id : {0u, 1u}) {
     std::string s = l.statement(id);
@@ -817,18 +850,18 @@ TEST(Lowering, FutureClauseIsNamedAfterItsTrait) {
   std::string s = l.statement(0);
   // A resource is passed by address, not through a clause object.
   EXPECT_TRUE(inOrder(
-      s,
-      {"/* clause 0 at t.wc:11:3: waituntil (fu) */",
-       "__extension__ __auto_type __wuc0_clause0_future_int = &(fu);",
-       "wuc_wu_clause_init(&__wuc0, 0, 1, (void *)__wuc0_clause0_future_int, "
-       "&wuc_selectable_ops_wuc_future_int_register, (void *)0, \"t.wc:11:3\");",
-       "if (wuc_future_int_register(__wuc0_clause0_future_int, wuc_wu_try_node(&__wuc0, 0))) goto "
-       "__wuc0_clause0_future_int_tried;",
-       "if (wuc_future_int_on_selected(__wuc0_clause0_future_int, &__wuc0_clauses[0].__wuc_node)) "
-       "{",
-       "{ r = future_get(&fu); }",
-       "(void)wuc_future_int_unregister(__wuc0_clause0_future_int, "
-       "&__wuc0_clauses[0].__wuc_node);"}))
+      s, {"/* clause 0 at t.wc:11:3: waituntil (fu) */", "__wuc0.__wuc_clause0_future_int = &(fu);",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)__wuc0.__wuc_clause0_future_int, "
+          "&wuc_selectable_ops_wuc_future_int_register, (void *)0, \"t.wc:11:3\");",
+          "if (wuc_future_int_register(__wuc0.__wuc_clause0_future_int, "
+          "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
+          "__wuc0_clause0_future_int_tried;",
+          "if (wuc_future_int_on_selected(__wuc0.__wuc_clause0_future_int, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node)) "
+          "{",
+          "{ r = future_get(&fu); }",
+          "(void)wuc_future_int_unregister(__wuc0.__wuc_clause0_future_int, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node);"}))
       << s;
   EXPECT_NE(l.c.find("WUC_FUTURE_STRUCT(wuc_future_int, int);"), std::string::npos) << l.c;
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -845,16 +878,18 @@ TEST(Lowering, LockAndSemaphoreThroughPointers) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       s,
-      {"__extension__ __auto_type __wuc0_clause0_owner_lock = (lk);",
-       "&wuc_selectable_ops_wuc_owner_lock_register,",
-       "__extension__ __auto_type __wuc0_clause1_semaphore = (sem);",
-       "&wuc_selectable_ops_wuc_semaphore_register,",
-       "if (wuc_owner_lock_register(__wuc0_clause0_owner_lock, wuc_wu_try_node(&__wuc0, 0)))",
-       "if (wuc_semaphore_register(__wuc0_clause1_semaphore, wuc_wu_try_node(&__wuc0, 1)))",
+      {"__wuc0.__wuc_clause0_owner_lock = (lk);", "&wuc_selectable_ops_wuc_owner_lock_register,",
+       "__wuc0.__wuc_clause1_semaphore = (sem);", "&wuc_selectable_ops_wuc_semaphore_register,",
+       "if (wuc_owner_lock_register(__wuc0.__wuc_clause0_owner_lock, "
+       "wuc_wu_try_node(&__wuc0.__wuc_wu, 0)))",
+       "if (wuc_semaphore_register(__wuc0.__wuc_clause1_semaphore, "
+       "wuc_wu_try_node(&__wuc0.__wuc_wu, 1)))",
        "case 0: goto __wuc0_clause0_owner_lock_won;", "case 1: goto __wuc0_clause1_semaphore_won;",
-       "if (wuc_owner_lock_on_selected(__wuc0_clause0_owner_lock, &__wuc0_clauses[0].__wuc_node)) "
+       "if (wuc_owner_lock_on_selected(__wuc0.__wuc_clause0_owner_lock, "
+       "&__wuc0.__wuc_clauses[0].__wuc_node)) "
        "{",
-       "if (wuc_semaphore_on_selected(__wuc0_clause1_semaphore, &__wuc0_clauses[1].__wuc_node)) "
+       "if (wuc_semaphore_on_selected(__wuc0.__wuc_clause1_semaphore, "
+       "&__wuc0.__wuc_clauses[1].__wuc_node)) "
        "{"}))
       << s;
   EXPECT_EQ(count(s, "&(lk)") + count(s, "&(sem)"), 0u) << s;
@@ -871,12 +906,8 @@ TEST(Lowering, ResourceReachedThroughItsFirstMember) {
                                 "  return r;\n}\n",
         {{resourceFacts("latch", false, {"done"}), resourceFacts("latch", true, {"done"})}}, l);
   std::string s = l.statement(0);
-  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause0_latch = &(j).done;"),
-            std::string::npos)
-      << s;
-  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause1_latch = &(pj)->done;"),
-            std::string::npos)
-      << s;
+  EXPECT_NE(s.find("__wuc0.__wuc_clause0_latch = &(j).done;"), std::string::npos) << s;
+  EXPECT_NE(s.find("__wuc0.__wuc_clause1_latch = &(pj)->done;"), std::string::npos) << s;
   EXPECT_TRUE(compilesCleanly(l.c)); // wuc_latch_register takes a latch *
 }
 
@@ -895,13 +926,13 @@ TEST(Lowering, NestedStatementIsLoweredInsideTheOuterBody) {
   EXPECT_NE(inner.find("waituntil statement 1 at t.wc:11:5: all-or, 2 clauses */"),
             std::string::npos)
       << inner;
-  EXPECT_NE(inner.find("__extension__ __auto_type __wuc1_clause0_recv_chan = &(b);"),
-            std::string::npos);
-  EXPECT_NE(inner.find("wuc_timeout __wuc1_clause1_timeout = "), std::string::npos);
+  EXPECT_NE(inner.find("__wuc1.__wuc_clause0_recv_chan = &(b);"), std::string::npos);
+  EXPECT_NE(inner.find("__wuc1.__wuc_clause1_timeout = "), std::string::npos);
   // The inner block sits in the outer clause's body, which runs once.
-  EXPECT_TRUE(inOrder(l.plain, {"if (wuc_chan_recv_on_selected(&__wuc0_clause0_recv,",
-                                "{ /* waituntil statement 1", "{ r = x + y; }", "{ r = -1; }",
-                                "__wuc1_end:;", "wuc_wu_end_winner(&__wuc0, 0);", "__wuc0_end:;"}))
+  EXPECT_TRUE(
+      inOrder(l.plain, {"if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv,",
+                        "{ /* waituntil statement 1", "{ r = x + y; }", "{ r = -1; }",
+                        "__wuc1_end:;", "wuc_wu_end_winner(&__wuc0.__wuc_wu, 0);", "__wuc0_end:;"}))
       << l.plain;
   EXPECT_EQ(count(l.c, "{ /* waituntil statement 1"), 1u);
   // No statement is left as written outside comments.
@@ -981,7 +1012,7 @@ TEST(Lowering, BodyKeepsItsLineAndColumn) {
   }
 }
 
-TEST(Lowering, GeneratedCodeIsAttributedToTheStatementsFirstLine) {
+TEST(Lowering, GeneratedCodeIsAttributedToTheUserLineItFollows) {
   Lowered l;
   lower(fn("  waituntil (x << a) { r = 1; }\n"
            "  or when (n > 0)\n"
@@ -989,7 +1020,8 @@ TEST(Lowering, GeneratedCodeIsAttributedToTheStatementsFirstLine) {
            "                b) { r = 2; } r++;"),
         {{recvFacts(), recvFacts()}}, l);
   // Between the statement's opening directive and the one after it, only
-  // its own lines appear: 10 for generated code, 11-13 for the user's text.
+  // its own lines appear: 10-13, for the user's text and the generated code
+  // after it.
   size_t b = l.c.find("#line 10 \"t.wc\"\n  { /* waituntil statement 0");
   ASSERT_NE(b, std::string::npos) << l.c;
   size_t e = l.c.find("#line 13 \"t.wc\"\n", b);
@@ -998,11 +1030,22 @@ TEST(Lowering, GeneratedCodeIsAttributedToTheStatementsFirstLine) {
   for (const std::string &line : linesWith(l.c.substr(b, e - b), "#line ")) seen.insert(line);
   EXPECT_EQ(seen, (std::set<std::string>{"#line 10 \"t.wc\"", "#line 10", "#line 11", "#line 12",
                                          "#line 13"}));
-  // Every line of generated code has a directive for line 10 right before it.
-  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_init(&__wuc0, __wuc0_clauses, 1);\n"),
+  // The setup is the first line's; the paths and the bodies' prologues the
+  // last line evaluated (13), as are the bodies' ends and the cleanup (the
+  // statement's last line): once past line 10, nothing returns to it.
+  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);\n"),
             std::string::npos);
-  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_won_try(&__wuc0, 1);\n"), std::string::npos);
-  EXPECT_NE(l.c.find("#line 11\n    _Bool __wuc0_clause1_recv_enabled = (n > 0) != 0;\n"),
+  EXPECT_NE(l.c.find("#line 13\n    wuc_wu_won_try(&__wuc0.__wuc_wu, 1);\n"), std::string::npos);
+  EXPECT_NE(l.c.find("#line 13\n    wuc_wu_end_winner(&__wuc0.__wuc_wu, 0);\n"), std::string::npos);
+  EXPECT_NE(l.c.find("#line 13\n    } __wuc0 __attribute__((__cleanup__(wuc_wu_state_exit)));\n"),
+            std::string::npos);
+  size_t guard = l.c.find("#line 11\n    __wuc0.__wuc_clause1_recv_enabled", b);
+  ASSERT_NE(guard, std::string::npos);
+  // (but for clause 0's body, which is on line 10)
+  std::string rest = l.c.substr(guard, e - guard);
+  EXPECT_EQ(count(rest, "#line 10\n"), 1u) << l.c;
+  EXPECT_NE(rest.find("#line 10\n                     { r = 1; }"), std::string::npos) << l.c;
+  EXPECT_NE(l.c.find("#line 11\n    __wuc0.__wuc_clause1_recv_enabled = (n > 0) != 0;\n"),
             std::string::npos);
   // The text after the statement, on the statement's last line, is padded
   // to its column.
@@ -1043,11 +1086,12 @@ TEST(Lowering, BlockIsIndentedLikeTheStatementsLine) {
            "  }"),
         {{recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(
-      l.plain, {"\n      { /* waituntil statement 0 at t.wc:11:7:",
-                "\n        wuc_wu_clause __wuc0_clauses[1];\n",
-                "\n      __wuc0_clause0_recv_tried:", "\n        wuc_wu_won_try(&__wuc0, 0);\n",
-                "\n      __wuc0_end:;\n", "      }\n"}))
+  EXPECT_TRUE(inOrder(l.plain, {"\n      { /* waituntil statement 0 at t.wc:11:7:",
+                                "\n        struct { /* the statement's state */\n",
+                                "\n          wuc_wu_clause __wuc_clauses[1];\n",
+                                "\n      __wuc0_clause0_recv_tried:",
+                                "\n        wuc_wu_won_try(&__wuc0.__wuc_wu, 0);\n",
+                                "\n      __wuc0_end:;\n", "      }\n"}))
       << l.plain;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
