@@ -3,10 +3,13 @@
 // One statement becomes one block, indented like the statement's line:
 //
 //   { /* waituntil statement N at file:line:col: all-or, K clauses */
-//     wuc_wu_clause __wucN_clauses[K];               the nodes, in this frame
-//     wuc_wu __wucN __attribute__((__cleanup__(...)));  withdraws on any exit
+//     struct {                                       the statement's state:
+//       wuc_wu __wuc_wu;                             one local for a debugger
+//       wuc_wu_clause __wuc_clauses[K];              the nodes, in this frame
+//       ...one member per temporary: __wuc_clauseI_recv...
+//     } __wucN __attribute__((__cleanup__(...)));    withdraws on any exit
 //     /* clause I at file:line:col: when (g) waituntil (x << ch) */
-//     ...evaluation, per clause in source order: __wucN_clauseI_recv...
+//     ...evaluation, per clause in source order: __wucN.__wuc_clauseI_recv = ...
 //     ...all-or: the fast path, then the blocking path; or, mixed: the
 //        completion predicate (mixed_predicate.cpp) and the step...
 //   __wucN_clause0_recv_won: ... { body 0 } ...   each body once, reached
