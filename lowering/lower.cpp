@@ -296,7 +296,10 @@ private:
   void emitEvaluation(const Clause &c) {
     unsigned i = c.index;
     const ClauseFacts &f = facts(i);
-    std::string r = name(i), ch = name(i, "_chan");
+    // The channel's address (and a receive's target in place) are needed
+    // only here: locals of a block of their own, out of scope (and out of
+    // `info locals`) by the time a body runs, and never stored in the frame.
+    std::string r = name(i), ch = label(i, "_chan");
     c_.note("");
     c_.note(clauseComment(c));
     c_.codeLine(lineOf(c.hasGuard ? c.guardOffset : c.keywordOffset));
@@ -315,6 +318,12 @@ private:
       c_.user(c.guard, enabled_[i] + " = (" + text(c.guard) + ") != 0;");
     }
     const std::string &en = enabled_[i];
+    const bool block = f.kind == ClauseFacts::Recv || f.kind == ClauseFacts::Send ||
+                       f.kind == ClauseFacts::Closed; // a channel's clause
+    if (block) {
+      c_.note("{");
+      c_.indent();
+    }
     // The channel operand's address (or the pointer itself).
     auto channelAt = [&](Range operand) {
       return f.channelIsPointer ? "(" + text(operand) + ")" : "&(" + text(operand) + ")";
@@ -327,14 +336,18 @@ private:
     };
     // The channel's address, once.
     auto channel = [&](Range operand) {
-      member(typeOf(channelAt(operand)), ch, "", line(operand));
-      c_.user(operand, ch + " = " + ifEnabled(en, channelAt(operand), "0") + ";");
+      c_.user(operand, "__extension__ __auto_type " + ch + " = " +
+                           ifEnabled(en, channelAt(operand), "0") + ";");
     };
     std::string data = "0";
     switch (f.kind) {
     case ClauseFacts::Recv: {
-      std::string target = name(i, "_target");
-      if (!f.recvTargetIsRegister) {
+      // (a member when the body's prologue converts into it)
+      std::string target = f.recvInPlace ? label(i, "_target") : name(i, "_target");
+      if (!f.recvTargetIsRegister && f.recvInPlace) {
+        c_.user(c.lhs, "__extension__ __auto_type " + target + " = " +
+                           ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
+      } else if (!f.recvTargetIsRegister) {
         member("__typeof__(&(" + text(c.lhs) + "))", target, "", line(c.lhs));
         c_.user(c.lhs, target + " = " + ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
       }
@@ -413,6 +426,10 @@ private:
       c_.code("wuc_wu_clause_converts(&" + wu_ + ", " + at(i) + ", (void *)" + name(i, "_target") +
               ", WUC_WU_KIND(*" + name(i, "_target") + "), WUC_WU_KIND(" + ch +
               "->__wuc_elem[0]));");
+    if (block) {
+      c_.outdent();
+      c_.note("}");
+    }
   }
 
   // ---- clause families (docs/language.md, "Clause families") ------------

@@ -56,42 +56,36 @@ TEST(Lowering, SingleReceiveInPlace) {
   Lowered l;
   lower(fn("  waituntil (x << a) { x++; }"), {{recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(
-      s, {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
-          "struct { /* the statement's state */",
-          "wuc_wu __wuc_wu; /* withdraws on any exit: wuc_wu_exit */",
-          "wuc_wu_clause __wuc_clauses[1];",
-          "__typeof__(&(x)) __wuc_clause0_recv_target;",
-          "__typeof__(((void)0, &(a))) __wuc_clause0_recv_chan;",
-          "wuc_chan_recv_clause __wuc_clause0_recv;",
-          "} __wuc0 __attribute__((__cleanup__(wuc_wu_state_exit)));",
-          "wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);",
-          "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
-          "__wuc0.__wuc_clause0_recv_target = &(x);",
-          "__wuc0.__wuc_clause0_recv_chan = &(a);",
-          "__wuc0.__wuc_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0.__wuc_clause0_recv_chan);",
-          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_recv, "
-          "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0.__wuc_clause0_recv_target, "
-          "\"t.wc:10:3\");",
-          "/* fast path: try each clause in source order without registering */",
-          "if (wuc_chan_recv_register(&__wuc0.__wuc_clause0_recv, "
-          "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
-          "__wuc0_clause0_recv_tried;",
-          "/* block: register every enabled clause, park until one completes */",
-          "switch (wuc_wu_block_all_or(&__wuc0.__wuc_wu)) {",
-          "case 0: goto __wuc0_clause0_recv_won;",
-          "default: goto __wuc0_end;",
-          "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
-          "wuc_wu_won_try(&__wuc0.__wuc_wu, 0);",
-          "__wuc0_clause0_recv_won:",
-          "if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv, "
-          "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
-          "{ x++; }",
-          "wuc_wu_end_winner(&__wuc0.__wuc_wu, 0);",
-          "(void)wuc_chan_recv_unregister(&__wuc0.__wuc_clause0_recv, "
-          "&__wuc0.__wuc_clauses[0].__wuc_node);",
-          "goto __wuc0_end;",
-          "__wuc0_end:;"}));
+  EXPECT_TRUE(
+      inOrder(s, {"{ /* waituntil statement 0 at t.wc:10:3: all-or, 1 clause */",
+                  "struct { /* the statement's state */",
+                  "wuc_wu __wuc_wu; /* withdraws on any exit: wuc_wu_exit */",
+                  "wuc_wu_clause __wuc_clauses[1];", "wuc_chan_recv_clause __wuc_clause0_recv;",
+                  "} __wuc0 __attribute__((__cleanup__(wuc_wu_state_exit)));",
+                  "wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);",
+                  "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
+                  // the operands' addresses: locals of the clause's own block
+                  "{", "__extension__ __auto_type __wuc0_clause0_recv_target = &(x);",
+                  "__extension__ __auto_type __wuc0_clause0_recv_chan = &(a);",
+                  "__wuc0.__wuc_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan);",
+                  "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_recv, "
+                  "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
+                  "\"t.wc:10:3\");",
+                  "}", "/* fast path: try each clause in source order without registering */",
+                  "if (wuc_chan_recv_register(&__wuc0.__wuc_clause0_recv, "
+                  "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
+                  "__wuc0_clause0_recv_tried;",
+                  "/* block: register every enabled clause, park until one completes */",
+                  "switch (wuc_wu_block_all_or(&__wuc0.__wuc_wu)) {",
+                  "case 0: goto __wuc0_clause0_recv_won;", "default: goto __wuc0_end;",
+                  "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
+                  "wuc_wu_won_try(&__wuc0.__wuc_wu, 0);", "__wuc0_clause0_recv_won:",
+                  "if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv, "
+                  "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
+                  "{ x++; }", "wuc_wu_end_winner(&__wuc0.__wuc_wu, 0);",
+                  "(void)wuc_chan_recv_unregister(&__wuc0.__wuc_clause0_recv, "
+                  "&__wuc0.__wuc_clauses[0].__wuc_node);",
+                  "goto __wuc0_end;", "__wuc0_end:;"}));
   // In place: no temporary element, no guard variable, no guard test.
   EXPECT_EQ(count(s, "_elem"), 0u) << s;
   EXPECT_EQ(count(s, "_enabled"), 0u) << s;
@@ -232,7 +226,7 @@ TEST(Lowering, ReceiveIntoAnotherTypeConvertsBeforeTheBody) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(s, {"__typeof__(((void)0, (&(a))->__wuc_elem[0])) __wuc_clause0_recv_elem;",
                           "__wuc0.__wuc_clause0_recv_target = &(z);",
-                          "__wuc0.__wuc_clause0_recv_chan = &(a);",
+                          "__extension__ __auto_type __wuc0_clause0_recv_chan = &(a);",
                           "__builtin_memset(&__wuc0.__wuc_clause0_recv_elem, 0, sizeof "
                           "__wuc0.__wuc_clause0_recv_elem);",
                           "__wuc0_clause0_recv_won:",
@@ -271,9 +265,13 @@ TEST(Lowering, ChannelThroughPointerIsNotAddressed) {
             "  return x;\n}\n",
         {{recvFacts(true, true), sendFacts(true), closedFacts(true)}}, l);
   std::string s = l.statement(0);
-  EXPECT_NE(s.find("__wuc0.__wuc_clause0_recv_chan = (p);"), std::string::npos) << s;
-  EXPECT_NE(s.find("__wuc0.__wuc_clause1_send_chan = (q);"), std::string::npos) << s;
-  EXPECT_NE(s.find("__wuc0.__wuc_clause2_closed_chan = (p);"), std::string::npos) << s;
+  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause0_recv_chan = (p);"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause1_send_chan = (q);"), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("__extension__ __auto_type __wuc0_clause2_closed_chan = (p);"),
+            std::string::npos)
+      << s;
   EXPECT_EQ(count(s, "&(p)") + count(s, "&(q)"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -288,8 +286,9 @@ TEST(Lowering, SendConvertsItsValueToTheElementType) {
       << s;
   EXPECT_TRUE(inOrder(
       s, {"/* clause 0 at t.wc:10:3: waituntil (a << n * 2.5) */",
-          "__wuc0.__wuc_clause0_send_chan = &(a);", "__wuc0.__wuc_clause0_send_value = (n * 2.5);",
-          "__wuc0.__wuc_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0.__wuc_clause0_send_chan);",
+          "__extension__ __auto_type __wuc0_clause0_send_chan = &(a);",
+          "__wuc0.__wuc_clause0_send_value = (n * 2.5);",
+          "__wuc0.__wuc_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan);",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_send, "
           "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0.__wuc_clause0_send_value, "
           "\"t.wc:10:3\");",
@@ -313,9 +312,9 @@ TEST(Lowering, ClosedClause) {
         {{closedFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(s, {"/* clause 0 at t.wc:10:3: waituntil (closed(a)) */",
-                          "__wuc0.__wuc_clause0_closed_chan = &(a);",
+                          "__extension__ __auto_type __wuc0_clause0_closed_chan = &(a);",
                           "__wuc0.__wuc_clause0_closed = "
-                          "WUC_CHAN_CLOSED_CLAUSE(__wuc0.__wuc_clause0_closed_chan);",
+                          "WUC_CHAN_CLOSED_CLAUSE(__wuc0_clause0_closed_chan);",
                           "(void *)&__wuc0.__wuc_clause0_closed, "
                           "&wuc_selectable_ops_wuc_chan_closed_register, (void *)0,",
                           "if (wuc_chan_closed_register(&__wuc0.__wuc_clause0_closed, "
@@ -447,12 +446,13 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       s, {"__wuc0.__wuc_clause0_recv_enabled = (g(0)) != 0;",
-          "__wuc0.__wuc_clause0_recv_target = __wuc0.__wuc_clause0_recv_enabled ? &(x) "
-          ": 0;",
-          "__wuc0.__wuc_clause0_recv_chan = __wuc0.__wuc_clause0_recv_enabled ? &(a) : "
+          "__extension__ __auto_type __wuc0_clause0_recv_target = "
+          "__wuc0.__wuc_clause0_recv_enabled ? &(x) : 0;",
+          "__extension__ __auto_type __wuc0_clause0_recv_chan = __wuc0.__wuc_clause0_recv_enabled "
+          "? &(a) : "
           "0;",
           "__wuc0.__wuc_clause0_recv = __wuc0.__wuc_clause0_recv_enabled ? "
-          "WUC_CHAN_RECV_CLAUSE(__wuc0.__wuc_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
+          "WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, __wuc0.__wuc_clause0_recv_enabled,",
           "__wuc0.__wuc_clause1_latch_enabled = (g(1)) != 0;",
           "__wuc0.__wuc_clause1_latch = __wuc0.__wuc_clause1_latch_enabled ? &(e) : 0;",
@@ -484,16 +484,17 @@ TEST(Lowering, GuardedSendZeroesItsValueAndAssignsItOnlyIfEnabled) {
   lower(fn("  when (n > 0) waituntil (a << n) { r = 1; }\n  or waituntil (x << b) { r = 2; }"),
         {{sendFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(
-      s, {"__wuc0.__wuc_clause0_send_enabled = (n > 0) != 0;",
-          "__wuc0.__wuc_clause0_send_chan = __wuc0.__wuc_clause0_send_enabled ? &(a) : "
-          "0;",
-          "__builtin_memset(&__wuc0.__wuc_clause0_send_value, 0, sizeof "
-          "__wuc0.__wuc_clause0_send_value);",
-          "if (__wuc0.__wuc_clause0_send_enabled) __wuc0.__wuc_clause0_send_value = (n);",
-          "__wuc0.__wuc_clause0_send = __wuc0.__wuc_clause0_send_enabled ? "
-          "WUC_CHAN_SEND_CLAUSE(__wuc0.__wuc_clause0_send_chan) : (wuc_chan_send_clause){0};",
-          "if (__wuc0.__wuc_clause0_send_enabled && wuc_chan_send_register("}))
+  EXPECT_TRUE(
+      inOrder(s, {"__wuc0.__wuc_clause0_send_enabled = (n > 0) != 0;",
+                  "__extension__ __auto_type __wuc0_clause0_send_chan = "
+                  "__wuc0.__wuc_clause0_send_enabled ? &(a) : "
+                  "0;",
+                  "__builtin_memset(&__wuc0.__wuc_clause0_send_value, 0, sizeof "
+                  "__wuc0.__wuc_clause0_send_value);",
+                  "if (__wuc0.__wuc_clause0_send_enabled) __wuc0.__wuc_clause0_send_value = (n);",
+                  "__wuc0.__wuc_clause0_send = __wuc0.__wuc_clause0_send_enabled ? "
+                  "WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
+                  "if (__wuc0.__wuc_clause0_send_enabled && wuc_chan_send_register("}))
       << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s; // clause 1 has no guard
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -629,7 +630,7 @@ TEST(Lowering, MixedReceiveIntoAnotherTypeRecordsItsConversion) {
       s, {"wuc_wu_clause_init(&__wuc0.__wuc_wu, 0,",
           "wuc_wu_clause_converts(&__wuc0.__wuc_wu, 0, (void *)__wuc0.__wuc_clause0_recv_target, "
           "WUC_WU_KIND(*__wuc0.__wuc_clause0_recv_target), "
-          "WUC_WU_KIND(__wuc0.__wuc_clause0_recv_chan->__wuc_elem[0]));",
+          "WUC_WU_KIND(__wuc0_clause0_recv_chan->__wuc_elem[0]));",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1,"}))
       << s;
   EXPECT_EQ(count(s, "wuc_wu_clause_converts"), 1u) << s; // clause 1 receives in place
@@ -926,7 +927,8 @@ TEST(Lowering, NestedStatementIsLoweredInsideTheOuterBody) {
   EXPECT_NE(inner.find("waituntil statement 1 at t.wc:11:5: all-or, 2 clauses */"),
             std::string::npos)
       << inner;
-  EXPECT_NE(inner.find("__wuc1.__wuc_clause0_recv_chan = &(b);"), std::string::npos);
+  EXPECT_NE(inner.find("__extension__ __auto_type __wuc1_clause0_recv_chan = &(b);"),
+            std::string::npos);
   EXPECT_NE(inner.find("__wuc1.__wuc_clause1_timeout = "), std::string::npos);
   // The inner block sits in the outer clause's body, which runs once.
   EXPECT_TRUE(
