@@ -100,7 +100,7 @@ public:
   StatementLowering(const Renderer &r, const WaitUntil &w, const std::vector<ClauseFacts> &facts,
                     std::string &out)
       : r_(r), w_(w), facts_(facts), out_(out), p_("__wuc" + std::to_string(w.id)),
-        wu_(p_ + ".__wuc_wu"),
+        wu_(p_ + ".__wuc_wu"), f_(p_ + "_values"), j_(f_ + ".__wuc_j"),
         c_(r, out, r.file().lineCol(w.range.begin).line, indentationOf(r.file(), w.range.begin)),
         allOr_(isAllOr(w.tree, w)),
         lastLine_(
@@ -145,7 +145,7 @@ public:
     if (families_) {
       c_.code("wuc_wu_storage_init(&" + p_ + ".__wuc_storage, " + capacity + ", " +
               cStringLiteral(where(w_.range.begin)) + ");");
-      member("unsigned", p_ + ".__wuc_j"); /* an element of a family */
+      member("unsigned", j_); /* an element of a family */
     }
     for (const Clause &c : w_.clauses) {
       if (c.family) {
@@ -178,7 +178,13 @@ private:
   // ---- names -------------------------------------------------------------
   // __wucN_clauseI_<kind>: the clause's resource or clause object; its other
   // temporaries and labels add a suffix.
-  std::string name(unsigned i, const char *suffix = "") const { return names_[i] + suffix; }
+  // With families, the families' counters and array pointers and the
+  // clauses' places are members of __wucN_values instead (stateDeclaration).
+  std::string name(unsigned i, const char *suffix = "") const {
+    if (families_ && (w_.clauses[i].family || strcmp(suffix, "_at") == 0))
+      return f_ + names_[i].substr(p_.size()) + suffix;
+    return names_[i] + suffix;
+  }
   // Clause i's labels: __wucN_clauseI_<kind>_won...
   std::string label(unsigned i, const char *suffix) const { return labels_[i] + suffix; }
 
@@ -189,8 +195,11 @@ private:
   // back end's messages).
   void member(const std::string &type, const std::string &ref, const std::string &dims = "",
               unsigned line = 0) {
-    std::string m = ref[0] == '*' ? "*" + ref.substr(p_.size() + 2) : ref.substr(p_.size() + 1);
-    members_.push_back({type + " " + m + dims + ";", line});
+    bool star = ref[0] == '*';
+    bool family = ref.compare(star, f_.size() + 1, f_ + ".") == 0;
+    size_t skip = (family ? f_.size() : p_.size()) + 1 + star;
+    std::string m = (star ? "*" : "") + ref.substr(skip);
+    (family ? familyMembers_ : members_).push_back({type + " " + m + dims + ";", line});
   }
   // The struct, for the top of the block: the wuc_wu first (and the
   // storage second) for the cleanup, which gcc attributes to the variable's
@@ -212,6 +221,15 @@ private:
     t += "#line " + std::to_string(lastLine_) + "\n";
     t += in + "} " + p_ + " __attribute__((__cleanup__(" +
          (families_ ? "wuc_wu_family_state_exit" : "wuc_wu_state_exit") + ")));\n";
+    if (!familyMembers_.empty()) {
+      // Scalars whose address is never taken: the back end keeps them in
+      // registers (as a member of __wucN, whose address escapes, the
+      // element loop's counter is stored to the frame and read back after
+      // each call: +65 instructions a statement in bench/family_cost.wc).
+      t += in + "struct { /* the families' counters and arrays, the clauses' places */\n";
+      for (const auto &m : familyMembers_) t += in + "  " + m.first + "\n";
+      t += in + "} " + f_ + ";\n";
+    }
     t += in + "_Pragma(\"GCC diagnostic pop\")\n";
     return t;
   }
@@ -224,12 +242,12 @@ private:
   // families a run-time value (an element: at + __wucN_j).
   std::string at(unsigned i) const {
     if (!families_) return std::to_string(i);
-    if (w_.clauses[i].family) return name(i, "_at") + " + " + p_ + ".__wuc_j";
+    if (w_.clauses[i].family) return name(i, "_at") + " + " + j_;
     return name(i, "_at");
   }
   // A family's arrays, element __wucN_j.
   std::string el(unsigned i, const char *suffix = "") const {
-    return name(i, suffix) + "[" + p_ + ".__wuc_j]";
+    return name(i, suffix) + "[" + j_ + "]";
   }
   const ClauseFacts &facts(unsigned i) const { return facts_[i]; }
   unsigned lineOf(unsigned offset) const { return r_.file().lineCol(offset).line; }
@@ -458,8 +476,8 @@ private:
              "; }))";
     };
     auto array = [&](const std::string &type, const char *suffix) {
-      std::string a = name(i, suffix);
-      member(type, a + "_frame", "[WUC_WU_FAMILY_FRAME]");
+      std::string a = name(i, suffix), frame = p_ + a.substr(f_.size()) + "_frame";
+      member(type, frame, "[WUC_WU_FAMILY_FRAME]");
       member(type, "*" + a);
       arrays.push_back(a);
     };
@@ -510,7 +528,7 @@ private:
     member("unsigned", at);
     member("unsigned", n);
     member("unsigned", cap);
-    for (const std::string &a : arrays) c_.code(a + " = " + a + "_frame;");
+    for (const std::string &a : arrays) c_.code(a + " = " + p_ + a.substr(f_.size()) + "_frame;");
     c_.code(at + " = wuc_wu_count(&" + wu_ + "); /* its first element's place */");
     c_.code(n + " = 0;");
     c_.code(cap + " = WUC_WU_FAMILY_FRAME; /* its size */");
@@ -603,7 +621,7 @@ private:
     for (const Clause &c : w_.clauses) {
       if (c.family)
         c_.code("if (" + var + " - " + name(c.index, "_at") + " < " + name(c.index, "_n") + ") { " +
-                p_ + ".__wuc_j = " + var + " - " + name(c.index, "_at") + "; goto " +
+                j_ + " = " + var + " - " + name(c.index, "_at") + "; goto " +
                 label(c.index, suffix) + "; }");
       else
         c_.code("if (" + var + " == " + name(c.index, "_at") + ") goto " + label(c.index, suffix) +
@@ -634,8 +652,7 @@ private:
       unsigned i = c.index;
       std::string en = c.family ? name(i, "_n") : enabled_[i];
       if (!w_.fair && c.family) {
-        c_.code("for (" + p_ + ".__wuc_j = 0; " + p_ + ".__wuc_j < " + name(i, "_n") + "; " + p_ +
-                ".__wuc_j++)");
+        c_.code("for (" + j_ + " = 0; " + j_ + " < " + name(i, "_n") + "; " + j_ + "++)");
         c_.indent();
         c_.code("if (" + regFn(facts(i)) + "(" + resArg(i) + ", wuc_wu_try_node(&" + wu_ + ", " +
                 at(i) + "))) goto " + label(i, "_tried") + ";");
@@ -769,37 +786,37 @@ private:
     }
     c_.code("wuc_wu_mixed_begin(&" + wu_ + ", " + (w_.elseBranch.present ? elseEnabled_ : "0") +
             ");");
-    member("int", p_ + ".__wuc_next");
     c_.outdent();
     c_.note(p_ + "_step:;");
     c_.indent();
+    // The step's locals (the predicate, the next clause) live in its block.
     c_.note("{");
     c_.indent();
     c_.note("/* completion predicate: which clauses are still needed */");
     for (const std::string &l : familySatisfied) c_.code(l);
     for (const std::string &l : pred.step) c_.code(l);
-    c_.code(p_ + ".__wuc_next = wuc_wu_mixed_step(&" + wu_ + ", " + pred.complete + ");");
-    c_.outdent();
-    c_.note("}");
+    std::string next = p_ + "_next";
+    c_.code("int " + next + " = wuc_wu_mixed_step(&" + wu_ + ", " + pred.complete + ");");
     if (families_) {
-      c_.code("if (" + p_ + ".__wuc_next == WUC_WU_RECOMPUTE) goto " + p_ + "_step;");
-      if (w_.elseBranch.present)
-        c_.code("if (" + p_ + ".__wuc_next == WUC_WU_ELSE) goto " + p_ + "_else;");
-      c_.note("if (" + p_ + ".__wuc_next >= 0) {");
+      c_.code("if (" + next + " == WUC_WU_RECOMPUTE) goto " + p_ + "_step;");
+      if (w_.elseBranch.present) c_.code("if (" + next + " == WUC_WU_ELSE) goto " + p_ + "_else;");
+      c_.note("if (" + next + " >= 0) {");
       c_.indent();
-      c_.code("unsigned " + p_ + "_k = (unsigned)" + p_ + ".__wuc_next;");
+      c_.code("unsigned " + p_ + "_k = (unsigned)" + next + ";");
       emitDispatch(p_ + "_k", "_won");
       c_.outdent();
       c_.note("}");
       c_.code("goto " + p_ + "_end;");
-      return;
+    } else {
+      c_.code("switch (" + next + ") {");
+      c_.code("case WUC_WU_RECOMPUTE: goto " + p_ + "_step;");
+      if (w_.elseBranch.present) c_.code("case WUC_WU_ELSE: goto " + p_ + "_else;");
+      for (const Clause &c : w_.clauses)
+        c_.code("case " + std::to_string(c.index) + ": goto " + label(c.index, "_won") + ";");
+      c_.code("default: goto " + p_ + "_end;");
+      c_.note("}");
     }
-    c_.code("switch (" + p_ + ".__wuc_next) {");
-    c_.code("case WUC_WU_RECOMPUTE: goto " + p_ + "_step;");
-    if (w_.elseBranch.present) c_.code("case WUC_WU_ELSE: goto " + p_ + "_else;");
-    for (const Clause &c : w_.clauses)
-      c_.code("case " + std::to_string(c.index) + ": goto " + label(c.index, "_won") + ";");
-    c_.code("default: goto " + p_ + "_end;");
+    c_.outdent();
     c_.note("}");
   }
 
@@ -904,13 +921,16 @@ private:
   std::string &out_;
   std::string p_;
   std::string wu_; // __wucN.__wuc_wu
+  std::string f_;  // __wucN_values
+  std::string j_;  // __wucN_values.__wuc_j
   CWriter c_;
   bool allOr_;
   std::vector<std::string> names_;                        // per clause: __wucN.__wuc_clauseI_<kind>
   std::vector<std::string> labels_;                       // per clause: __wucN_clauseI_<kind>
   std::vector<std::pair<std::string, unsigned>> members_; // of the state struct: text, line
-  std::vector<std::pair<std::string, unsigned>> typedefs_; // before it: families' index types
-  std::vector<std::string> enabled_;                       // per clause: its guard variable, or "1"
+  std::vector<std::pair<std::string, unsigned>> typedefs_;      // before it: families' index types
+  std::vector<std::pair<std::string, unsigned>> familyMembers_; // of __wucN_values
+  std::vector<std::string> enabled_; // per clause: its guard variable, or "1"
   std::string elseEnabled_ = "1";
   bool blocks_ = false;       // a switch reaches the bodies' _won labels
   unsigned families_ = 0;     // how many clauses are families

@@ -520,16 +520,16 @@ TEST(Lowering, AndOfTwoIsMixedWithAPredicateAndAStep) {
              "!__wuc0_and0_satisfied;",
              "__wuc0.__wuc_clauses[1].__wuc_needed = !__wuc0.__wuc_clauses[1].__wuc_ran && "
              "!__wuc0_and0_satisfied;",
-             "__wuc0.__wuc_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, __wuc0_and0_satisfied);"}))
+             "int __wuc0_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, __wuc0_and0_satisfied);"}))
       << s;
-  EXPECT_TRUE(inOrder(
-      s, {"int __wuc_next;", "wuc_wu_mixed_begin(&__wuc0.__wuc_wu, 0);", "__wuc0_step:;",
-          "wuc_wu_mixed_step(", "switch (__wuc0.__wuc_next) {",
-          "case WUC_WU_RECOMPUTE: goto __wuc0_step;", "case 0: goto __wuc0_clause0_recv_won;",
-          "case 1: goto __wuc0_clause1_recv_won;", "default: goto __wuc0_end;",
-          "__wuc0_clause0_recv_won:", "{ r += 1; }", "wuc_wu_mixed_ran(&__wuc0.__wuc_wu, 0);",
-          "goto __wuc0_step;", "__wuc0_clause1_recv_won:", "{ r += 2; }",
-          "wuc_wu_mixed_ran(&__wuc0.__wuc_wu, 1);", "goto __wuc0_step;", "__wuc0_end:;"}))
+  EXPECT_TRUE(
+      inOrder(s, {"wuc_wu_mixed_begin(&__wuc0.__wuc_wu, 0);", "__wuc0_step:;", "wuc_wu_mixed_step(",
+                  "switch (__wuc0_next) {", "case WUC_WU_RECOMPUTE: goto __wuc0_step;",
+                  "case 0: goto __wuc0_clause0_recv_won;", "case 1: goto __wuc0_clause1_recv_won;",
+                  "default: goto __wuc0_end;", "__wuc0_clause0_recv_won:", "{ r += 1; }",
+                  "wuc_wu_mixed_ran(&__wuc0.__wuc_wu, 0);", "goto __wuc0_step;",
+                  "__wuc0_clause1_recv_won:", "{ r += 2; }",
+                  "wuc_wu_mixed_ran(&__wuc0.__wuc_wu, 1);", "goto __wuc0_step;", "__wuc0_end:;"}))
       << s;
   EXPECT_EQ(count(s, "WUC_WU_ELSE"), 0u) << s;
   // Mixed bodies are not behind the resource's on_selected.
@@ -545,20 +545,19 @@ TEST(Lowering, ParenthesisedAndUnderOr) {
   std::string s = l.statement(0);
   EXPECT_NE(s.find("mixed, 3 clauses */"), std::string::npos) << s;
   // Nodes named in post-order: the and is 0, the or 1.
-  EXPECT_EQ(
-      predicate(s),
-      (Lines{"_Bool __wuc0_and0_satisfied = __wuc0.__wuc_clauses[0].__wuc_ran && "
-             "__wuc0.__wuc_clauses[1].__wuc_ran;",
-             "_Bool __wuc0_or1_satisfied = __wuc0_and0_satisfied || "
-             "__wuc0.__wuc_clauses[2].__wuc_ran;",
-             "_Bool __wuc0_and0_done = __wuc0_or1_satisfied || __wuc0_and0_satisfied;",
-             "__wuc0.__wuc_clauses[0].__wuc_needed = !__wuc0.__wuc_clauses[0].__wuc_ran && "
-             "!__wuc0_and0_done;",
-             "__wuc0.__wuc_clauses[1].__wuc_needed = !__wuc0.__wuc_clauses[1].__wuc_ran && "
-             "!__wuc0_and0_done;",
-             "__wuc0.__wuc_clauses[2].__wuc_needed = !__wuc0.__wuc_clauses[2].__wuc_ran && "
-             "!__wuc0_or1_satisfied;",
-             "__wuc0.__wuc_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, __wuc0_or1_satisfied);"}))
+  EXPECT_EQ(predicate(s),
+            (Lines{"_Bool __wuc0_and0_satisfied = __wuc0.__wuc_clauses[0].__wuc_ran && "
+                   "__wuc0.__wuc_clauses[1].__wuc_ran;",
+                   "_Bool __wuc0_or1_satisfied = __wuc0_and0_satisfied || "
+                   "__wuc0.__wuc_clauses[2].__wuc_ran;",
+                   "_Bool __wuc0_and0_done = __wuc0_or1_satisfied || __wuc0_and0_satisfied;",
+                   "__wuc0.__wuc_clauses[0].__wuc_needed = !__wuc0.__wuc_clauses[0].__wuc_ran && "
+                   "!__wuc0_and0_done;",
+                   "__wuc0.__wuc_clauses[1].__wuc_needed = !__wuc0.__wuc_clauses[1].__wuc_ran && "
+                   "!__wuc0_and0_done;",
+                   "__wuc0.__wuc_clauses[2].__wuc_needed = !__wuc0.__wuc_clauses[2].__wuc_ran && "
+                   "!__wuc0_or1_satisfied;",
+                   "int __wuc0_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, __wuc0_or1_satisfied);"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -583,7 +582,7 @@ TEST(Lowering, DocumentedPredicateOfOrUnderAnd) {
              "!__wuc1_or0_done;",
              "__wuc1.__wuc_clauses[2].__wuc_needed = !__wuc1.__wuc_clauses[2].__wuc_ran && "
              "!__wuc1_and1_satisfied;",
-             "__wuc1.__wuc_next = wuc_wu_mixed_step(&__wuc1.__wuc_wu, __wuc1_and1_satisfied);"}))
+             "int __wuc1_next = wuc_wu_mixed_step(&__wuc1.__wuc_wu, __wuc1_and1_satisfied);"}))
       << l.statement(1);
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -605,16 +604,15 @@ TEST(Lowering, MixedGuardsRemoveClausesThroughPresence) {
   // A removed clause is its and's identity.
   EXPECT_EQ(
       predicate(s),
-      (Lines{
-          "_Bool __wuc0_and0_satisfied = (!__wuc0.__wuc_clause0_recv_enabled || "
-          "__wuc0.__wuc_clauses[0].__wuc_ran) "
-          "&& (!__wuc0.__wuc_clause1_recv_enabled || __wuc0.__wuc_clauses[1].__wuc_ran);",
-          "__wuc0.__wuc_clauses[0].__wuc_needed = !__wuc0.__wuc_clauses[0].__wuc_ran && "
-          "!__wuc0_and0_satisfied;",
-          "__wuc0.__wuc_clauses[1].__wuc_needed = !__wuc0.__wuc_clauses[1].__wuc_ran && "
-          "!__wuc0_and0_satisfied;",
-          "__wuc0.__wuc_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, !__wuc0.__wuc_and0_present || "
-          "__wuc0_and0_satisfied);"}))
+      (Lines{"_Bool __wuc0_and0_satisfied = (!__wuc0.__wuc_clause0_recv_enabled || "
+             "__wuc0.__wuc_clauses[0].__wuc_ran) "
+             "&& (!__wuc0.__wuc_clause1_recv_enabled || __wuc0.__wuc_clauses[1].__wuc_ran);",
+             "__wuc0.__wuc_clauses[0].__wuc_needed = !__wuc0.__wuc_clauses[0].__wuc_ran && "
+             "!__wuc0_and0_satisfied;",
+             "__wuc0.__wuc_clauses[1].__wuc_needed = !__wuc0.__wuc_clauses[1].__wuc_ran && "
+             "!__wuc0_and0_satisfied;",
+             "int __wuc0_next = wuc_wu_mixed_step(&__wuc0.__wuc_wu, !__wuc0.__wuc_and0_present || "
+             "__wuc0_and0_satisfied);"}))
       << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
@@ -714,7 +712,7 @@ TEST(Lowering, MixedStatementWithElse) {
         {{recvFacts(), recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(s, {"mixed, 2 clauses, else */", "wuc_wu_mixed_begin(&__wuc0.__wuc_wu, 1);",
-                          "switch (__wuc0.__wuc_next) {", "case WUC_WU_ELSE: goto __wuc0_else;",
+                          "switch (__wuc0_next) {", "case WUC_WU_ELSE: goto __wuc0_else;",
                           "default: goto __wuc0_end;", "__wuc0_else: /* the else at t.wc:11:6 */",
                           "{ r = -1; }", "goto __wuc0_end;", "__wuc0_end:;"}))
       << s;
