@@ -336,8 +336,13 @@ private:
       c_.user(c.guard, enabled_[i] + " = (" + text(c.guard) + ") != 0;");
     }
     const std::string &en = enabled_[i];
+    // A mixed statement names a resource's address only here too (its
+    // bodies run without on_selected, its steps reach it through the node).
+    const bool localResource =
+        !allOr_ && (f.kind == ClauseFacts::Resource || f.kind == ClauseFacts::Invalid);
+    std::string res = localResource ? label(i, "") : resArg(i);
     const bool block = f.kind == ClauseFacts::Recv || f.kind == ClauseFacts::Send ||
-                       f.kind == ClauseFacts::Closed; // a channel's clause
+                       f.kind == ClauseFacts::Closed || localResource;
     if (block) {
       c_.note("{");
       c_.indent();
@@ -431,13 +436,18 @@ private:
       std::string addr = f.resourceIsPointer
                              ? (path.empty() ? "(" + operand + ")" : "&(" + operand + ")" + path)
                              : "&(" + operand + ")" + path;
-      member(typeOf(addr), r, "", line(c.operand));
-      c_.user(c.operand, r + " = " + ifEnabled(en, addr, "0") + ";");
+      if (localResource) {
+        c_.user(c.operand,
+                "__extension__ __auto_type " + res + " = " + ifEnabled(en, addr, "0") + ";");
+      } else {
+        member(typeOf(addr), r, "", line(c.operand));
+        c_.user(c.operand, r + " = " + ifEnabled(en, addr, "0") + ";");
+      }
       break;
     }
     }
-    c_.code("wuc_wu_clause_init(&" + wu_ + ", " + at(i) + ", " + en + ", (void *)" + resArg(i) +
-            ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");");
+    c_.code("wuc_wu_clause_init(&" + wu_ + ", " + at(i) + ", " + en + ", (void *)" + res + ", " +
+            ops(f) + ", (void *)" + data + ", " + site(c) + ");");
     // Mixed statements can be left by a jump while this clause completes:
     // the cleanup then converts the element into the target itself.
     if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace && !f.recvTargetIsRegister)
