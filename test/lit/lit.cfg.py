@@ -84,6 +84,10 @@ config.substitutions.append(('%python', config.wuc_python))
 config.substitutions.append(('%lit', config.wuc_python + ' ' + config.wuc_lit_py))
 
 # Features for REQUIRES: lines.
+# The sanitizer variants of libwuc this build made (docs/driver.md, "Sanitizers").
+for kind, feature in (('address', 'libwuc-asan'), ('thread', 'libwuc-tsan')):
+    if kind in config.wuc_sanitizer_variants:
+        config.available_features.add(feature)
 import shutil
 if shutil.which('clang-14'):
     config.available_features.add('clang-14')
