@@ -378,8 +378,9 @@ private:
   // What wucc adds to a back-end command: where <wuc.h> is, if a file
   // includes it or uses the dialect (last, so the user's own -I come
   // first), and for a link that may refer to it, libwuc (runtime_use.h) of
-  // the link's sanitizer (runtimeLibrary).  False (and a message) when that
-  // libwuc is not there.
+  // the link's sanitizer (runtimeLibrary).  False (and a message) when a
+  // sanitizer's libwuc is not there (the plain one's absence is the back
+  // end's to report).
   bool addWucPaths(Strings &cmd, bool link) const {
     bool sourcesUseWuc = false;
     for (const Source &s : sources_) sourcesUseWuc |= s.ofWucProgram();
@@ -387,7 +388,7 @@ private:
     if (!link || (!sourcesUseWuc && !wuc::linkedFilesUseWuc(a_))) return true;
     std::string sanitizer;
     const std::string library = runtimeLibrary(sanitizer);
-    if (library.empty() || !exists(library)) {
+    if (!sanitizer.empty() && (library.empty() || !exists(library))) {
       std::cerr << "wucc: error: "
                 << wuc::format(wuc::msg::NoSanitizerRuntime, sanitizer,
                                library.empty() ? "libwuc-" + sanitizer.substr(0, 1) + "san.a"
