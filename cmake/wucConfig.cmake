@@ -7,7 +7,10 @@
 #   target_link_libraries(other PRIVATE wuc::wuc) # plain C over libwuc
 #
 # Imported targets: wuc::wuc (libwuc.a, <wuc.h>, Threads: nothing with glibc 2.34+),
-# wuc::wuc_shared (libwuc.so), wuc::wucc (the compiler driver).  All paths are
+# wuc::wuc_shared (libwuc.so), wuc::wucc (the compiler driver), and, where the
+# build made them, wuc::wuc_tsan and wuc::wuc_asan (libwuc-tsan.a, libwuc-asan.a:
+# the runtime for a program built with -fsanitize=thread or address; they add
+# that flag to the link: docs/driver.md, "Sanitizers").  All paths are
 # computed from this file's location: the installed tree may be moved.
 include(CMakeFindDependencyMacro)
 find_dependency(Threads)
@@ -18,9 +21,45 @@ include(${CMAKE_CURRENT_LIST_DIR}/WucAddExecutable.cmake)
 # functions below find it, and its semantic pass, from their own file).
 get_filename_component(WUC_WUCC "${CMAKE_CURRENT_LIST_DIR}/../../../bin/wucc" ABSOLUTE)
 
+# WUC_SANITIZER (thread, address or empty): which libwuc wuc_add_executable()
+# and wuc_add_library() link, as wucc picks it for its own links
+# (docs/driver.md, "Sanitizers").  Unset, it is read from CMAKE_C_FLAGS and
+# those of the build type: -fsanitize=...thread... links wuc::wuc_tsan,
+# -fsanitize=...address... wuc::wuc_asan, anything else wuc::wuc.
+function(_wuc_runtime_library out)
+  if(DEFINED WUC_SANITIZER)
+    set(sanitizer "${WUC_SANITIZER}")
+  else()
+    string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
+    set(flags " ${CMAKE_C_FLAGS} ${CMAKE_C_FLAGS_${build_type}} ")
+    set(sanitizer "")
+    if(flags MATCHES " -fsanitize=([a-z,-]*,)?thread[ ,]")
+      set(sanitizer thread)
+    elseif(flags MATCHES " -fsanitize=([a-z,-]*,)?address[ ,]")
+      set(sanitizer address)
+    endif()
+  endif()
+  if(sanitizer STREQUAL "")
+    set(${out} wuc::wuc PARENT_SCOPE)
+    return()
+  elseif(sanitizer STREQUAL "thread")
+    set(library wuc::wuc_tsan)
+  elseif(sanitizer STREQUAL "address")
+    set(library wuc::wuc_asan)
+  else()
+    message(FATAL_ERROR "WUC_SANITIZER=${sanitizer}: expected thread, address or nothing")
+  endif()
+  if(NOT TARGET ${library})
+    message(FATAL_ERROR "wuc: -fsanitize=${sanitizer} needs ${library}, which this wuc was "
+                        "built without (docs/driver.md, 'Sanitizers')")
+  endif()
+  set(${out} ${library} PARENT_SCOPE)
+endfunction()
+
 function(_wuc_installed_target target kind)
   get_filename_component(prefix "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../../.." ABSOLUTE)
-  _wuc_add_target(${target} ${kind} WUCC "${prefix}/bin/wucc" LIBRARY wuc::wuc
+  _wuc_runtime_library(library)
+  _wuc_add_target(${target} ${kind} WUCC "${prefix}/bin/wucc" LIBRARY ${library}
                   OBJECT_DEPENDS "${prefix}/bin/wucc" "${prefix}/lib/wuc/wucc-sema.so"
                   SOURCES ${ARGN})
 endfunction()

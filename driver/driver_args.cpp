@@ -180,6 +180,30 @@ std::vector<std::string> DriverArgs::compileOptions() const {
   return out;
 }
 
+std::set<std::string> DriverArgs::sanitizers() const {
+  std::set<std::string> on;
+  for (size_t i = 0; i < args.size(); i++) {
+    if (!isOption[i]) continue;
+    const std::string &a = args[i];
+    if (takesSeparateValue(a)) {
+      i++; // its value is no option ("-D -fsanitize=thread" defines a macro)
+      continue;
+    }
+    const bool add = startsWith(a, "-fsanitize="), remove = startsWith(a, "-fno-sanitize=");
+    if (!add && !remove) continue;
+    std::istringstream list(a.substr(a.find('=') + 1));
+    for (std::string name; std::getline(list, name, ',');) {
+      if (add)
+        on.insert(name);
+      else if (name == "all")
+        on.clear();
+      else
+        on.erase(name);
+    }
+  }
+  return on;
+}
+
 bool readIncludeDirOption(const std::vector<std::string> &options, size_t i,
                           IncludeDirOption &out) {
   const std::string &o = options[i];

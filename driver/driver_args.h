@@ -4,6 +4,7 @@
 // Kept apart from the work so it can be tested alone.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,11 @@ struct DriverArgs {
   // The options for a compile of one source: options() less those that only
   // the link step or the output take (-o, -l, -L, -Wl, -shared, ...).
   std::vector<std::string> compileOptions() const;
+  // The sanitizers the options leave on, read as gcc does: each
+  // -fsanitize=LIST adds its names, each -fno-sanitize=LIST takes them away
+  // again (`all`: every one).  Names as written (a group such as
+  // `undefined` is not expanded).
+  std::set<std::string> sanitizers() const;
   // The -iquote directories, then the -I ones, in order: where a quoted
   // #include looks after the including file's directory.
   std::vector<std::string> quoteSearchDirs() const;

@@ -24,6 +24,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,9 +80,10 @@ bool exists(const std::string &p) {
 }
 
 // Installed: bin/../include, bin/../lib and bin/../lib/wuc; in the build
-// tree: the paths compiled in.
+// tree: the paths compiled in.  The sanitizer variants of libwuc are where
+// libwuc.a is ("" when this build has none: runtime/CMakeLists.txt).
 struct Layout {
-  std::string includeDir, library, semaModule, clangResourceDir;
+  std::string includeDir, library, asanLibrary, tsanLibrary, semaModule, clangResourceDir;
 };
 
 Layout findLayout() {
@@ -89,7 +91,10 @@ Layout findLayout() {
   std::string prefix = selfDir() + "/..";
   bool installed = exists(prefix + "/include/wuc.h");
   l.includeDir = installed ? prefix + "/include" : WUC_BUILD_INCLUDE_DIR;
-  l.library = exists(prefix + "/lib/libwuc.a") ? prefix + "/lib/libwuc.a" : WUC_BUILD_LIBRARY;
+  const bool installedLibrary = exists(prefix + "/lib/libwuc.a");
+  l.library = installedLibrary ? prefix + "/lib/libwuc.a" : WUC_BUILD_LIBRARY;
+  l.asanLibrary = installedLibrary ? prefix + "/lib/libwuc-asan.a" : WUC_BUILD_ASAN_LIBRARY;
+  l.tsanLibrary = installedLibrary ? prefix + "/lib/libwuc-tsan.a" : WUC_BUILD_TSAN_LIBRARY;
   l.semaModule = exists(prefix + "/lib/wuc/wucc-sema.so") ? prefix + "/lib/wuc/wucc-sema.so"
                                                           : WUC_BUILD_SEMA_MODULE;
   l.clangResourceDir = WUC_CLANG_RESOURCE_DIR;
@@ -372,14 +377,42 @@ private:
 
   // What wucc adds to a back-end command: where <wuc.h> is, if a file
   // includes it or uses the dialect (last, so the user's own -I come
-  // first), and for a link that may refer to it, libwuc (runtime_use.h).
-  void addWucPaths(Strings &cmd, bool link) const {
+  // first), and for a link that may refer to it, libwuc (runtime_use.h) of
+  // the link's sanitizer (runtimeLibrary).  False (and a message) when a
+  // sanitizer's libwuc is not there (the plain one's absence is the back
+  // end's to report).
+  bool addWucPaths(Strings &cmd, bool link) const {
     bool sourcesUseWuc = false;
     for (const Source &s : sources_) sourcesUseWuc |= s.ofWucProgram();
     if (sourcesUseWuc) cmd.push_back("-I" + layout_.includeDir);
-    if (!link || (!sourcesUseWuc && !wuc::linkedFilesUseWuc(a_))) return;
+    if (!link || (!sourcesUseWuc && !wuc::linkedFilesUseWuc(a_))) return true;
+    std::string sanitizer;
+    const std::string library = runtimeLibrary(sanitizer);
+    if (!sanitizer.empty() && (library.empty() || !exists(library))) {
+      std::cerr << "wucc: error: "
+                << wuc::format(wuc::msg::NoSanitizerRuntime, sanitizer,
+                               library.empty() ? "libwuc-" + sanitizer.substr(0, 1) + "san.a"
+                                               : library)
+                << '\n';
+      return false;
+    }
     if (!a_.languageAtEnd.empty()) cmd.insert(cmd.end(), {"-x", "none"}); // an archive, not C
-    cmd.push_back(layout_.library);
+    cmd.push_back(library);
+    return true;
+  }
+
+  // The libwuc a link takes (docs/driver.md, "Sanitizers"): the one built
+  // with the sanitizer the link's own -fsanitize= options leave on, as the
+  // back end picks the sanitizer's run-time library by them; `sanitizer`
+  // names it ("thread" or "address"; thread first: the back end refuses
+  // both).  Any other sanitizer (undefined, leak alone...) needs no
+  // annotation of the runtime: the plain libwuc.
+  std::string runtimeLibrary(std::string &sanitizer) const {
+    const std::set<std::string> on = a_.sanitizers();
+    sanitizer = on.count("thread") ? "thread" : on.count("address") ? "address" : "";
+    if (sanitizer == "thread") return layout_.tsanLibrary;
+    if (sanitizer == "address") return layout_.asanLibrary;
+    return layout_.library;
   }
 
   bool links() const { return a_.action == DriverArgs::Action::Link && !a_.relocatable; }
@@ -405,7 +438,7 @@ private:
         cmd.push_back(a_.args[i]);
       }
     }
-    addWucPaths(cmd, links());
+    if (!addWucPaths(cmd, links())) return 1;
     if (haveStdin_) {
       // wucc read standard input to look at it: the back end reads the same
       // bytes from a file that is gone once it is open.
@@ -587,7 +620,7 @@ private:
         cmd.push_back(a_.args[i]);
       }
     }
-    addWucPaths(cmd, true);
+    if (!addWucPaths(cmd, true)) return 1;
     wuc::RunOptions run;
     run.verbose = a_.verbose;
     if (haveStdin_) {

@@ -160,6 +160,11 @@ inline constexpr const char *CannotRead = "cannot read '%s': %s";
 inline constexpr const char *DialectNeedsC99 =
     "the waituntil dialect needs C99 or later, and the standard is '%s' (use -std=c99, gnu99 or "
     "later for this file)";
+// A link with -fsanitize=thread or address whose libwuc variant is missing
+// (docs/driver.md, "Sanitizers"); %s: the sanitizer, the missing file.
+inline constexpr const char *NoSanitizerRuntime =
+    "-fsanitize=%s needs the libwuc built for it, and '%s' is missing (a wuc built without "
+    "WUC_SANITIZER_RUNTIMES or without the sanitizer's library: docs/driver.md, 'Sanitizers')";
 
 // ---- macros (docs/language.md, "Macros") ---------------------------------
 // Reported by the back end, through the `waituntil` macro of <wuc.h>, at the

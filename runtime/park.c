@@ -17,12 +17,14 @@ void wuc_park_at(const char *what, const void *object, const char *file, int lin
   if (atomic_load_explicit(&cur->park_state, memory_order_relaxed) == PARK_PERMIT &&
       atomic_compare_exchange_strong(&cur->park_state, &permit, PARK_RUNNING))
     return;
-  cur->wait_what = what;
+  /* wait_what: also read, while this thread runs, by the scheduler trace
+   * (schedtrace.c, print_threads): atomic, relaxed, a plain store on x86. */
+  __atomic_store_n(&cur->wait_what, what, __ATOMIC_RELAXED);
   cur->wait_object = object;
   cur->wait_file = file;
   cur->wait_line = line;
   wuc_switch_away(w, cur, PREV_PARK);
-  cur->wait_what = NULL;
+  __atomic_store_n(&cur->wait_what, NULL, __ATOMIC_RELAXED);
   cur->wait_object = NULL;
   cur->wait_file = NULL;
 }

@@ -49,6 +49,23 @@ static struct code_range program_code, runtime_code;
 extern const char __start_wuc_text[] __attribute__((weak, visibility("hidden")));
 extern const char __stop_wuc_text[] __attribute__((weak, visibility("hidden")));
 
+#ifdef WUC_FIBER_ANNOTATIONS
+/* The sanitizer's own run-time library, linked into the executable (clang's
+ * default, gcc's -static-libtsan / -static-libasan): its code is then inside
+ * the program's, and a thread preempted in it left the sanitizer's locks
+ * held for the next thread of the worker, which hung (seen with clang's
+ * TSan: preempted inside its StackDepot lock).  Such a program is not
+ * preempted (docs/driver.md, "Sanitizers").  Its module constructors call
+ * this entry point, so it is there. */
+#ifdef WUC_TSAN
+extern void __tsan_init(void) __attribute__((weak));
+#define SANITIZER_ENTRY ((uintptr_t)&__tsan_init)
+#else
+extern void __asan_init(void) __attribute__((weak));
+#define SANITIZER_ENTRY ((uintptr_t)&__asan_init)
+#endif
+#endif
+
 /* Switches away from the interrupted thread, which resumes here later, on
  * this worker; errno is its own again when the handler returns. */
 static void preempt(struct worker *w) {
@@ -213,6 +230,9 @@ void wuc_preempt_init(void) {
   /* Without section headers (a file stripped of them) nothing is known to
    * be the program's own code: no preemption either. */
   if (wuc_timeslice_ns != 0 && !program_text(program.bias, &program_code)) wuc_timeslice_ns = 0;
+#ifdef WUC_FIBER_ANNOTATIONS
+  if (SANITIZER_ENTRY && in_range(&program_code, SANITIZER_ENTRY)) wuc_timeslice_ns = 0;
+#endif
   if (wuc_timeslice_ns == 0) return;
   if (__start_wuc_text && __stop_wuc_text) {
     runtime_code = (struct code_range){(uintptr_t)__start_wuc_text, (uintptr_t)__stop_wuc_text};

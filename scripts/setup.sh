@@ -8,6 +8,8 @@ packages=(
   cmake ninja-build gcc g++ make bison flex python3
   clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev llvm-14-tools
   libclang-rt-14-dev libgtest-dev pkg-config
+  libtsan2 libasan8 libubsan1  # gcc's sanitizer run-time libraries: libwuc-tsan.a and
+                               # libwuc-asan.a are built only if a program links with them
   binutils                   # test/dropin, test/lit: readelf, nm, ar
   clang-format-14            # scripts/check_format.sh: the format check
   gdb                        # test/lit/debug: the debugger test

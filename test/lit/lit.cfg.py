@@ -9,6 +9,7 @@
 # Substitutions (besides lit's %s %S %t %T):
 #   %wucc          the compiler driver, under `timeout 120` (a hang fails, not blocks),
 #                  with the build's sanitizer flags (WUC_SANITIZE) when it has any
+#   %wuc_build     the build directory (tests that install it)
 #   %FileCheck     LLVM 14's FileCheck
 #   %not           LLVM 14's `not` (succeeds when the command fails, not on a crash)
 #   %expect_exit N cmd...   succeeds only if cmd exits with status exactly N
@@ -16,10 +17,21 @@
 #   %wuc_src       the project's source directory (for examples/)
 #   %wuc_lib       the directory of libwuc (for linking emitted C by hand)
 #   %python        the Python that runs lit
+#   %lit           lit itself (a test that runs part of the suite again)
 #
 # Programs are run as `timeout 30 %t`; WUC_PROCESSORS is 2 for every test
 # unless the RUN line sets it (`env WUC_PROCESSORS=1 timeout 30 %t`), so that
 # results do not depend on the machine's core count.
+#
+# Parameters (lit --param NAME=VALUE), for a run against another wucc:
+#   wucc=PATH        test that wucc (an installed one) instead of the build's
+#   sanitize=KIND    address or thread: %wucc passes that sanitizer's flags and
+#                    the feature asan or tsan is set, as in a WUC_SANITIZE=KIND
+#                    build
+#   exec_root=DIR    where the tests' Output directories go (a run inside a
+#                    test must not share the outer run's %t files)
+# test/lit/driver/sanitize_installed.wc runs a sample of the suite so, against
+# an installed wucc.
 import os
 
 import lit.formats
@@ -34,7 +46,7 @@ if not hasattr(config, 'wuc_wucc'):
     lit_config.fatal('run lit on the build directory (<build>/test/lit), whose '
                      'lit.site.cfg.py CMake generates, not on the source directory')
 
-config.test_exec_root = config.wuc_lit_binary_dir
+config.test_exec_root = lit_config.params.get('exec_root', config.wuc_lit_binary_dir)
 
 # A fixed worker count: results must not depend on the machine.
 config.environment['WUC_PROCESSORS'] = '2'
@@ -44,14 +56,23 @@ for var in ('CC', 'CFLAGS', 'CPATH', 'C_INCLUDE_PATH', 'WUC_STACK_SIZE', 'WUC_AB
     config.environment.pop(var, None)
 
 utils = os.path.join(config.test_source_root, 'utils')
+wucc = lit_config.params.get('wucc', config.wuc_wucc)
+sanitize = config.wuc_sanitize
+sanitize_flags = config.wuc_sanitize_flags
+if 'sanitize' in lit_config.params:
+    sanitize = lit_config.params['sanitize']
+    if sanitize not in config.wuc_sanitize_flags_of:
+        lit_config.fatal('--param sanitize=%s: expected address or thread' % sanitize)
+    sanitize_flags = config.wuc_sanitize_flags_of[sanitize]
 # A sanitized libwuc links only into programs built with the same sanitizer;
 # `REQUIRES: !asan`-style lines use the features below.
-sanitize_flags = (' ' + config.wuc_sanitize_flags) if config.wuc_sanitize_flags else ''
-if config.wuc_sanitize:
-    config.available_features.add({'address': 'asan', 'thread': 'tsan'}[config.wuc_sanitize])
+sanitize_flags = (' ' + sanitize_flags) if sanitize_flags else ''
+if sanitize:
+    config.available_features.add({'address': 'asan', 'thread': 'tsan'}[sanitize])
 # %wucc_bin: the executable alone (for CC=...), longest name first.
-config.substitutions.append(('%wucc_bin', config.wuc_wucc))
-config.substitutions.append(('%wucc', 'timeout 120 ' + config.wuc_wucc + sanitize_flags))
+config.substitutions.append(('%wucc_bin', wucc))
+config.substitutions.append(('%wucc', 'timeout 120 ' + wucc + sanitize_flags))
+config.substitutions.append(('%wuc_build', config.wuc_build_dir))
 config.substitutions.append(('%FileCheck', config.wuc_filecheck))
 config.substitutions.append(('%not', config.wuc_not))
 config.substitutions.append(('%expect_exit',
@@ -60,8 +81,13 @@ config.substitutions.append(('%wuc_inc', config.wuc_include_dir))
 config.substitutions.append(('%wuc_src', config.wuc_source_dir))
 config.substitutions.append(('%wuc_lib', config.wuc_lib_dir))
 config.substitutions.append(('%python', config.wuc_python))
+config.substitutions.append(('%lit', config.wuc_python + ' ' + config.wuc_lit_py))
 
 # Features for REQUIRES: lines.
+# The sanitizer variants of libwuc this build made (docs/driver.md, "Sanitizers").
+for kind, feature in (('address', 'libwuc-asan'), ('thread', 'libwuc-tsan')):
+    if kind in config.wuc_sanitizer_variants:
+        config.available_features.add(feature)
 import shutil
 if shutil.which('clang-14'):
     config.available_features.add('clang-14')

@@ -107,6 +107,28 @@ TEST(DriverArgs, Standards) {
   EXPECT_FALSE(wuc::isPreC99Standard(""));
 }
 
+TEST(DriverArgs, SanitizersInGccsOrder) {
+  using Set = std::set<std::string>;
+  EXPECT_EQ(parseDriverArgs({"a.wc"}).sanitizers(), Set{});
+  EXPECT_EQ(parseDriverArgs({"-fsanitize=thread", "a.wc"}).sanitizers(), Set{"thread"});
+  EXPECT_EQ(parseDriverArgs({"-fsanitize=address,undefined", "a.wc"}).sanitizers(),
+            (Set{"address", "undefined"}));
+  EXPECT_EQ(parseDriverArgs({"-fsanitize=address", "a.wc", "-fsanitize=undefined"}).sanitizers(),
+            (Set{"address", "undefined"}));
+  // -fno-sanitize= after takes names away; before, it does nothing.
+  EXPECT_EQ(parseDriverArgs({"-fsanitize=address,undefined", "-fno-sanitize=address", "a.wc"})
+                .sanitizers(),
+            Set{"undefined"});
+  EXPECT_EQ(parseDriverArgs({"-fno-sanitize=thread", "-fsanitize=thread", "a.wc"}).sanitizers(),
+            Set{"thread"});
+  EXPECT_EQ(parseDriverArgs({"-fsanitize=thread", "-fno-sanitize=all", "a.wc"}).sanitizers(),
+            Set{});
+  // An option's value is no option.
+  EXPECT_EQ(parseDriverArgs({"-D", "-fsanitize=thread", "-Xlinker", "-fsanitize=address", "a.wc"})
+                .sanitizers(),
+            Set{});
+}
+
 TEST(DriverArgs, MissingValue) {
   EXPECT_NE(parseDriverArgs({"a.c", "-o"}).error, "");
   EXPECT_EQ(parseDriverArgs({"a.c", "-oprog"}).output, "prog");
