@@ -126,7 +126,10 @@ static ssize_t io_loop_want(int fd, int dir, const char *what, attempt_fn *attem
     uint32_t seen = atomic_load_explicit(&e->seq[dir], memory_order_acquire);
     ssize_t r = attempt(fd, call);
     if (r >= 0) {
-      if (stream && r > 0 && (size_t)r < want)
+      /* A short read drains the socket unless the peer hung up: then the
+       * end of file may wait behind the data with no edge to come. */
+      if (stream && r > 0 && (size_t)r < want &&
+          !atomic_load_explicit(&e->hangup, memory_order_relaxed))
         atomic_store_explicit(&e->drained, UINT64_C(1) << 32 | seen, memory_order_relaxed);
       return r;
     }

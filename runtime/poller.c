@@ -101,6 +101,7 @@ bool wuc_poll_watch(struct fd_entry *e) {
 void wuc_fd_forget(struct fd_entry *e) {
   atomic_store_explicit(&e->registered, false, memory_order_relaxed);
   atomic_store_explicit(&e->stream, false, memory_order_relaxed);
+  atomic_store_explicit(&e->hangup, false, memory_order_relaxed);
   atomic_store_explicit(&e->drained, 0, memory_order_relaxed);
   atomic_store_explicit(&e->kind, FD_KIND_UNKNOWN, memory_order_relaxed);
   atomic_store_explicit(&e->nonblocking, false, memory_order_relaxed);
@@ -170,7 +171,9 @@ void wuc_poll_watch_signals(int fd) {
 int wuc_fd_ready(struct fd_entry *e, int dir) {
   wuc_waitq *q = &e->waiters[dir];
   waitq_lock(q);
-  atomic_fetch_add_explicit(&e->seq[dir], 1, memory_order_relaxed); /* read under the lock */
+  /* Read under the lock; release: a reader that sees the new value sees
+   * the hang-up flag dispatch() set before it. */
+  atomic_fetch_add_explicit(&e->seq[dir], 1, memory_order_release);
   long queued = 0;
   for (struct wuc_waiter *w = q->head; w; w = w->next) queued++;
   struct wuc_waiter *granted = wuc_waitq_grant_all(q);
@@ -197,6 +200,8 @@ static int dispatch(const struct epoll_event *events, int n) {
       continue;
     }
     struct fd_entry *e = wuc_fd_entry((int)events[i].data.u64);
+    if (what & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+      atomic_store_explicit(&e->hangup, true, memory_order_relaxed); /* before the bump */
     if (what & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) woken += wuc_fd_ready(e, FD_READ);
     if (what & (EPOLLOUT | EPOLLHUP | EPOLLERR)) woken += wuc_fd_ready(e, FD_WRITE);
   }

@@ -60,6 +60,10 @@ struct fd_entry {
   _Atomic bool nonblocking; /* O_NONBLOCK set by the runtime */
   _Atomic bool registered;  /* the file at fd is in the epoll set (see above) */
   _Atomic bool stream;      /* a SOCK_STREAM socket: a short read drains it */
+  /* An event reported a hang-up or an error: a short read may have stopped
+   * at the end of the data with the end of file (or the error) still to be
+   * read, and no edge will come for it, so io.c's park-first rule is off. */
+  _Atomic bool hangup;
   /* 2^32 | seq[FD_READ] as read before the last short read of a stream
    * socket (0: none since the last full read): io.c's park-first rule. */
   _Atomic uint64_t drained;

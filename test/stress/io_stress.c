@@ -22,6 +22,8 @@
  *              while other threads go on, and completes once it reads again
  *   halfclose  shutdown(SHUT_WR): the server reads end of file and still
  *              writes its answer, which the client reads
+ *   halfclose-edge  data and FIN in one edge on a watched socket: after the
+ *              short read of the data, the next read returns 0 at once
  *   epipe      writes to a socket and a pipe whose reader is gone fail with
  *              EPIPE; the program is not killed by SIGPIPE
  *   reset      a peer that closes with SO_LINGER 0: wuc_read fails with
@@ -373,6 +375,58 @@ static void run_halfclose(void) {
   printf("halfclose: end of file read, answer written after it\n");
 }
 
+/* halfclose-edge: the server's fd is in the epoll set before the client
+ * sends "hello" and its FIN, so one edge reports both (EPOLLIN|EPOLLRDHUP);
+ * the read of the 5 bytes is short, and the next read must return 0 at once
+ * rather than park for an edge that never comes (docs/io.md, "Park first
+ * after a short read"). */
+static _Atomic int g_edge_step;
+static int g_edge_pipe[2];
+
+/* Waits on a pipe meanwhile, so that an idle worker blocks in epoll_wait
+ * and dispatches the server socket's event as soon as it comes. */
+static void edge_poller(void *arg) {
+  (void)arg;
+  char c;
+  CHECK(wuc_read(g_edge_pipe[0], &c, 1) == 1, "pipe read: %s", strerror(errno));
+}
+
+static void edge_server(void *arg) {
+  int listener = (int)(intptr_t)arg;
+  int fd = wuc_accept(listener, NULL, NULL);
+  CHECK(fd >= 0, "wuc_accept: %s", strerror(errno));
+  /* Registers fd with the poller: nothing to read yet, so it times out. */
+  CHECK(wuc_wait_fd(fd, WUC_FD_READABLE, milliseconds(1)) == -1 && errno == ETIMEDOUT,
+        "wuc_wait_fd on a silent socket: %s", strerror(errno));
+  atomic_store(&g_edge_step, 1);
+  while (atomic_load(&g_edge_step) != 2) uthread_sleep(milliseconds(1));
+  uthread_sleep(milliseconds(20)); /* the poller sees data and FIN in one event */
+  char buf[64];
+  CHECK(wuc_read(fd, buf, sizeof buf) == 5, "first read: %s", strerror(errno));
+  CHECK(wuc_read(fd, buf, sizeof buf) == 0, "end of file after a short read");
+  wuc_close(fd);
+}
+
+static void run_halfclose_edge(void) {
+  int listener = listen_loopback(4, &g_addr);
+  uthread_t *s = uthread_spawn(edge_server, (void *)(intptr_t)listener);
+  CHECK(pipe2(g_edge_pipe, O_CLOEXEC) == 0, "pipe2: %s", strerror(errno));
+  uthread_t *p = uthread_spawn(edge_poller, NULL);
+  int fd = connect_to(&g_addr);
+  while (atomic_load(&g_edge_step) != 1) uthread_sleep(milliseconds(1));
+  CHECK(wuc_write_all(fd, "hello", 5) == 5, "wuc_write_all");
+  CHECK(shutdown(fd, SHUT_WR) == 0, "shutdown: %s", strerror(errno));
+  atomic_store(&g_edge_step, 2);
+  uthread_join(s);
+  CHECK(wuc_write(g_edge_pipe[1], "x", 1) == 1, "pipe write: %s", strerror(errno));
+  uthread_join(p);
+  wuc_close(g_edge_pipe[0]);
+  wuc_close(g_edge_pipe[1]);
+  wuc_close(fd);
+  wuc_close(listener);
+  printf("halfclose-edge: end of file read at once after a short read\n");
+}
+
 static void run_epipe(void) {
   int sv[2];
   CHECK(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0, "socketpair");
@@ -552,11 +606,21 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*run)(void);
-  } modes[] = {{"echo", run_echo},       {"many", run_many},          {"close", run_close},
-               {"emfile", run_emfile},   {"stall", run_stall},        {"halfclose", run_halfclose},
-               {"epipe", run_epipe},     {"reset", run_reset},        {"blocking", run_blocking},
-               {"signals", run_signals}, {"waitfd", run_waitfd},      {"reuse", run_reuse},
-               {"file", run_file},       {"echo-wait", run_echo_wait}};
+  } modes[] = {{"echo", run_echo},
+               {"many", run_many},
+               {"close", run_close},
+               {"emfile", run_emfile},
+               {"stall", run_stall},
+               {"halfclose", run_halfclose},
+               {"halfclose-edge", run_halfclose_edge},
+               {"epipe", run_epipe},
+               {"reset", run_reset},
+               {"blocking", run_blocking},
+               {"signals", run_signals},
+               {"waitfd", run_waitfd},
+               {"reuse", run_reuse},
+               {"file", run_file},
+               {"echo-wait", run_echo_wait}};
   if (argc == 2)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
       if (strcmp(argv[1], modes[i].name) == 0) {
@@ -564,7 +628,8 @@ int main(int argc, char **argv) {
         modes[i].run();
         return 0;
       }
-  fprintf(stderr, "usage: wuc_io_stress MODE (echo, many, close, emfile, stall, halfclose, "
-                  "epipe, reset, blocking, signals, waitfd, reuse, file, echo-wait)\n");
+  fprintf(stderr,
+          "usage: wuc_io_stress MODE (echo, many, close, emfile, stall, halfclose, halfclose-edge, "
+          "epipe, reset, blocking, signals, waitfd, reuse, file, echo-wait)\n");
   return 2;
 }
