@@ -251,14 +251,14 @@ static inline void finish_transfer(_Atomic uintptr_t *c) {
 
 /* The sender's element is in its cell: the resumer takes it from there. */
 static bool try_resume_sender(wuc_select_node *sender) {
-  if (!wuc_select_claim(sender)) return false;
+  if (!wuc_select_claim_waiter(sender)) return false;
   sender->res.word[RES_RESULT] = WAKE_OK;
   wuc_select_wake(sender);
   return true;
 }
 
 static void wake_closed(wuc_select_node *n) {
-  if (!wuc_select_claim(n)) return;
+  if (!wuc_select_claim_waiter(n)) return;
   n->res.word[RES_RESULT] = WAKE_CLOSED;
   wuc_select_wake(n);
 }

@@ -62,13 +62,17 @@ static bool claimed_by_owner(wuc_select_node *n) {
 
 /* Tries to move n's claim word from open to `to`, waiting out PENDING.  On
  * success *was holds the value replaced (to restore it on a failed pair).
- * A registering statement can be claimed only by its own thread; anyone
- * else pushes n on the statement's re-register list and fails. */
-static bool take_claim_word(wuc_select_node *n, uintptr_t to, uintptr_t *was) {
+ * A registering statement can be claimed only by its own thread, for the
+ * clause it is registering (`as_owner`); anyone else, and its own thread
+ * resuming a sibling for another clause, pushes n on the statement's
+ * re-register list and fails.  Always inlined: `as_owner` is a constant at
+ * every call. */
+static inline __attribute__((always_inline)) bool take_claim_word(wuc_select_node *n, uintptr_t to,
+                                                                  uintptr_t *was, bool as_owner) {
   for (;;) {
     if (n->stmt->all_or) {
       uintptr_t race = atomic_load(race_word(n));
-      if (race == WUC_RACE_OPEN || (is_registering(race) && claimed_by_owner(n))) {
+      if (race == WUC_RACE_OPEN || (as_owner && is_registering(race) && claimed_by_owner(n))) {
         if (atomic_compare_exchange_weak(race_word(n), &race, to)) {
           *was = race;
           return true;
@@ -108,9 +112,16 @@ static void store_claim_word(wuc_select_node *n, uintptr_t value) {
 
 bool wuc_select_claim(wuc_select_node *n) {
   uintptr_t was;
-  if (!take_claim_word(n, taken_value(n), &was)) return false;
+  if (!take_claim_word(n, taken_value(n), &was, true)) return false;
   /* Informational in an all-or statement (the race word decides): the
    * release store of DONE in wake publishes everything after it. */
+  if (n->stmt->all_or) atomic_store_explicit(&n->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
+  return true;
+}
+
+bool wuc_select_claim_waiter(wuc_select_node *n) {
+  uintptr_t was;
+  if (!take_claim_word(n, taken_value(n), &was, false)) return false;
   if (n->stmt->all_or) atomic_store_explicit(&n->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
   return true;
 }
@@ -147,9 +158,12 @@ int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs)
   wuc_select_node *first = claims_before(mine, theirs) ? mine : theirs;
   wuc_select_node *second = first == mine ? theirs : mine;
   uintptr_t first_was, second_was;
-  if (!take_claim_word(first, WUC_RACE_PENDING, &first_was))
+  /* `as_owner` for both: `theirs` is of another statement, so of another
+   * thread (a thread is in one statement at a time), and the owner's
+   * exception never applies to it. */
+  if (!take_claim_word(first, WUC_RACE_PENDING, &first_was, true))
     return first == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
-  if (!take_claim_word(second, taken_value(second), &second_was)) {
+  if (!take_claim_word(second, taken_value(second), &second_was, true)) {
     store_claim_word(first, first_was); /* give the first word back as it was */
     return second == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
   }

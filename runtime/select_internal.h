@@ -17,6 +17,17 @@
 enum { SELECT_PAIR_OWN = WUC_PAIR_THEIRS_LOST + 1 };
 int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs);
 
+/* wuc_select_claim for a resumer: a resource completing a node that waits
+ * in it on behalf of some other operation (a channel receive moving a
+ * suspended sender into the buffer, or failing it on close).  Unlike
+ * wuc_select_claim, the statement's own thread gets no exception while the
+ * statement registers: it may be making room with one clause for a sibling
+ * clause waiting in the same channel, and claiming that sibling would win
+ * the statement behind the back of the clause being registered, which then
+ * completes too (docs/select.md, "The registration problem").  The sibling
+ * is dropped onto the re-register list, as anyone else would drop it. */
+bool wuc_select_claim_waiter(wuc_select_node *n);
+
 /* wuc_select_stmt_init for a statement that stands in for the blocking
  * call `call` (chan_send, chan_recv) made at `site` ("FILE:LINE", or NULL if
  * unknown): a caller that is no user thread is told that call's name and

@@ -28,3 +28,7 @@ void chan_probe_release_maintenance(wuc_chan *ch) {
 }
 
 uint64_t chan_probe_take_receive_index(wuc_chan *ch) { return atomic_fetch_add(&ch->receivers, 1); }
+
+uint64_t chan_probe_take_send_index(wuc_chan *ch) {
+  return atomic_fetch_add(&ch->senders, 1) & ~CLOSED_BIT;
+}

@@ -36,6 +36,12 @@ void chan_probe_release_maintenance(wuc_chan *ch);
  * receiver would just fail there and, finding R >= S, return false). */
 uint64_t chan_probe_take_receive_index(wuc_chan *ch);
 
+/* A send's fetch-and-add on S, without its cell visit: stands for a send
+ * stalled between the two (its cell stays empty; the receiver of that cell
+ * breaks it, and a real sender would then take another).  Returns its cell
+ * index. */
+uint64_t chan_probe_take_send_index(wuc_chan *ch);
+
 #ifdef __cplusplus
 }
 #endif

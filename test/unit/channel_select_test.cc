@@ -436,6 +436,52 @@ TEST(ChannelSelect, WithdrawnSendClauseKeepsTheBuffer) {
   EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
 }
 
+// A receive clause that makes room in the buffer must not complete a send
+// clause of its own statement waiting beyond it while the statement
+// registers: that won the statement behind the receive's back, the receive
+// went on, took its own statement's element and stopped the program ("a
+// channel clause completed after its statement was won elsewhere";
+// semantics/self_select_buffered.wc under TSan, where a partner's send
+// stalled between its fetch-and-add and its cell).  The sibling is dropped
+// and registered again, as anyone else drops it.  Clause 0 stands for that
+// partner: each reg takes a send index and leaves its cell empty.  Cap 1:
+//   try pass:   cell 0 stalled; the send gives up (full); the receive breaks
+//               cell 0 (B 1 -> 2) and gives up
+//   register:   cell 1 stalled; the send waits in cell 2; the receive breaks
+//               cell 1 and expands the buffer over cell 2 (B 2 -> 3), where
+//               its own send waits
+WUC_SCENARIO(receive_clause_makes_room_for_its_own_send) {
+  static LongChannel ch;
+  chan_init(&ch, 1);
+  wuc_chan *core = &ch.core;
+  Clause stall;
+  stall.reg = [core](wuc_select_node *) {
+    (void)chan_probe_take_send_index(core);
+    return false;
+  };
+  stall.unreg = [](wuc_select_node *n) { return wuc_select_withdraw(n); };
+  stall.on_selected = [](wuc_select_node *n) { return n->needed; };
+  long v = 2, x = -1;
+  wuc_chan_send_clause sc = chan_send_clause(&ch);
+  wuc_chan_recv_clause rc = chan_recv_clause(&ch);
+  std::vector<Clause> clauses = {stall, Send(&sc, &v), Recv(&rc, &x)};
+  Outcome o = Waituntil(wuc_test::AnyOf(3), clauses);
+  SCENARIO_CHECK(chan_probe_senders(core) >= 3, "S = %lu: the scenario went another way",
+                 (unsigned long)chan_probe_senders(core));
+  SCENARIO_CHECK(Winner(o) == 1 && x == -1, "clause %d won, received %ld", Winner(o), x);
+  long got = -1;
+  SCENARIO_CHECK(chan_try_recv(&ch, &got) && got == 2, "the buffer held %ld", got);
+  SCENARIO_CHECK(!chan_try_recv(&ch, &got), "a second element %ld", got);
+  std::printf("ok\n");
+  return 0;
+}
+
+TEST(ChannelSelect, ReceiveClauseMakingRoomDropsItsOwnSendWhileRegistering) {
+  auto r = RunScenario("receive_clause_makes_room_for_its_own_send", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
+  EXPECT_EQ(r.out, "ok\n") << r.Describe();
+}
+
 // ch << e on a closed channel stops the program, naming the clause's site.
 WUC_SCENARIO(send_clause_on_closed_channel) {
   static LongChannel ch;
