@@ -856,24 +856,7 @@ private:
       else if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
         c_.code("*" + name(i, "_target") + " = " + name(i, "_elem") +
                 "; /* the element, converted */");
-      if (allOr_) {
-        c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
-        c_.indent();
-        c_.body(c.body);
-        c_.codeLine(lastLine_);
-        c_.outdent();
-        c_.note("}");
-        c_.code("wuc_wu_end_winner(&" + wu_ + ", " + at(i) + ");");
-        c_.code("(void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");");
-        c_.code("goto " + p_ + "_end;");
-      } else {
-        c_.note("{");
-        c_.body(c.body);
-        c_.codeLine(lastLine_);
-        c_.note("}");
-        c_.code("wuc_wu_mixed_ran(&" + wu_ + ", " + at(i) + ");");
-        c_.code("goto " + p_ + "_step;");
-      }
+      emitWinnerBody(i, c.body, 0);
     }
     if (w_.elseBranch.present) {
       c_.note("");
@@ -901,25 +884,33 @@ private:
     c_.code("(void)" + text(c.indexName) + ";");
     if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
       c_.code("*" + el(i, "_target") + " = " + el(i, "_elem") + "; /* the element, converted */");
+    emitWinnerBody(i, c.body, 1);
+  }
+
+  // Clause i's body as the winner, then what follows it: the end of the
+  // statement (all-or) or the next mixed step.  `scopes` blocks opened
+  // around the body (a family element's index) close before leaving.
+  void emitWinnerBody(unsigned i, Range body, int scopes) {
+    const ClauseFacts &f = facts(i);
     if (allOr_) {
       c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
       c_.indent();
-      c_.body(c.body);
-      c_.codeLine(lastLine_);
+    } else {
+      c_.note("{");
+    }
+    c_.body(body);
+    c_.codeLine(lastLine_);
+    if (allOr_) c_.outdent();
+    c_.note("}");
+    for (int k = 0; k < scopes; k++) {
       c_.outdent();
       c_.note("}");
-      c_.outdent();
-      c_.note("}");
+    }
+    if (allOr_) {
       c_.code("wuc_wu_end_winner(&" + wu_ + ", " + at(i) + ");");
       c_.code("(void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");");
       c_.code("goto " + p_ + "_end;");
     } else {
-      c_.note("{");
-      c_.body(c.body);
-      c_.codeLine(lastLine_);
-      c_.note("}");
-      c_.outdent();
-      c_.note("}");
       c_.code("wuc_wu_mixed_ran(&" + wu_ + ", " + at(i) + ");");
       c_.code("goto " + p_ + "_step;");
     }

@@ -105,20 +105,29 @@ typedef struct wuc_wu {
   char __wuc_pad[7];
 } wuc_wu;
 
-/* Evaluation: clause i of the statement, once its guard (and, if enabled,
- * its resource) has been evaluated. */
-static inline void wuc_wu_clause_init(wuc_wu *__wuc_w, unsigned __wuc_i, wuc_bool __wuc_enabled,
-                                      void *__wuc_res, const wuc_selectable_ops *__wuc_ops,
-                                      void *__wuc_data, const char *__wuc_site) {
-  wuc_wu_clause *__wuc_c = &__wuc_w->cl[__wuc_i];
-  __wuc_w->n = __wuc_i + 1;
-  __wuc_c->enabled = __wuc_enabled;
+/* Evaluation of a family's element: clause `c` (of the statement's array),
+ * enabled, without counting it (the statement's w->n is set once, after the
+ * family's loop). */
+static inline void wuc_wu_element_init(wuc_wu_clause *__wuc_c, void *__wuc_res,
+                                       const wuc_selectable_ops *__wuc_ops, void *__wuc_data,
+                                       const char *__wuc_site) {
+  __wuc_c->enabled = 1;
   __wuc_c->live = __wuc_c->__wuc_ran = __wuc_c->pending = 0;
   __wuc_c->res = __wuc_res;
   __wuc_c->ops = __wuc_ops;
   __wuc_c->__wuc_node.data = __wuc_data; /* kept here until the node is set up */
   __wuc_c->__wuc_node.site = __wuc_site;
   __wuc_c->convert_to = 0;
+}
+
+/* Evaluation: clause i of the statement, once its guard (and, if enabled,
+ * its resource) has been evaluated. */
+static inline void wuc_wu_clause_init(wuc_wu *__wuc_w, unsigned __wuc_i, wuc_bool __wuc_enabled,
+                                      void *__wuc_res, const wuc_selectable_ops *__wuc_ops,
+                                      void *__wuc_data, const char *__wuc_site) {
+  __wuc_w->n = __wuc_i + 1;
+  wuc_wu_element_init(&__wuc_w->cl[__wuc_i], __wuc_res, __wuc_ops, __wuc_data, __wuc_site);
+  __wuc_w->cl[__wuc_i].enabled = __wuc_enabled;
 }
 
 /* Clause i receives into a temporary, then converts into `to`. */
@@ -269,20 +278,6 @@ static inline unsigned wuc_wu_count(const wuc_wu *__wuc_w) { return __wuc_w->n; 
 static inline void wuc_wu_set_count(wuc_wu *__wuc_w, unsigned __wuc_n) { __wuc_w->n = __wuc_n; }
 static inline wuc_wu_clause *wuc_wu_clause_at(wuc_wu *__wuc_w, unsigned __wuc_i) {
   return &__wuc_w->cl[__wuc_i];
-}
-/* Evaluation of a family's element: wuc_wu_clause_init of clause `c` (of
- * the statement's array), enabled, without counting it (the statement's
- * w->n is set once, after the family's loop). */
-static inline void wuc_wu_element_init(wuc_wu_clause *__wuc_c, void *__wuc_res,
-                                       const wuc_selectable_ops *__wuc_ops, void *__wuc_data,
-                                       const char *__wuc_site) {
-  __wuc_c->enabled = 1;
-  __wuc_c->live = __wuc_c->__wuc_ran = __wuc_c->pending = 0;
-  __wuc_c->res = __wuc_res;
-  __wuc_c->ops = __wuc_ops;
-  __wuc_c->__wuc_node.data = __wuc_data; /* kept here until the node is set up */
-  __wuc_c->__wuc_node.site = __wuc_site;
-  __wuc_c->convert_to = 0;
 }
 void wuc_wu_storage_free(wuc_wu_storage *__wuc_st);
 /* __attribute__((cleanup)) of the storage: frees its blocks, if any. */
