@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "fatal.h"
@@ -21,8 +23,13 @@
 #define MAX_STACK_SIZE (1024u * 1024 * 1024)
 #define GUARD_SIZE (64u * 1024) /* large enough that big frames do not jump it */
 #define STACKS_PER_SLAB 16
-/* Pooled stacks beyond this many give their pages back to the kernel. */
+/* Pooled stacks beyond this many give their pages back to the kernel, in
+ * batches of TRIM_BATCH: one process_madvise (one TLB flush) per batch. */
 #define POOL_KEEP_COMMITTED 256
+#define TRIM_BATCH 64
+/* pidfd.h's PIDFD_SELF_PROCESS (Linux 6.15): "the calling process" without
+ * opening a pidfd, which a forked child would inherit pointing at its parent. */
+#define SELF_PIDFD (-10001)
 
 static size_t stack_size = DEFAULT_STACK_SIZE;
 static size_t page_size;
@@ -36,6 +43,9 @@ static struct {
   char *slab_end;
   char **pool; /* guard addresses of free stacks (LIFO) */
   size_t pool_len, pool_cap;
+  char *trim[TRIM_BATCH]; /* freed stacks waiting to give their pages back */
+  size_t trim_len;
+  bool no_vector_madvise; /* process_madvise on ourselves failed: one madvise each */
 } stacks = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Bytes, or with a k, m or g suffix (and an optional b); 0 if the text is
@@ -132,6 +142,8 @@ bool wuc_stack_alloc(struct wuc_stack *s) {
   pthread_mutex_lock(&stacks.lock);
   if (stacks.pool_len > 0) {
     guard = stacks.pool[--stacks.pool_len];
+  } else if (stacks.trim_len > 0) { /* still committed: better than a new region */
+    guard = stacks.trim[--stacks.trim_len];
   } else {
     if (stacks.slab_next == stacks.slab_end && !new_slab()) goto fail;
     guard = stacks.slab_next;
@@ -151,21 +163,71 @@ fail:;
   return false;
 }
 
+/* Gives the pages of n stacks back to the kernel.  Called without the lock:
+ * nobody else can reach these stacks.  One process_madvise (Linux 6.13 for
+ * any advice on ourselves, 6.15 for SELF_PIDFD) zaps them all with one TLB
+ * flush (6.16); a madvise per stack sends an IPI per stack to every CPU the
+ * program runs on.  A partial or failed call is redone one madvise at a time
+ * (discarding twice is harmless).  errno is kept: the caller is a switch. */
+static void release_pages(char *const *guards, size_t n) {
+  int saved = errno;
+  struct iovec iov[TRIM_BATCH];
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; i++) {
+    iov[i].iov_base = guards[i] + GUARD_SIZE;
+    iov[i].iov_len = stack_size;
+    bytes += stack_size;
+  }
+  bool done = false;
+  if (!__atomic_load_n(&stacks.no_vector_madvise, __ATOMIC_RELAXED)) {
+    long r = syscall(SYS_process_madvise, SELF_PIDFD, iov, n, MADV_DONTNEED, 0u);
+    done = r >= 0 && (size_t)r == bytes;
+    if (r < 0) __atomic_store_n(&stacks.no_vector_madvise, true, __ATOMIC_RELAXED);
+  }
+  if (!done)
+    for (size_t i = 0; i < n; i++) madvise(iov[i].iov_base, iov[i].iov_len, MADV_DONTNEED);
+  errno = saved;
+}
+
+/* Makes room for n more pooled stacks.  Called with the lock held. */
+static void pool_reserve(size_t n) {
+  if (stacks.pool_len + n <= stacks.pool_cap) return;
+  size_t cap = stacks.pool_cap ? 2 * stacks.pool_cap : 256;
+  while (cap < stacks.pool_len + n) cap *= 2;
+  char **pool = realloc(stacks.pool, cap * sizeof *pool);
+  if (!pool) {
+    pthread_mutex_unlock(&stacks.lock);
+    wuc_fatal("out of memory recycling a thread stack");
+  }
+  stacks.pool = pool;
+  stacks.pool_cap = cap;
+}
+
 void wuc_stack_free(const struct wuc_stack *s) {
   pthread_mutex_lock(&stacks.lock);
-  if (stacks.pool_len == stacks.pool_cap) {
-    size_t cap = stacks.pool_cap ? 2 * stacks.pool_cap : 256;
-    char **pool = realloc(stacks.pool, cap * sizeof *pool);
-    if (!pool) {
-      pthread_mutex_unlock(&stacks.lock);
-      wuc_fatal("out of memory recycling a thread stack");
-    }
-    stacks.pool = pool;
-    stacks.pool_cap = cap;
+  if (stacks.pool_len < POOL_KEEP_COMMITTED) {
+    pool_reserve(1);
+    stacks.pool[stacks.pool_len++] = s->guard;
+    pthread_mutex_unlock(&stacks.lock);
+    return;
   }
-  /* Before publishing it: once pooled, another thread may start on it. */
-  if (stacks.pool_len >= POOL_KEEP_COMMITTED) madvise(s->base, stack_size, MADV_DONTNEED);
-  stacks.pool[stacks.pool_len++] = s->guard;
+  /* Pages go back before pooling: once pooled, another thread may start on
+   * the stack.  Until its batch is full a stack waits in trim (where
+   * wuc_stack_alloc may still take it, committed). */
+  stacks.trim[stacks.trim_len++] = s->guard;
+  if (stacks.trim_len < TRIM_BATCH) {
+    pthread_mutex_unlock(&stacks.lock);
+    return;
+  }
+  char *batch[TRIM_BATCH];
+  memcpy(batch, stacks.trim, sizeof batch);
+  stacks.trim_len = 0;
+  pthread_mutex_unlock(&stacks.lock);
+  release_pages(batch, TRIM_BATCH);
+  pthread_mutex_lock(&stacks.lock);
+  pool_reserve(TRIM_BATCH);
+  memcpy(stacks.pool + stacks.pool_len, batch, sizeof batch);
+  stacks.pool_len += TRIM_BATCH;
   pthread_mutex_unlock(&stacks.lock);
 }
 

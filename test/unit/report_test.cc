@@ -447,6 +447,30 @@ WUC_SCENARIO(stack_overflow_by_one_big_frame) {
   return Survived();
 }
 
+// 400 threads live at once, then finished: 256 of their stacks are pooled
+// with their pages, the next 128 give their pages back in two batches
+// (runtime/stack.c) and the last 16 wait for a third.  The pool is LIFO, so
+// the next thread runs on a stack that gave its pages back: its guard must
+// still be there.
+static std::atomic<bool> recycled_release;
+extern "C" void recycled_waiter(void *) {
+  volatile char used[8192]; // more than one page, all given back later
+  used[0] = used[sizeof used - 1] = 1;
+  while (!recycled_release.load()) uthread_yield();
+}
+
+WUC_SCENARIO(stack_overflow_on_a_recycled_stack) {
+  enum { kThreads = 400 };
+  static uthread_t *threads[kThreads];
+  for (auto &t : threads) t = uthread_spawn(recycled_waiter, nullptr);
+  recycled_release = true;
+  for (auto *t : threads) uthread_join(t);
+  Fact("spawn", __LINE__ + 1); // before: the thread may end the program
+  uthread_t *t = uthread_spawn(overflow_thread, nullptr);
+  uthread_join(t);
+  return Survived();
+}
+
 WUC_SCENARIO(stack_overflow_in_main) {
   overflow_recurse(0);
   return Survived();
@@ -480,6 +504,20 @@ TEST(Report, StackOverflowWithMprotectGuards) {
                        {{"WUC_PROCESSORS", "2"}, {"WUC_STACK_GUARD", "mprotect"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
   EXPECT_EQ(r.err, OverflowReport(r, "262144")) << r.Describe();
+}
+
+TEST(Report, StackOverflowOnAStackThatGaveItsPagesBack) {
+  for (const char *guard : {"madvise", "mprotect"}) {
+    SCOPED_TRACE(guard);
+    auto r = RunScenario("stack_overflow_on_a_recycled_stack",
+                         {{"WUC_PROCESSORS", "2"}, {"WUC_STACK_GUARD", guard}});
+    EXPECT_TRUE(ExitedWith(r, kFatal));
+    EXPECT_EQ(r.err, "wuc: fatal: stack overflow in user thread 402 (overflow_thread, spawned at " +
+                         Where(Facts(r)["spawn"]) +
+                         " by thread 1)\n  its stack is 262144 bytes; set WUC_STACK_SIZE for "
+                         "larger stacks\n")
+        << r.Describe();
+  }
 }
 
 TEST(Report, StackOverflowOnAnotherWorker) {
