@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "fatal.h"
+#include "sysmon.h"
+#include "wuc/time.h"
 
 #ifndef MADV_GUARD_INSTALL
 #define MADV_GUARD_INSTALL 102 /* Linux 6.13 */
@@ -23,10 +25,15 @@
 #define MAX_STACK_SIZE (1024u * 1024 * 1024)
 #define GUARD_SIZE (64u * 1024) /* large enough that big frames do not jump it */
 #define STACKS_PER_SLAB 16
-/* Pooled stacks beyond this many give their pages back to the kernel, in
- * batches of TRIM_BATCH: one process_madvise (one TLB flush) per batch. */
+/* Pooled stacks beyond this many give their pages back to the kernel once
+ * they have stayed unused for TRIM_AGE_NS: the monitor thread (sysmon.c)
+ * does it, TRIM_BATCH at a time (one process_madvise, one TLB flush), one
+ * batch every TRIM_GAP_NS, so that neither a join nor the monitor's own
+ * duties wait for it. */
 #define POOL_KEEP_COMMITTED 256
 #define TRIM_BATCH 64
+#define TRIM_AGE_NS 1000000000
+#define TRIM_GAP_NS 1000000
 /* pidfd.h's PIDFD_SELF_PROCESS (Linux 6.15): "the calling process" without
  * opening a pidfd, which a forked child would inherit pointing at its parent. */
 #define SELF_PIDFD (-10001)
@@ -41,10 +48,14 @@ static struct {
   enum guard_mode guard_mode;
   char *slab_next; /* next uncarved stack region in the current slab */
   char *slab_end;
-  char **pool; /* guard addresses of free stacks (LIFO) */
+  char **pool; /* guard addresses of free stacks with their pages (LIFO) */
   size_t pool_len, pool_cap;
-  char *trim[TRIM_BATCH]; /* freed stacks waiting to give their pages back */
-  size_t trim_len;
+  /* pool[0 .. pool_low) has stayed in the pool since the look at
+   * next_trim was planned (TRIM_AGE_NS before it). */
+  size_t pool_low;
+  int64_t next_trim; /* when the monitor looks at the pool; 0: not planned */
+  char **cold;       /* free stacks whose pages went back (LIFO) */
+  size_t cold_len, cold_cap;
   bool no_vector_madvise; /* process_madvise on ourselves failed: one madvise each */
 } stacks = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -142,8 +153,9 @@ bool wuc_stack_alloc(struct wuc_stack *s) {
   pthread_mutex_lock(&stacks.lock);
   if (stacks.pool_len > 0) {
     guard = stacks.pool[--stacks.pool_len];
-  } else if (stacks.trim_len > 0) { /* still committed: better than a new region */
-    guard = stacks.trim[--stacks.trim_len];
+    if (stacks.pool_len < stacks.pool_low) stacks.pool_low = stacks.pool_len;
+  } else if (stacks.cold_len > 0) { /* touching it faults its pages in again */
+    guard = stacks.cold[--stacks.cold_len];
   } else {
     if (stacks.slab_next == stacks.slab_end && !new_slab()) goto fail;
     guard = stacks.slab_next;
@@ -163,14 +175,44 @@ fail:;
   return false;
 }
 
+/* Makes room for n more entries in *list.  Called with the lock held. */
+static bool reserve(char ***list, size_t len, size_t *cap, size_t n) {
+  if (len + n <= *cap) return true;
+  size_t want = *cap ? 2 * *cap : 256;
+  while (want < len + n) want *= 2;
+  char **grown = realloc(*list, want * sizeof *grown);
+  if (!grown) return false;
+  *list = grown;
+  *cap = want;
+  return true;
+}
+
+void wuc_stack_free(const struct wuc_stack *s) {
+  pthread_mutex_lock(&stacks.lock);
+  if (!reserve(&stacks.pool, stacks.pool_len, &stacks.pool_cap, 1)) {
+    pthread_mutex_unlock(&stacks.lock);
+    wuc_fatal("out of memory recycling a thread stack");
+  }
+  stacks.pool[stacks.pool_len++] = s->guard;
+  int64_t plan = 0;
+  if (stacks.pool_len > POOL_KEEP_COMMITTED && stacks.next_trim == 0) {
+    /* The first stack beyond the bound: age from now, and have the monitor
+     * look when the age is reached (it may sleep for ever otherwise). */
+    int64_t now = wuc_now();
+    stacks.pool_low = stacks.pool_len;
+    stacks.next_trim = plan = now + TRIM_AGE_NS;
+  }
+  pthread_mutex_unlock(&stacks.lock);
+  if (plan) wuc_sysmon_timer_started(plan);
+}
+
 /* Gives the pages of n stacks back to the kernel.  Called without the lock:
  * nobody else can reach these stacks.  One process_madvise (Linux 6.13 for
  * any advice on ourselves, 6.15 for SELF_PIDFD) zaps them all with one TLB
  * flush (6.16); a madvise per stack sends an IPI per stack to every CPU the
  * program runs on.  A partial or failed call is redone one madvise at a time
- * (discarding twice is harmless).  errno is kept: the caller is a switch. */
+ * (discarding twice is harmless). */
 static void release_pages(char *const *guards, size_t n) {
-  int saved = errno;
   struct iovec iov[TRIM_BATCH];
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++) {
@@ -179,56 +221,53 @@ static void release_pages(char *const *guards, size_t n) {
     bytes += stack_size;
   }
   bool done = false;
-  if (!__atomic_load_n(&stacks.no_vector_madvise, __ATOMIC_RELAXED)) {
+  if (!stacks.no_vector_madvise) {
     long r = syscall(SYS_process_madvise, SELF_PIDFD, iov, n, MADV_DONTNEED, 0u);
     done = r >= 0 && (size_t)r == bytes;
-    if (r < 0) __atomic_store_n(&stacks.no_vector_madvise, true, __ATOMIC_RELAXED);
+    if (r < 0) stacks.no_vector_madvise = true;
   }
   if (!done)
     for (size_t i = 0; i < n; i++) madvise(iov[i].iov_base, iov[i].iov_len, MADV_DONTNEED);
-  errno = saved;
 }
 
-/* Makes room for n more pooled stacks.  Called with the lock held. */
-static void pool_reserve(size_t n) {
-  if (stacks.pool_len + n <= stacks.pool_cap) return;
-  size_t cap = stacks.pool_cap ? 2 * stacks.pool_cap : 256;
-  while (cap < stacks.pool_len + n) cap *= 2;
-  char **pool = realloc(stacks.pool, cap * sizeof *pool);
-  if (!pool) {
-    pthread_mutex_unlock(&stacks.lock);
-    wuc_fatal("out of memory recycling a thread stack");
-  }
-  stacks.pool = pool;
-  stacks.pool_cap = cap;
-}
-
-void wuc_stack_free(const struct wuc_stack *s) {
-  pthread_mutex_lock(&stacks.lock);
-  if (stacks.pool_len < POOL_KEEP_COMMITTED) {
-    pool_reserve(1);
-    stacks.pool[stacks.pool_len++] = s->guard;
-    pthread_mutex_unlock(&stacks.lock);
-    return;
-  }
-  /* Pages go back before pooling: once pooled, another thread may start on
-   * the stack.  Until its batch is full a stack waits in trim (where
-   * wuc_stack_alloc may still take it, committed). */
-  stacks.trim[stacks.trim_len++] = s->guard;
-  if (stacks.trim_len < TRIM_BATCH) {
-    pthread_mutex_unlock(&stacks.lock);
-    return;
-  }
+int64_t wuc_stacks_trim(int64_t now) {
   char *batch[TRIM_BATCH];
-  memcpy(batch, stacks.trim, sizeof batch);
-  stacks.trim_len = 0;
-  pthread_mutex_unlock(&stacks.lock);
-  release_pages(batch, TRIM_BATCH);
+  size_t n = 0;
   pthread_mutex_lock(&stacks.lock);
-  pool_reserve(TRIM_BATCH);
-  memcpy(stacks.pool + stacks.pool_len, batch, sizeof batch);
-  stacks.pool_len += TRIM_BATCH;
+  if (stacks.next_trim == 0 || now < stacks.next_trim) {
+    int64_t next = stacks.next_trim ? stacks.next_trim : INT64_MAX;
+    pthread_mutex_unlock(&stacks.lock);
+    return next;
+  }
+  /* The top TRIM_BATCH of the aged part beyond the bound; the stacks pooled
+   * since move down over them (LIFO order kept). */
+  size_t aged = stacks.pool_low > POOL_KEEP_COMMITTED ? stacks.pool_low - POOL_KEEP_COMMITTED : 0;
+  n = aged < TRIM_BATCH ? aged : TRIM_BATCH;
+  if (n > 0 && !reserve(&stacks.cold, stacks.cold_len, &stacks.cold_cap, n)) n = 0;
+  size_t from = stacks.pool_low - n;
+  memcpy(batch, stacks.pool + from, n * sizeof *batch);
+  memmove(stacks.pool + from, stacks.pool + stacks.pool_low,
+          (stacks.pool_len - stacks.pool_low) * sizeof *stacks.pool);
+  stacks.pool_len -= n;
+  stacks.pool_low -= n;
+  if (n > 0 && aged > n) {
+    stacks.next_trim = now + TRIM_GAP_NS; /* more of the same age: soon */
+  } else if (stacks.pool_len > POOL_KEEP_COMMITTED) {
+    stacks.pool_low = stacks.pool_len; /* age the rest from now */
+    stacks.next_trim = now + TRIM_AGE_NS;
+  } else {
+    stacks.next_trim = 0; /* wuc_stack_free plans the next look */
+  }
+  int64_t next = stacks.next_trim ? stacks.next_trim : INT64_MAX;
   pthread_mutex_unlock(&stacks.lock);
+  if (n == 0) return next;
+  /* Out of both lists meanwhile: a spawn may carve a new stack instead. */
+  release_pages(batch, n);
+  pthread_mutex_lock(&stacks.lock);
+  memcpy(stacks.cold + stacks.cold_len, batch, n * sizeof *batch);
+  stacks.cold_len += n;
+  pthread_mutex_unlock(&stacks.lock);
+  return next;
 }
 
 bool wuc_stack_guard_contains(const struct wuc_stack *s, const void *addr) {

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct wuc_stack {
   char *guard;                      /* lowest address: the guard region begins here */
@@ -34,6 +35,12 @@ size_t wuc_stack_guard_size(void);
 /* Returns false (errno set) when address space or memory is exhausted. */
 bool wuc_stack_alloc(struct wuc_stack *s);
 void wuc_stack_free(const struct wuc_stack *s);
+
+/* Called by the monitor thread (sysmon.c) at every wake-up: gives back the
+ * pages of pooled stacks that are due, a batch at a time, and returns when it
+ * wants to be called again (INT64_MAX: when a stack is freed, which wakes
+ * the monitor if need be). */
+int64_t wuc_stacks_trim(int64_t now);
 
 /* True if addr lies in the guard region below s. */
 bool wuc_stack_guard_contains(const struct wuc_stack *s, const void *addr);

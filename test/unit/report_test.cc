@@ -447,27 +447,54 @@ WUC_SCENARIO(stack_overflow_by_one_big_frame) {
   return Survived();
 }
 
-// 400 threads live at once, then finished: 256 of their stacks are pooled
-// with their pages, the next 128 give their pages back in two batches
-// (runtime/stack.c) and the last 16 wait for a third.  The pool is LIFO, so
-// the next thread runs on a stack that gave its pages back: its guard must
-// still be there.
+// 400 threads live at once, then finished: 256 of their stacks stay pooled
+// with their pages, the other 144 give their pages back once unused for a
+// second (runtime/stack.c, from the monitor thread), which shows as VmRSS
+// going down.  Then 400 threads again: the last 144 get those stacks, and
+// the last of all overflows: its guard must still be there.
 static std::atomic<bool> recycled_release;
 extern "C" void recycled_waiter(void *) {
-  volatile char used[8192]; // more than one page, all given back later
-  used[0] = used[sizeof used - 1] = 1;
+  volatile char used[16384]; // a few pages each, given back later
+  for (size_t i = 0; i < sizeof used; i += 4096) used[i] = 1;
   while (!recycled_release.load()) uthread_yield();
 }
 
-WUC_SCENARIO(stack_overflow_on_a_recycled_stack) {
+static long vm_rss_kib() {
+  FILE *f = std::fopen("/proc/self/status", "r");
+  char line[256];
+  long kib = -1;
+  while (f && std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  if (f) std::fclose(f);
+  return kib;
+}
+
+static void run_recycled_waiters(uthread_t *last(void)) {
   enum { kThreads = 400 };
   static uthread_t *threads[kThreads];
-  for (auto &t : threads) t = uthread_spawn(recycled_waiter, nullptr);
+  recycled_release = false;
+  for (int i = 0; i < kThreads - 1; i++) threads[i] = uthread_spawn(recycled_waiter, nullptr);
+  threads[kThreads - 1] = last();
   recycled_release = true;
   for (auto *t : threads) uthread_join(t);
+}
+
+static uthread_t *one_more_waiter() { return uthread_spawn(recycled_waiter, nullptr); }
+static uthread_t *the_overflow() {
   Fact("spawn", __LINE__ + 1); // before: the thread may end the program
-  uthread_t *t = uthread_spawn(overflow_thread, nullptr);
-  uthread_join(t);
+  return uthread_spawn(overflow_thread, nullptr);
+}
+
+WUC_SCENARIO(stack_overflow_on_a_recycled_stack) {
+  run_recycled_waiters(one_more_waiter);
+  long before = vm_rss_kib();
+  // 144 stacks of at least 16 KiB each: more than 2 MiB goes back.
+  for (int i = 0; i < 600 && vm_rss_kib() > before - 2048; i++) uthread_sleep(milliseconds(50));
+  if (vm_rss_kib() > before - 2048) {
+    std::fprintf(stderr, "VmRSS went from %ld to only %ld kB\n", before, vm_rss_kib());
+    return Survived();
+  }
+  run_recycled_waiters(the_overflow);
   return Survived();
 }
 
@@ -512,7 +539,7 @@ TEST(Report, StackOverflowOnAStackThatGaveItsPagesBack) {
     auto r = RunScenario("stack_overflow_on_a_recycled_stack",
                          {{"WUC_PROCESSORS", "2"}, {"WUC_STACK_GUARD", guard}});
     EXPECT_TRUE(ExitedWith(r, kFatal));
-    EXPECT_EQ(r.err, "wuc: fatal: stack overflow in user thread 402 (overflow_thread, spawned at " +
+    EXPECT_EQ(r.err, "wuc: fatal: stack overflow in user thread 801 (overflow_thread, spawned at " +
                          Where(Facts(r)["spawn"]) +
                          " by thread 1)\n  its stack is 262144 bytes; set WUC_STACK_SIZE for "
                          "larger stacks\n")
