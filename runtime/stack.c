@@ -56,7 +56,9 @@ static struct {
   int64_t next_trim; /* when the monitor looks at the pool; 0: not planned */
   char **cold;       /* free stacks whose pages went back (LIFO) */
   size_t cold_len, cold_cap;
-  bool no_vector_madvise; /* process_madvise on ourselves failed: one madvise each */
+  /* process_madvise on ourselves failed: one madvise each.  Written under
+   * the lock (new_slab) or by the monitor alone (release_pages). */
+  _Atomic bool no_vector_madvise;
 } stacks = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* Bytes, or with a k, m or g suffix (and an optional b); 0 if the text is
@@ -136,6 +138,30 @@ static bool install_guard(char *guard) {
   return mprotect(guard, GUARD_SIZE, PROT_NONE) == 0;
 }
 
+/* Installs the guards of every stack of a new slab: with MADV_GUARD_INSTALL,
+ * in one process_madvise for them all (the guard markers need the page
+ * tables of the whole slab, 5 MiB of address space: at most three page-table
+ * pages ahead of the stacks that use them).  Called with the lock held. */
+static bool install_guards(char *slab) {
+  if (stacks.guard_mode != GUARD_MPROTECT && !stacks.no_vector_madvise) {
+    struct iovec iov[STACKS_PER_SLAB];
+    for (size_t i = 0; i < STACKS_PER_SLAB; i++) {
+      iov[i].iov_base = slab + i * region_size();
+      iov[i].iov_len = GUARD_SIZE;
+    }
+    long r = syscall(SYS_process_madvise, SELF_PIDFD, iov, (size_t)STACKS_PER_SLAB,
+                     MADV_GUARD_INSTALL, 0u);
+    if (r == (long)(STACKS_PER_SLAB * GUARD_SIZE)) {
+      stacks.guard_mode = GUARD_MADVISE;
+      return true;
+    }
+    if (r < 0) stacks.no_vector_madvise = true; /* then one at a time (again) */
+  }
+  for (size_t i = 0; i < STACKS_PER_SLAB; i++)
+    if (!install_guard(slab + i * region_size())) return false;
+  return true;
+}
+
 static bool new_slab(void) {
   size_t bytes = region_size() * STACKS_PER_SLAB;
   void *slab =
@@ -143,6 +169,12 @@ static bool new_slab(void) {
   if (slab == MAP_FAILED) return false;
   /* A huge page would commit 2 MiB for a thread that touched 4 KiB. */
   madvise(slab, bytes, MADV_NOHUGEPAGE);
+  if (!install_guards(slab)) {
+    int saved = errno;
+    munmap(slab, bytes);
+    errno = saved;
+    return false;
+  }
   stacks.slab_next = slab;
   stacks.slab_end = (char *)slab + bytes;
   return true;
@@ -158,8 +190,7 @@ bool wuc_stack_alloc(struct wuc_stack *s) {
     guard = stacks.cold[--stacks.cold_len];
   } else {
     if (stacks.slab_next == stacks.slab_end && !new_slab()) goto fail;
-    guard = stacks.slab_next;
-    if (!install_guard(guard)) goto fail;
+    guard = stacks.slab_next; /* its guard is in place (new_slab) */
     stacks.slab_next += region_size();
   }
   pthread_mutex_unlock(&stacks.lock);
