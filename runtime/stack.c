@@ -180,30 +180,55 @@ static bool new_slab(void) {
   return true;
 }
 
-bool wuc_stack_alloc(struct wuc_stack *s) {
-  char *guard = NULL;
-  pthread_mutex_lock(&stacks.lock);
+/* A free stack's guard address, or NULL (errno set).  Called with the lock
+ * held. */
+static char *take_locked(void) {
   if (stacks.pool_len > 0) {
-    guard = stacks.pool[--stacks.pool_len];
+    char *guard = stacks.pool[--stacks.pool_len];
     if (stacks.pool_len < stacks.pool_low) stacks.pool_low = stacks.pool_len;
-  } else if (stacks.cold_len > 0) { /* touching it faults its pages in again */
-    guard = stacks.cold[--stacks.cold_len];
-  } else {
-    if (stacks.slab_next == stacks.slab_end && !new_slab()) goto fail;
-    guard = stacks.slab_next; /* its guard is in place (new_slab) */
-    stacks.slab_next += region_size();
+    return guard;
   }
-  pthread_mutex_unlock(&stacks.lock);
+  if (stacks.cold_len > 0) return stacks.cold[--stacks.cold_len]; /* faults its pages in again */
+  if (stacks.slab_next == stacks.slab_end && !new_slab()) return NULL;
+  char *guard = stacks.slab_next; /* its guard is in place (new_slab) */
+  stacks.slab_next += region_size();
+  return guard;
+}
+
+static void fill(struct wuc_stack *s, char *guard) {
   s->guard = guard;
   s->base = guard + GUARD_SIZE;
   s->top = s->base + stack_size;
   s->free_next = NULL;
-  return true;
-fail:;
+}
+
+bool wuc_stack_alloc(struct wuc_stack *s) {
+  pthread_mutex_lock(&stacks.lock);
+  char *guard = take_locked();
   int saved = errno;
   pthread_mutex_unlock(&stacks.lock);
-  errno = saved;
-  return false;
+  if (!guard) {
+    errno = saved;
+    return false;
+  }
+  fill(s, guard);
+  return true;
+}
+
+/* An empty cache takes half its size from the pool (committed stacks only:
+ * cold ones and new ones one at a time, as they cost a fault anyway). */
+bool wuc_stack_alloc_cached(struct wuc_stack_cache *c, struct wuc_stack *s) {
+  if (c->len == 0) {
+    pthread_mutex_lock(&stacks.lock);
+    while (c->len < WUC_STACK_CACHE / 2 && stacks.pool_len > 0) {
+      c->guard[c->len++] = stacks.pool[--stacks.pool_len];
+      if (stacks.pool_len < stacks.pool_low) stacks.pool_low = stacks.pool_len;
+    }
+    pthread_mutex_unlock(&stacks.lock);
+    if (c->len == 0) return wuc_stack_alloc(s);
+  }
+  fill(s, c->guard[--c->len]);
+  return true;
 }
 
 /* Makes room for n more entries in *list.  Called with the lock held. */
@@ -218,23 +243,43 @@ static bool reserve(char ***list, size_t len, size_t *cap, size_t n) {
   return true;
 }
 
-void wuc_stack_free(const struct wuc_stack *s) {
-  pthread_mutex_lock(&stacks.lock);
-  if (!reserve(&stacks.pool, stacks.pool_len, &stacks.pool_cap, 1)) {
+/* Pools n stacks.  Called with the lock held; returns when the monitor
+ * should look at the pool, 0 if it need not be told. */
+static int64_t pool_locked(char *const *guards, size_t n) {
+  if (!reserve(&stacks.pool, stacks.pool_len, &stacks.pool_cap, n)) {
     pthread_mutex_unlock(&stacks.lock);
     wuc_fatal("out of memory recycling a thread stack");
   }
-  stacks.pool[stacks.pool_len++] = s->guard;
-  int64_t plan = 0;
-  if (stacks.pool_len > POOL_KEEP_COMMITTED && stacks.next_trim == 0) {
-    /* The first stack beyond the bound: age from now, and have the monitor
-     * look when the age is reached (it may sleep for ever otherwise). */
-    int64_t now = wuc_now();
-    stacks.pool_low = stacks.pool_len;
-    stacks.next_trim = plan = now + TRIM_AGE_NS;
-  }
+  memcpy(stacks.pool + stacks.pool_len, guards, n * sizeof *guards);
+  stacks.pool_len += n;
+  if (stacks.pool_len <= POOL_KEEP_COMMITTED || stacks.next_trim != 0) return 0;
+  /* The first stacks beyond the bound: age from now, and have the monitor
+   * look when the age is reached (it may sleep for ever otherwise). */
+  int64_t now = wuc_now();
+  stacks.pool_low = stacks.pool_len;
+  stacks.next_trim = now + TRIM_AGE_NS;
+  return stacks.next_trim;
+}
+
+void wuc_stack_free(const struct wuc_stack *s) {
+  pthread_mutex_lock(&stacks.lock);
+  int64_t plan = pool_locked(&s->guard, 1);
   pthread_mutex_unlock(&stacks.lock);
   if (plan) wuc_sysmon_timer_started(plan);
+}
+
+/* A full cache gives its older half to the pool. */
+void wuc_stack_free_cached(struct wuc_stack_cache *c, const struct wuc_stack *s) {
+  if (c->len == WUC_STACK_CACHE) {
+    const unsigned half = WUC_STACK_CACHE / 2;
+    pthread_mutex_lock(&stacks.lock);
+    int64_t plan = pool_locked(c->guard, half);
+    pthread_mutex_unlock(&stacks.lock);
+    memmove(c->guard, c->guard + half, (WUC_STACK_CACHE - half) * sizeof *c->guard);
+    c->len -= half;
+    if (plan) wuc_sysmon_timer_started(plan);
+  }
+  c->guard[c->len++] = s->guard;
 }
 
 /* Gives the pages of n stacks back to the kernel.  Called without the lock:

@@ -27,6 +27,15 @@ struct wuc_stack {
   struct wuc_stack_free *free_next; /* link while pooled */
 };
 
+/* A worker's own few free stacks (with their pages), so that a spawn and an
+ * exit on it take no lock: filled and drained in halves from the pool.
+ * Only its worker touches it, from libwuc code (never preempted). */
+#define WUC_STACK_CACHE 16
+struct wuc_stack_cache {
+  unsigned len;
+  char *guard[WUC_STACK_CACHE];
+};
+
 /* Reads $WUC_STACK_SIZE; called once at start-up. */
 void wuc_stacks_init(void);
 size_t wuc_stack_size(void);
@@ -35,6 +44,9 @@ size_t wuc_stack_guard_size(void);
 /* Returns false (errno set) when address space or memory is exhausted. */
 bool wuc_stack_alloc(struct wuc_stack *s);
 void wuc_stack_free(const struct wuc_stack *s);
+/* The same through the calling worker's cache. */
+bool wuc_stack_alloc_cached(struct wuc_stack_cache *c, struct wuc_stack *s);
+void wuc_stack_free_cached(struct wuc_stack_cache *c, const struct wuc_stack *s);
 
 /* Called by the monitor thread (sysmon.c) at every wake-up: gives back the
  * pages of pooled stacks that are due, a batch at a time, and returns when it
