@@ -16,18 +16,20 @@
 
 struct waiter {
   _Atomic bool go;
+  _Atomic bool unparked; /* main's wuc_unpark of this thread is over */
 };
 
 static _Atomic long parked;
-static _Atomic bool all_woken;
 
 static void waiter(void *arg) {
   struct waiter *w = arg;
   atomic_fetch_add(&parked, 1);
   while (!atomic_load(&w->go)) wuc_park("rss100k", w);
   /* Main may not have unparked us yet (we can see `go` first on another
-   * worker); unparking a finished thread is an error, so wait for it. */
-  while (!atomic_load(&all_woken)) uthread_yield();
+   * worker); unparking a finished thread is an error, so wait for it.  Only
+   * for our own unpark: like the Go peer's goroutines, each thread ends as
+   * soon as it is woken, not after all the others have been. */
+  while (!atomic_load(&w->unparked)) uthread_yield();
 }
 
 static double mib(long long bytes) { return (double)bytes / (1024.0 * 1024.0); }
@@ -59,8 +61,8 @@ int main(int argc, char **argv) {
   for (long i = 0; i < n; i++) {
     atomic_store(&ws[i].go, true);
     wuc_unpark(ts[i]);
+    atomic_store(&ws[i].unparked, true);
   }
-  atomic_store(&all_woken, true);
   for (long i = 0; i < n; i++) uthread_join(ts[i]);
   int64_t t3 = bench_now_ns();
 

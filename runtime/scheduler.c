@@ -216,7 +216,7 @@ static __attribute__((noinline, cold)) void pin(struct worker *w, struct wuc_uth
 static inline __attribute__((always_inline)) void finish_switch(struct worker *w) {
   if (w->exited_stack.guard) {
     wuc_context_release(&w->exit_ctx);
-    wuc_stack_free(&w->exited_stack);
+    wuc_stack_free_cached(&w->stacks, &w->exited_stack);
     w->exited_stack.guard = NULL;
   }
   struct wuc_uthread *p = w->prev;

@@ -129,6 +129,7 @@ struct worker {
   struct wuc_uthread *prev; /* transition to finish after the next switch */
   enum prev_action prev_action;
   struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
+  struct wuc_stack_cache stacks; /* free stacks for spawns on this worker (stack.h) */
   wuc_context exit_ctx;          /* that thread's last context: release after the switch */
   bool in_timer_callbacks;       /* wakes go to the queue's back, not `next` */
   bool keep_one_wake;            /* the next such wake wakes no other worker (poller.c) */

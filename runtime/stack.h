@@ -18,12 +18,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct wuc_stack {
   char *guard;                      /* lowest address: the guard region begins here */
   char *base;                       /* lowest usable address (end of the guard) */
   char *top;                        /* one past the highest usable address */
   struct wuc_stack_free *free_next; /* link while pooled */
+};
+
+/* A worker's own few free stacks (with their pages), so that a spawn and an
+ * exit on it take no lock: filled and drained in halves from the pool.
+ * Only its worker touches it, from libwuc code (never preempted). */
+#define WUC_STACK_CACHE 16
+struct wuc_stack_cache {
+  unsigned len;
+  char *guard[WUC_STACK_CACHE];
 };
 
 /* Reads $WUC_STACK_SIZE; called once at start-up. */
@@ -34,6 +44,15 @@ size_t wuc_stack_guard_size(void);
 /* Returns false (errno set) when address space or memory is exhausted. */
 bool wuc_stack_alloc(struct wuc_stack *s);
 void wuc_stack_free(const struct wuc_stack *s);
+/* The same through the calling worker's cache. */
+bool wuc_stack_alloc_cached(struct wuc_stack_cache *c, struct wuc_stack *s);
+void wuc_stack_free_cached(struct wuc_stack_cache *c, const struct wuc_stack *s);
+
+/* Called by the monitor thread (sysmon.c) at every wake-up: gives back the
+ * pages of pooled stacks that are due, a batch at a time, and returns when it
+ * wants to be called again (INT64_MAX: when a stack is freed, which wakes
+ * the monitor if need be). */
+int64_t wuc_stacks_trim(int64_t now);
 
 /* True if addr lies in the guard region below s. */
 bool wuc_stack_guard_contains(const struct wuc_stack *s, const void *addr);

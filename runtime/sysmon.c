@@ -16,6 +16,7 @@
 #include "preempt.h"
 #include "schedtrace.h"
 #include "scheduler.h"
+#include "stack.h"
 
 struct sysmon_shared wuc_sysmon = {.sleep_until = SYSMON_NOT_RUNNING};
 
@@ -160,6 +161,9 @@ static void *sysmon_main(void *arg) {
      * them, and they us when they leave the idle list). */
     bool all_idle = atomic_load(&wuc_sched.nidle) == n;
     if (all_idle) until = INT64_MAX;
+    /* Pooled stacks' pages go back from here, whatever the workers do. */
+    int64_t trim_at = wuc_stacks_trim(now);
+    if (trim_at < until) until = trim_at;
     if (wuc_schedtrace_period_ns) {
       if (now >= next_trace) {
         wuc_schedtrace_print(now);

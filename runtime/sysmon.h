@@ -8,12 +8,14 @@
  *   - time slices (preempt.h): a worker that has run one user thread for a
  *     whole slice while using the CPU, or whose overdue timer woke a thread
  *     that no idle worker can run, is sent the preemption signal.
+ * And it gives back the pages of pooled stacks unused for a second
+ * (wuc_stacks_trim, stack.h), a batch at a time.
  *
  * It sleeps until the next of: the earliest timer deadline of a busy worker
- * (plus the grace), the next look at a busy worker's slice; and for ever
- * while every worker is idle (an idle worker sleeps until its own next
- * timer).  Whoever makes that sleep too long wakes it: a timer started with
- * an earlier deadline, a worker leaving the idle list.
+ * (plus the grace), the next look at a busy worker's slice, the next stack
+ * trim; and for ever while every worker is idle and no trim is due (an idle worker sleeps until its
+ * own next timer).  Whoever makes that sleep too long wakes it: a timer started with an earlier
+ * deadline, a worker leaving the idle list.
  *
  * Predicates it keeps:
  *   - a timer due at d has fired by d + grace + one wake-up of this thread,

@@ -90,7 +90,8 @@ static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, con
   if (!atomic_load_explicit(&wuc_sched.started, memory_order_relaxed)) wuc_sched_start_workers();
   struct wuc_uthread *t = calloc(1, sizeof *t);
   if (!t) wuc_fatal("uthread_spawn: out of memory for a thread handle");
-  if (!wuc_stack_alloc(&t->stack)) {
+  struct worker *w = wuc_current_worker();
+  if (!wuc_stack_alloc_cached(&w->stacks, &t->stack)) {
     int err = errno;
     char hint[160];
     stack_failure_hint(err, hint, sizeof hint);
@@ -108,7 +109,6 @@ static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, con
   t->id = atomic_fetch_add_explicit(&wuc_sched.next_id, 1, memory_order_relaxed);
   wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
   wuc_registry_add(t);
-  struct worker *w = wuc_current_worker();
   wuc_runq_push(w, t);
   wuc_wake_other_worker();
   return t;

@@ -447,6 +447,58 @@ WUC_SCENARIO(stack_overflow_by_one_big_frame) {
   return Survived();
 }
 
+// 400 threads live at once, then finished: up to 16 stacks per worker stay
+// in its cache and 256 in the pool with their pages, the others (at least
+// 112) give their pages back once unused for a second (runtime/stack.c,
+// from the monitor thread), which shows as VmRSS going down.  Then 320
+// threads: main's cache and the pool give at most 272, so the last ones get
+// given-back stacks (new ones only after those), and the last of all
+// overflows: its guard must still be there.
+static std::atomic<bool> recycled_release;
+extern "C" void recycled_waiter(void *) {
+  volatile char used[16384]; // a few pages each, given back later
+  for (size_t i = 0; i < sizeof used; i += 4096) used[i] = 1;
+  while (!recycled_release.load()) uthread_yield();
+}
+
+static long vm_rss_kib() {
+  FILE *f = std::fopen("/proc/self/status", "r");
+  char line[256];
+  long kib = -1;
+  while (f && std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  if (f) std::fclose(f);
+  return kib;
+}
+
+static void run_recycled_waiters(int n, uthread_t *last(void)) {
+  static uthread_t *threads[400];
+  recycled_release = false;
+  for (int i = 0; i < n - 1; i++) threads[i] = uthread_spawn(recycled_waiter, nullptr);
+  threads[n - 1] = last();
+  recycled_release = true;
+  for (int i = 0; i < n; i++) uthread_join(threads[i]);
+}
+
+static uthread_t *one_more_waiter() { return uthread_spawn(recycled_waiter, nullptr); }
+static uthread_t *the_overflow() {
+  Fact("spawn", __LINE__ + 1); // before: the thread may end the program
+  return uthread_spawn(overflow_thread, nullptr);
+}
+
+WUC_SCENARIO(stack_overflow_on_a_recycled_stack) {
+  run_recycled_waiters(400, one_more_waiter);
+  long before = vm_rss_kib();
+  // Over 100 stacks of at least 16 KiB each: more than 1 MiB goes back.
+  for (int i = 0; i < 600 && vm_rss_kib() > before - 1024; i++) uthread_sleep(milliseconds(50));
+  if (vm_rss_kib() > before - 1024) {
+    std::fprintf(stderr, "VmRSS went from %ld to only %ld kB\n", before, vm_rss_kib());
+    return Survived();
+  }
+  run_recycled_waiters(320, the_overflow);
+  return Survived();
+}
+
 WUC_SCENARIO(stack_overflow_in_main) {
   overflow_recurse(0);
   return Survived();
@@ -480,6 +532,20 @@ TEST(Report, StackOverflowWithMprotectGuards) {
                        {{"WUC_PROCESSORS", "2"}, {"WUC_STACK_GUARD", "mprotect"}});
   EXPECT_TRUE(ExitedWith(r, kFatal));
   EXPECT_EQ(r.err, OverflowReport(r, "262144")) << r.Describe();
+}
+
+TEST(Report, StackOverflowOnAStackThatGaveItsPagesBack) {
+  for (const char *guard : {"madvise", "mprotect"}) {
+    SCOPED_TRACE(guard);
+    auto r = RunScenario("stack_overflow_on_a_recycled_stack",
+                         {{"WUC_PROCESSORS", "2"}, {"WUC_STACK_GUARD", guard}});
+    EXPECT_TRUE(ExitedWith(r, kFatal));
+    EXPECT_EQ(r.err, "wuc: fatal: stack overflow in user thread 721 (overflow_thread, spawned at " +
+                         Where(Facts(r)["spawn"]) +
+                         " by thread 1)\n  its stack is 262144 bytes; set WUC_STACK_SIZE for "
+                         "larger stacks\n")
+        << r.Describe();
+  }
 }
 
 TEST(Report, StackOverflowOnAnotherWorker) {
