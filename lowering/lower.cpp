@@ -639,6 +639,27 @@ private:
     }
   }
 
+  // `acc || en`, folding the constant 1 (an unguarded clause).
+  static std::string orEnabled(const std::string &acc, const std::string &en) {
+    if (en == "1" || acc == "1") return "1";
+    return acc.empty() ? en : acc + " || " + en;
+  }
+
+  // After an all-or fast path that found nothing ready: leave when no clause
+  // is enabled (`anyEnabled`, their conditions joined), take the else when
+  // there is one.  Returns whether the statement can still block.
+  bool emitFastPathExits(const std::string &anyEnabled, const char *removed) {
+    if (anyEnabled != "1")
+      c_.code("if (!(" + anyEnabled + ")) goto " + p_ + "_end; /* " + removed + " */");
+    if (w_.elseBranch.present) {
+      c_.code(elseEnabled_ == "1" ? "goto " + p_ + "_else;"
+                                  : "if (" + elseEnabled_ + ") goto " + p_ + "_else;");
+      if (elseEnabled_ == "1") return false; // nothing blocks
+    }
+    blocks_ = true;
+    return true;
+  }
+
   // An all-or statement with families: the fast path tries the elements in
   // index order where the family stands (or, fair, every clause and element
   // in a random order); the blocking path is the same runtime call.
@@ -672,19 +693,9 @@ private:
                 ", wuc_wu_try_node(&" + wu_ + ", " + at(i) + "))) goto " + label(i, "_tried") +
                 ";");
       }
-      anyEnabled = en == "1" || anyEnabled == "1" ? "1"
-                   : anyEnabled.empty()           ? en
-                                                  : anyEnabled + " || " + en;
+      anyEnabled = orEnabled(anyEnabled, en);
     }
-    if (anyEnabled != "1")
-      c_.code("if (!(" + anyEnabled + ")) goto " + p_ +
-              "_end; /* every clause and element removed */");
-    if (w_.elseBranch.present) {
-      c_.code(elseEnabled_ == "1" ? "goto " + p_ + "_else;"
-                                  : "if (" + elseEnabled_ + ") goto " + p_ + "_else;");
-      if (elseEnabled_ == "1") return; // nothing blocks
-    }
-    blocks_ = true;
+    if (!emitFastPathExits(anyEnabled, "every clause and element removed")) return;
     c_.note("");
     c_.note("/* block: register every enabled clause and element, park until one completes */");
     c_.note("{");
@@ -731,19 +742,9 @@ private:
         c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
                 ", wuc_wu_try_node(&" + wu_ + ", " + std::to_string(i) + "))) goto " +
                 label(i, "_tried") + ";");
-      anyEnabled = en == "1" || anyEnabled == "1" ? "1"
-                   : anyEnabled.empty()           ? en
-                                                  : anyEnabled + " || " + en;
+      anyEnabled = orEnabled(anyEnabled, en);
     }
-    if (anyEnabled != "1")
-      c_.code("if (!(" + anyEnabled + ")) goto " + p_ +
-              "_end; /* every clause removed by its guard */");
-    if (w_.elseBranch.present) {
-      c_.code(elseEnabled_ == "1" ? "goto " + p_ + "_else;"
-                                  : "if (" + elseEnabled_ + ") goto " + p_ + "_else;");
-      if (elseEnabled_ == "1") return; // nothing blocks
-    }
-    blocks_ = true;
+    if (!emitFastPathExits(anyEnabled, "every clause removed by its guard")) return;
     c_.note("");
     c_.note("/* block: register every enabled clause, park until one completes */");
     c_.code("switch (wuc_wu_block_all_or(&" + wu_ + ")) {");

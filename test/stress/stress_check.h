@@ -1,7 +1,7 @@
-/* stress_check.h — the check of the C stress programs (preempt_stress.c,
- * io_stress.c): a failed condition prints "FAILED: <mode>: file:line: cond:
- * details" and exits with status 1 at once.  The including file defines
- * g_mode, the mode being run. */
+/* stress_check.h — the check of the stress programs (preempt_stress.c,
+ * io_stress.c, family_stress.wc): a failed condition prints "FAILED: <mode>:
+ * file:line: cond: details" and exits with status 1 at once.  The including
+ * file defines g_mode, the mode being run. */
 #ifndef WUC_STRESS_CHECK_H
 #define WUC_STRESS_CHECK_H
 
