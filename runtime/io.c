@@ -307,7 +307,8 @@ int wuc_wait_fd(int fd, unsigned events, wuc_duration_t limit) {
   struct fd_entry *e = wuc_fd_entry(fd);
   uint32_t closing = atomic_load_explicit(&e->closing, memory_order_acquire);
   wuc_fd_clause readable = wuc_readable_make(fd), writable = wuc_writable_make(fd);
-  wuc_timeout deadline = {limit < 0 ? INT64_MAX : wuc_timeout_after_(limit).deadline};
+  wuc_timeout deadline =
+      wuc_timeout_lazy_(limit < 0 ? INT64_MAX : limit); /* clock read if it waits */
   void *resource[3] = {&readable, &writable, &deadline};
   const wuc_selectable_ops *ops[3] = {&WUC_SELECTABLE_OPS(wuc_fd_register),
                                       &WUC_SELECTABLE_OPS(wuc_fd_register),

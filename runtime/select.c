@@ -34,6 +34,7 @@ static inline void stmt_init(wuc_select_stmt *s, bool all_or, bool lowered, cons
   s->lowered = lowered;
   s->rereg_rounds = 0;
   atomic_init(&s->deferred, NULL);
+  s->clock = 0;
 }
 
 void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
@@ -50,6 +51,7 @@ void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call,
   s->lowered = false;
   s->rereg_rounds = 0;
   atomic_init(&s->deferred, NULL);
+  s->clock = 0;
 }
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }

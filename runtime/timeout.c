@@ -42,12 +42,31 @@ static void stop(struct timeout_clause *c) {
   c->started = false;
 }
 
+/* The statement's clock reading, taken once for all its timeouts. */
+static int64_t statement_clock(wuc_select_stmt *s) {
+  if (s->clock == 0) s->clock = wuc_now();
+  return s->clock;
+}
+
+static bool has_passed(const wuc_timeout *t) {
+  if (t->deadline == INT64_MIN) return true; /* d <= 0: no clock needed */
+  return t->deadline != INT64_MAX && wuc_now() >= t->deadline;
+}
+
 bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n) {
   struct timeout_clause *c = clause_of(n); /* zeroed by wuc_select_node_init */
   /* Registered again (its fire's claim met the statement registering): the
    * old timer has fired, but its fire may not have returned yet. */
   stop(c);
-  if (wuc_now() >= t->deadline) {
+  if (t->delay > 0) {
+    /* d > 0 counts from when the statement is about to wait (issue 21's
+     * lazy clock): not ready in the first pass, and no clock read for it.
+     * Later than the evaluation, so never early. */
+    if (n->try_only) return false;
+    int64_t now = statement_clock(n->stmt);
+    t->deadline = t->delay > INT64_MAX - now ? INT64_MAX : now + t->delay;
+    t->delay = 0; /* fixed: registered again, it keeps this deadline */
+  } else if (has_passed(t)) {
     if (!wuc_select_claim(n)) return false;
     wuc_select_done(n);
     return true;

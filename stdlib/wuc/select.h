@@ -141,6 +141,9 @@ typedef struct wuc_select_stmt {
   /* Nodes a resource set aside and now hands back to be registered again
    * (wuc_select_defer), linked by rereg_next. */
   WUC_EXT_ WUC_ATOMIC(struct wuc_select_node *) deferred;
+  /* The statement's one clock reading for its timeouts, taken when the first
+   * of them registers to wait (0: not yet; <wuc/timeout.h>). */
+  wuc_int64_t clock;
 } wuc_select_stmt;
 
 #define WUC_RACE_OPEN ((wuc_uintptr_t)0)

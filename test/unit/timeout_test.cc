@@ -1,5 +1,7 @@
-// timeout_test.cc — the timeout(d) clause: ready at once when its deadline
-// has passed (also in the try-only pass), no timer when try-only, fires and
+// timeout_test.cc — the timeout(d) clause: its deadline counts from the
+// statement's one clock reading when it is about to wait (none in the
+// try-only pass), ready at once when d <= 0 or its deadline has passed (also
+// in the try-only pass), no timer when try-only, never early, fires and
 // wins when nothing else comes, loses to a ready clause earlier in source
 // order, and its timer is cancelled by unregister (none stays pending, the
 // timer heap does not grow in a receive-or-timeout loop); durations of any
@@ -39,27 +41,68 @@ struct Node {
   }
 };
 
-TEST(Timeout, DeadlineIsTakenAtEvaluation) {
-  int64_t before = wuc_now();
+// The deadline a timeout gets once its statement is about to wait.
+wuc_timeout Fixed(wuc_timeout t) {
+  Node n(/*try_only=*/false);
+  (void)wuc_timeout_register(&t, &n.node);
+  (void)wuc_timeout_unregister(&t, &n.node);
+  return t;
+}
+
+TEST(Timeout, DeadlineCountsFromTheFirstWait) {
   wuc_timeout t = wuc_timeout_make(milliseconds(5));
+  EXPECT_EQ(t.delay, milliseconds(5)); // no clock read at evaluation
+  int64_t before = wuc_now();
+  Node n(/*try_only=*/false);
+  EXPECT_FALSE(wuc_timeout_register(&t, &n.node));
+  EXPECT_EQ(t.delay, 0);
   EXPECT_GE(t.deadline, before + milliseconds(5));
   EXPECT_LE(t.deadline, wuc_now() + milliseconds(5));
+  EXPECT_FALSE(wuc_timeout_unregister(&t, &n.node));
   EXPECT_EQ(wuc_timeout_make(INT64_MAX).deadline, INT64_MAX); // saturates: never
+  EXPECT_EQ(wuc_timeout_make(INT64_MAX).delay, 0);
+}
+
+// The try-only pass decides a d > 0 without the clock: not ready, and the
+// deadline stays to be fixed by the statement's wait.
+TEST(Timeout, TryOnlyPassReadsNoClock) {
+  wuc_timeout t = wuc_timeout_make(seconds(60));
+  Node n(/*try_only=*/true);
+  EXPECT_FALSE(wuc_timeout_register(&t, &n.node));
+  EXPECT_EQ(t.delay, seconds(60));
+  EXPECT_FALSE(wuc_timeout_unregister(&t, &n.node));
+}
+
+// All timeouts of one statement count from one clock reading.
+TEST(Timeout, OneClockReadingPerStatement) {
+  wuc_select_stmt stmt;
+  wuc_select_stmt_init(&stmt, true);
+  wuc_select_node a, b;
+  wuc_select_node_init(&a, &stmt, nullptr);
+  wuc_select_node_init(&b, &stmt, nullptr);
+  wuc_timeout ta = wuc_timeout_make(milliseconds(5)), tb = wuc_timeout_make(milliseconds(7));
+  EXPECT_FALSE(wuc_timeout_register(&ta, &a));
+  EXPECT_FALSE(wuc_timeout_register(&tb, &b));
+  EXPECT_EQ(tb.deadline - ta.deadline, milliseconds(2));
+  EXPECT_FALSE(wuc_timeout_unregister(&ta, &a));
+  EXPECT_FALSE(wuc_timeout_unregister(&tb, &b));
+  EXPECT_EQ(probe_pending_timers(), 0);
 }
 
 // Durations beyond the clock's range are "never", whatever their type; a
 // plain conversion to duration_t made 1e19, INFINITY and (double)INT64_MAX
 // INT64_MIN and UINT64_MAX -1: timeouts that fired at once.
 TEST(Timeout, HugeDurationsSaturateToNever) {
-  EXPECT_EQ(wuc_timeout_make(1e19).deadline, INT64_MAX);
-  EXPECT_EQ(wuc_timeout_make(INFINITY).deadline, INT64_MAX);
-  EXPECT_EQ(wuc_timeout_make(static_cast<double>(INT64_MAX)).deadline, INT64_MAX);
-  EXPECT_EQ(wuc_timeout_make(1e30f).deadline, INT64_MAX);
-  EXPECT_EQ(wuc_timeout_make(HUGE_VALL).deadline, INT64_MAX);
-  EXPECT_EQ(wuc_timeout_make(UINT64_MAX).deadline, INT64_MAX);
-  EXPECT_EQ(wuc_timeout_make(static_cast<uint64_t>(INT64_MAX) + 1).deadline, INT64_MAX);
-  EXPECT_EQ(wuc_timeout_make(seconds(INT64_MAX)).deadline, INT64_MAX);
-  EXPECT_EQ(wuc_timeout_make(INT64_MAX - 1).deadline, INT64_MAX); // now + d overflows
+  EXPECT_EQ(Fixed(wuc_timeout_make(1e19)).deadline, INT64_MAX);
+  EXPECT_EQ(Fixed(wuc_timeout_make(INFINITY)).deadline, INT64_MAX);
+  EXPECT_EQ(Fixed(wuc_timeout_make(static_cast<double>(INT64_MAX))).deadline, INT64_MAX);
+  EXPECT_EQ(Fixed(wuc_timeout_make(1e30f)).deadline, INT64_MAX);
+  EXPECT_EQ(Fixed(wuc_timeout_make(HUGE_VALL)).deadline, INT64_MAX);
+  EXPECT_EQ(Fixed(wuc_timeout_make(UINT64_MAX)).deadline, INT64_MAX);
+  EXPECT_EQ(Fixed(wuc_timeout_make(static_cast<uint64_t>(INT64_MAX) + 1)).deadline, INT64_MAX);
+  EXPECT_EQ(Fixed(wuc_timeout_make(seconds(INT64_MAX))).deadline, INT64_MAX);
+  EXPECT_EQ(Fixed(wuc_timeout_make(INT64_MAX - 1)).deadline, INT64_MAX); // now + d overflows
+  EXPECT_EQ(probe_pending_timers(), 0);
 }
 
 TEST(Timeout, HugeNegativeDurationsAreReadyAtOnce) {
@@ -70,15 +113,13 @@ TEST(Timeout, HugeNegativeDurationsAreReadyAtOnce) {
 }
 
 TEST(Timeout, FloatingDurationsInRangeAreTruncated) {
+  EXPECT_EQ(wuc_timeout_make(2.9e6).delay, 2900000);
+  unsigned long long u = 5000000;
+  EXPECT_EQ(wuc_timeout_make(u).delay, 5000000);
   int64_t before = wuc_now();
-  wuc_timeout t = wuc_timeout_make(2.9e6); // 2,900,000 ns
+  wuc_timeout t = Fixed(wuc_timeout_make(2.9e6));
   EXPECT_GE(t.deadline, before + 2900000);
   EXPECT_LE(t.deadline, wuc_now() + 2900000);
-  unsigned long long u = 5000000;
-  before = wuc_now();
-  t = wuc_timeout_make(u);
-  EXPECT_GE(t.deadline, before + 5000000);
-  EXPECT_LE(t.deadline, wuc_now() + 5000000);
 }
 
 // A deadline of never starts no timer: nothing to fire, and nothing pending
@@ -131,12 +172,14 @@ TEST(Timeout, UnregisterCancelsTheTimer) {
 
 TEST(Timeout, WinsWhenNothingElseComes) {
   latch never = {};
+  int64_t evaluated = wuc_now();
   wuc_timeout t = wuc_timeout_make(milliseconds(2));
   std::vector<Clause> c = {Bind(&never, WUC_TRAIT(wuc_latch_register)),
                            Bind(&t, WUC_TRAIT(wuc_timeout_register))};
   auto o = Waituntil(wuc_test::AnyOf(2), c);
   EXPECT_EQ(o.ran, std::vector<int>{1});
   EXPECT_GE(wuc_now(), t.deadline); // never early
+  EXPECT_GE(wuc_now() - evaluated, milliseconds(2));
   EXPECT_EQ(never.waiters.head, nullptr);
   EXPECT_EQ(probe_pending_timers(), 0);
 }
