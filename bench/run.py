@@ -964,6 +964,7 @@ def run_file_header(args: argparse.Namespace, started: datetime.datetime,
     utc = datetime.timezone.utc
     s, e = started.astimezone(utc), ended.astimezone(utc)
     took = int((e - s).total_seconds())
+    end_day = "" if e.date() == s.date() else f" on {e:%Y-%m-%d}"
     argv0 = Path(sys.argv[0]).resolve()
     script = str(argv0.relative_to(ROOT)) if argv0.is_relative_to(ROOT) else sys.argv[0]
     k = args.repeat
@@ -988,8 +989,8 @@ def run_file_header(args: argparse.Namespace, started: datetime.datetime,
         remarks.append("the tree had uncommitted changes (outside bench/results)")
     remarks += args.remark or []
     return [
-        ("date", f"{s:%Y-%m-%d %H:%M:%S} to {e:%H:%M:%S} UTC ({took // 60} min {took % 60} s, "
-                 f"the build included)"),
+        ("date", f"{s:%Y-%m-%d %H:%M:%S} to {e:%H:%M:%S}{end_day} UTC ({took // 60} min "
+                 f"{took % 60} s, the build included)"),
         ("commit", rev),
         ("command", shlex.join([sys.executable, script, *sys.argv[1:]])),
         ("machine", machine),
