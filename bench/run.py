@@ -55,6 +55,12 @@ met in some but not all is "flips" (not met: docs/benchmarks.md).  Every
 repetition's runs go to a raw file of its own; latest.csv pools the K
 repetitions, bench/results/goals.csv has a met_of_k column.
 
+Every run against the peers (not --replot, not --preemption-cost) also writes
+a run file, bench/results/runs/<YYYY-MM-DDTHHMM>Z-<commit>[-<tag>].csv: a
+header of `#` lines (date, commit, command, machine, load, what it covered,
+remarks, the goal verdicts) and the pooled table (bench/results/runs/README.md
+has the format).  --remark TEXT adds a line to its remarks.
+
 Python 3.11 standard library, plus matplotlib for the plots (without it they
 are skipped with a message).
 """
@@ -67,6 +73,7 @@ import datetime
 import os
 import platform
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -78,6 +85,7 @@ BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
 GO_PEER_DIR = BENCH_DIR / "peers" / "go"
 RESULTS_DIR = BENCH_DIR / "results"
+RUNS_DIR = RESULTS_DIR / "runs"
 
 
 @dataclass
@@ -870,6 +878,129 @@ def rows_from_csv(path: Path) -> list[Row]:
                 for d in csv.DictReader(f)]
 
 
+def wuc_revision(*git_args: str) -> str:
+    """`git <git_args>` of the tree (describe --always, rev-parse --short HEAD),
+    plus "-dirty" if anything but bench/results differs from the commit."""
+    rev = subprocess.run(["git", "-C", str(ROOT), *git_args],
+                         capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no",
+                              "--", ".", ":!bench/results"],
+                             capture_output=True, text=True).stdout.strip()
+    return rev + "-dirty" if rev and changed else rev
+
+
+# Run files (bench/results/runs/README.md): one per run against the peers, a
+# header of "# key: value" lines and the pooled table, one row per
+# (benchmark, config, peer config).
+RUN_FILE_COLUMNS = ["benchmark", "config", "peer_config", "unit", "wuc", "go", "crossbeam",
+                    "fiber", "nginx", "ratio", "best_peer", "vs_go", "wuc_spread", "go_spread",
+                    "crossbeam_spread", "fiber_spread", "nginx_spread"]
+
+
+def num(x: float | None, digits: int = 3) -> str:
+    """A run file's number: fixed point without trailing zeros, no separators."""
+    if x is None:
+        return ""
+    out = f"{x:.{digits}f}"
+    return out.rstrip("0").rstrip(".") if "." in out else out
+
+
+def run_file_rows(rows: list[Row]) -> list[list[str]]:
+    """The run file's table for rows of measure_against_go (pooled).  httpd's
+    rows against nginx (Go config "nginx-...") have their peer in the nginx
+    column; their ratio is against nginx and they have no vs_go."""
+    out = []
+    for r in rows:
+        med = {side: statistics.median(xs) for side, xs in (("wuc", r.wuc), ("go", r.go),
+                                                            *r.peers.items()) if xs}
+        spread = {side: Row.spread(xs) for side, xs in (("wuc", r.wuc), ("go", r.go),
+                                                        *r.peers.items()) if xs}
+        if r.go_config.startswith("nginx-"):
+            for d in (med, spread):
+                if "go" in d:
+                    d["nginx"] = d.pop("go")
+            ratio, best, vs_go = r.speedup(), "nginx" if "nginx" in med else "", None
+        else:
+            ratio, best, vs_go = r.ratio(), peer_title(r.best_peer()), r.speedup()
+        out.append([r.bench, r.config, r.go_config if r.go_config != r.config else "", r.unit,
+                    *(num(med.get(side)) for side in ("wuc", "go", *PEERS, "nginx")),
+                    num(ratio), best, num(vs_go),
+                    *(num(spread.get(side), 4) for side in ("wuc", "go", *PEERS, "nginx"))])
+    return out
+
+
+def run_file_name(start: datetime.datetime, commit: str, tags: list[str]) -> str:
+    """<YYYY-MM-DDTHHMM>Z-<commit>[-<tag>...].csv, start in UTC."""
+    return "-".join([start.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H%MZ"), commit,
+                     *tags]) + ".csv"
+
+
+def write_run_file(path: Path, header: list[tuple[str, str]], goals: list[list[str]],
+                   table: list[list[str]]) -> Path:
+    """Writes a run file: `# key: value` per header item (in order), then
+    `# goal: <status> <met>/<k> | <goal> | <values, ' / ' between repetitions>`
+    per goals.csv row (goal, met_of_k, k, status, values), then the table
+    under RUN_FILE_COLUMNS.  Returns path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as f:
+        f.write("# wuc benchmark run; the format: bench/results/runs/README.md\n")
+        for key, value in header:
+            for line in value.splitlines() or [""]:
+                f.write(f"# {key}: {line}\n")
+        for goal, met_of_k, _, status, values in goals:
+            f.write(f"# goal: {status} {met_of_k} | {goal} | {values.replace(';', ' / ')}\n")
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(RUN_FILE_COLUMNS)
+        w.writerows(table)
+    return path
+
+
+def run_file_header(args: argparse.Namespace, started: datetime.datetime,
+                    ended: datetime.datetime, machine: str, load_start: tuple[float, ...],
+                    load_end: tuple[float, ...], runs: int, rows: list[Row],
+                    peers: list[str], rev: str) -> list[tuple[str, str]]:
+    """The header items of a run's file (write_run_file); rev: the short
+    commit, "-dirty" at the end if the tree differed from it."""
+    utc = datetime.timezone.utc
+    s, e = started.astimezone(utc), ended.astimezone(utc)
+    took = int((e - s).total_seconds())
+    end_day = "" if e.date() == s.date() else f" on {e:%Y-%m-%d}"
+    argv0 = Path(sys.argv[0]).resolve()
+    script = str(argv0.relative_to(ROOT)) if argv0.is_relative_to(ROOT) else sys.argv[0]
+    k = args.repeat
+    sides = ["wuc", "Go", *(PEERS[p].title for p in peers)]
+    if any(r.go_config.startswith("nginx-") for r in rows):
+        sides.append("nginx")
+    names = list(dict.fromkeys(r.bench for r in rows))
+    covered = [f"{'every benchmark' if not args.only else 'only ' + ', '.join(names)} "
+               f"({len(rows)} rows); " +
+               (f"{k} repetitions of {runs} runs per side, pooled ({k * runs} per side)"
+                if k > 1 else f"{runs} runs per side") +
+               f", sides in turn: {', '.join(sides)}"]
+    if args.quick:
+        covered.append("--quick: 1/20 of the iterations (select-spin 1/200), 1/10 of the windows")
+    quiet = max(load_start[0], load_end[0]) <= NPROC
+    remarks = ["quick run, orientation only"] if args.quick else []
+    remarks.append(f"quiet machine (1-minute load average <= {NPROC}, what the benchmarks add, "
+                   f"at the start and the end)" if quiet else
+                   f"loaded machine (1-minute load average above the {NPROC} the benchmarks add): "
+                   f"wall-clock ratios are noisier")
+    if rev.endswith("-dirty"):
+        remarks.append("the tree had uncommitted changes (outside bench/results)")
+    remarks += args.remark or []
+    return [
+        ("date", f"{s:%Y-%m-%d %H:%M:%S} to {e:%H:%M:%S}{end_day} UTC ({took // 60} min "
+                 f"{took % 60} s, the build included)"),
+        ("commit", rev),
+        ("command", shlex.join([sys.executable, script, *sys.argv[1:]])),
+        ("machine", machine),
+        ("load", f"{', '.join(f'{x:.1f}' for x in load_start)} at the start; "
+                 f"{', '.join(f'{x:.1f}' for x in load_end)} at the end"),
+        ("covered", "\n".join(covered)),
+        ("remarks", "\n".join(remarks)),
+    ]
+
+
 def machine_summary(go: str | None) -> str:
     model = ""
     try:
@@ -883,14 +1014,7 @@ def machine_summary(go: str | None) -> str:
     if go:
         gov = subprocess.run([go, "version"], capture_output=True, text=True).stdout.strip()
     cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()
-    rev = subprocess.run(["git", "-C", str(ROOT), "describe", "--always"],
-                         capture_output=True, text=True).stdout.strip()
-    # "-dirty" if anything but the results differs from the commit.
-    changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no",
-                              "--", ".", ":!bench/results"],
-                             capture_output=True, text=True).stdout.strip()
-    if rev and changed:
-        rev += "-dirty"
+    rev = wuc_revision("describe", "--always")
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (f"{model or platform.processor()}, {NPROC} CPUs, Linux {platform.release()}; "
             f"{gov}; {cc[0] if cc else 'cc ?'}; wuc {rev or '?'}; load average {load}")
@@ -1024,7 +1148,11 @@ def main() -> None:
                          "the K it was met (bench/results/goals.csv); latest.csv pools the K")
     ap.add_argument("--skip-peer", action="append", default=[], choices=list(PEERS),
                     help="run without this extra peer (crossbeam, fiber); repeatable")
+    ap.add_argument("--remark", action="append", metavar="TEXT",
+                    help="a line for the remarks of the run file (bench/results/runs/); "
+                         "repeatable")
     args = ap.parse_args()
+    started = datetime.datetime.now(datetime.timezone.utc)
     if args.replot:
         plots = plot_results(rows_from_csv(RESULTS_DIR / "latest.csv"), RESULTS_DIR)
         print("wrote " + ", ".join(str(p.relative_to(ROOT)) for p in plots))
@@ -1050,6 +1178,7 @@ def main() -> None:
     peers = available_peers(build_dir, wanted)
 
     machine = machine_summary(go)
+    load_start = os.getloadavg()
     k = args.repeat
     log(f"\nmachine: {machine}")
     log(f"mode: {'quick' if args.quick else 'full'}, {runs} runs per side" +
@@ -1130,10 +1259,24 @@ def main() -> None:
         write_csv(RESULTS_DIR / "goals.csv",
                   ["goal", "met_of_k", "k", "status", "values", "mode"],
                   [[*g, mode] for g in goal_rows], [g[0] for g in goal_rows] if args.only else None)
-    print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+    load_end = os.getloadavg()
+    run_file = None
+    if not cost:
+        # The run's own file (bench/results/runs/README.md), beside latest.csv.
+        rev = wuc_revision("rev-parse", "--short", "HEAD") or "unknown"
+        tags = (["quick"] if args.quick else []) + \
+            (["only-" + "+".join(dict.fromkeys(args.only))] if args.only else []) + \
+            ([f"repeat{k}"] if k > 1 else [])
+        run_file = write_run_file(
+            RUNS_DIR / run_file_name(started, rev, tags),
+            run_file_header(args, started, datetime.datetime.now(datetime.timezone.utc), machine,
+                            load_start, load_end, runs, ordered, peers, rev),
+            goal_rows, run_file_rows(ordered))
+    print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in load_end)} "
           f"(start: see the machine line).  The benchmarks add up to {NPROC}; more means other "
           f"work shared the CPUs and the numbers are noisier")
     goals_csv = "" if cost else f", {(RESULTS_DIR / 'goals.csv').relative_to(ROOT)}"
+    goals_csv += f", {run_file.relative_to(ROOT)}" if run_file else ""
     print(f"wrote {out.relative_to(ROOT)}{goals_csv}" +
           " and " + ", ".join(str(f.relative_to(ROOT)) for f in raw_files))
     if cost:
