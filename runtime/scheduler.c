@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "blocking.h"
+#include "clock.h"
 #include "fatal.h"
 #include "futex.h"
 #include "poller.h"
@@ -252,10 +253,12 @@ static inline struct wuc_uthread *take_next(struct worker *w) {
   return atomic_exchange_explicit(&w->next, NULL, memory_order_acq_rel);
 }
 
+/* At every schedule while a timer is pending: the TSC filter (clock.h)
+ * answers "not yet" without a clock read for most of a timer's wait. */
 static void run_due_timers(struct worker *w) {
   int64_t due = wuc_timers_earliest(&w->timers);
-  if (due == INT64_MAX) return;
-  int64_t now = wuc_now();
+  if (due == INT64_MAX || wuc_deadline_surely_ahead(&w->timer_filter, due)) return;
+  int64_t now = wuc_now_for_deadline(&w->timer_filter, due);
   if (due <= now) wuc_timers_run(w, now);
 }
 
@@ -819,6 +822,7 @@ void wuc_fork_child_fatal(const char *call) {
 
 __attribute__((constructor(101))) static void wuc_runtime_init(void) {
   wuc_fatal_set_where(wuc_describe_where);
+  wuc_clock_init();
   wuc_stacks_init();
   wuc_sched.target_workers = default_processors();
   struct worker *w0 = worker_new(0);

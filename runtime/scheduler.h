@@ -75,6 +75,7 @@
 
 #include <wuc/thread.h>
 
+#include "clock.h"
 #include "context.h"
 #include "reclaim.h"
 #include "runq.h"
@@ -145,6 +146,7 @@ struct worker {
   struct wuc_uthread *_Atomic next;
   _Atomic uint32_t next_epoch; /* bumped by the owner whenever it fills `next` */
   struct timer_heap timers;
+  struct wuc_deadline_filter timer_filter; /* when `timers` surely has nothing due (clock.h) */
 
   _Atomic uint32_t wake_word; /* futex: 1 = notified */
   _Atomic bool in_epoll;      /* asleep in epoll_wait, not on the futex (poller.h) */

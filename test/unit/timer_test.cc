@@ -3,6 +3,7 @@
 // cancels from another worker racing with the owner's firing.
 #include <gtest/gtest.h>
 
+#include <clock.h>
 #include <park.h>
 #include <timer.h>
 #include <wuc.h>
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <memory>
 #include <random>
+#include <unistd.h>
 #include <vector>
 
 #include "runtime_probe.h"
@@ -331,6 +333,35 @@ TEST(Timer, CancelRacesFireAcrossWorkers) {
   auto r = RunScenario("cancel_races_fire_across_workers", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, 0));
   std::printf("%s", r.out.c_str());
+}
+
+// The TSC filter (clock.h): it never says "not yet" once a deadline has
+// passed on the wuc_now() clock, from 1 ns to 50 us ahead (what could make
+// a timer early), and once calibrated it answers for a far deadline and for
+// later ones without a clock read, but not for earlier ones.
+TEST(DeadlineFilter, NeverNotYetOnceADeadlineHasPassed) {
+  usleep(20000); // past the calibration interval
+  struct wuc_deadline_filter f = {};
+  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000);
+  for (int i = 0; i < 500; i++) {
+    int64_t deadline = wuc_now() + (i % 50) * 1000 + 1;
+    (void)wuc_now_for_deadline(&f, deadline);
+    while (wuc_now() < deadline) {
+    }
+    ASSERT_FALSE(wuc_deadline_surely_ahead(&f, deadline)) << "round " << i;
+  }
+}
+
+TEST(DeadlineFilter, AnswersForLaterDeadlinesOnly) {
+  usleep(20000);
+  struct wuc_deadline_filter f = {};
+  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000); // calibrates
+  if (!wuc_deadline_filter_usable()) GTEST_SKIP() << "the kernel's clock is not the TSC here";
+  int64_t deadline = wuc_now() + 1000000000;
+  EXPECT_LT(wuc_now_for_deadline(&f, deadline), deadline);
+  EXPECT_TRUE(wuc_deadline_surely_ahead(&f, deadline));
+  EXPECT_TRUE(wuc_deadline_surely_ahead(&f, deadline + 1000));
+  EXPECT_FALSE(wuc_deadline_surely_ahead(&f, deadline - 1));
 }
 
 } // namespace
