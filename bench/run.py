@@ -377,7 +377,8 @@ is best in that row):
   best peer in every configuration (2x as the goal); elastic: unbounded >= 0.9x wuc's cap-1024;
   timeout-loop: wuc >= 3x Go's fastest way;
   timer lateness p99 <= 1 ms at 1 and 2 workers (timer-latency); lone yield at 2 workers <= the
-  best peer's;
+  best peer's; thread life cycle: spawn+join and spawn+park >= 1.5x the best peer (Go for
+  spawn+park), wake+join <= Go's, bytes per parked thread (RSS + page tables) <= Go's;
   tcp-echo >= 1.3x Go at 100 and 1,000 connections; 10,000 idle connections in less memory than Go;
   httpd >= 1.2x Go net/http and >= 0.9x nginx in requests/s, p99 latency no worse than Go's"""
 
@@ -696,6 +697,7 @@ def goal_checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
         if r.bench == "rss100k" and r.config.endswith("-VmRSS") and r.wuc:
             v = statistics.median(r.wuc)
             checks.append(("100,000 parked threads <= 1 GiB resident", f"{v:.0f} MiB", v <= 1024))
+    checks += life_cycle_checks(med, best)
     # Channels and select: wuc >= 1.5x the best peer in every configuration.
     for r in rows:
         rt = r.ratio()
@@ -721,6 +723,38 @@ def goal_checks(rows: list[Row]) -> list[tuple[str, str, bool]]:
                            f"{w / g:.2f}x ({w:,.0f} vs {g:,.0f} ops/s, {fastest.go_config})",
                            w >= 3 * g))
     return checks + io_goal_checks(rows)
+
+
+def life_cycle_checks(med, best) -> list[tuple[str, str, bool]]:
+    """Issue 21's thread life cycle: spawn+join and spawn+park >= 1.5x the best
+    peer, wake+join no slower than Go, bytes per parked thread (resident
+    bytes plus page tables) no more than Go's."""
+    checks = []
+    for p in (1, 2):
+        w, b = med("spawn", f"P{p}"), best("spawn", f"P{p}")
+        if w is not None and b is not None:
+            checks.append((f"spawn+join >= 1.5x the best peer (P{p})",
+                           f"{w:.0f} ns vs {b[1]} {b[0]:.0f} ns = {b[0] / w:.2f}x", w * 1.5 <= b[0]))
+    cfg = f"P{NPROC}"
+    w, g = med("rss100k", f"{cfg}-spawn+park"), med("rss100k", f"{cfg}-spawn+park", "go")
+    if w is not None and g is not None:
+        checks.append(("spawn+park >= 1.5x Go (100,000 threads)",
+                       f"{w:,.0f} ns vs Go {g:,.0f} ns = {g / w:.2f}x", w * 1.5 <= g))
+    w, g = med("rss100k", f"{cfg}-wake+join"), med("rss100k", f"{cfg}-wake+join", "go")
+    if w is not None and g is not None:
+        checks.append(("wake+join <= Go's (100,000 threads)",
+                       f"{w:,.0f} ns vs Go {g:,.0f} ns = {g / w:.2f}x", w <= g))
+
+    def per_thread(side: str) -> float | None:
+        rss, pte = (med("rss100k", f"{cfg}-bytes-per-thread", side),
+                    med("rss100k", f"{cfg}-VmPTE", side))
+        return None if rss is None or pte is None else rss + pte * 2**20 / 100_000
+
+    w, g = per_thread("wuc"), per_thread("go")
+    if w is not None and g is not None:
+        checks.append(("bytes per parked thread (RSS + page tables) <= Go's",
+                       f"{w:,.0f} B vs Go {g:,.0f} B", w <= g))
+    return checks
 
 
 def check_goals(rows: list[Row]) -> list[tuple[str, str, bool]]:
