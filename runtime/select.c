@@ -32,6 +32,7 @@ static inline void stmt_init(wuc_select_stmt *s, bool all_or, bool lowered, cons
   s->id = (uint64_t)(uintptr_t)s;
   s->all_or = all_or;
   s->lowered = lowered;
+  s->private_try = lowered && all_or; /* wuc_wu_try_node keeps it */
   s->rereg_rounds = 0;
   atomic_init(&s->deferred, NULL);
   s->clock = 0;
@@ -49,6 +50,7 @@ void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call,
   s->id = (uint64_t)(uintptr_t)s;
   s->all_or = all_or;
   s->lowered = false;
+  s->private_try = false;
   s->rereg_rounds = 0;
   atomic_init(&s->deferred, NULL);
   s->clock = 0;
@@ -113,6 +115,16 @@ static void store_claim_word(wuc_select_node *n, uintptr_t value) {
 }
 
 bool wuc_select_claim(wuc_select_node *n) {
+  wuc_select_stmt *s = n->stmt;
+  if (n->try_only && s->private_try) {
+    /* Nothing of the statement is queued: only its own thread, here, can
+     * claim it (one locked instruction less per statement that wins its
+     * try pass). */
+    if (atomic_load_explicit(&s->race, memory_order_relaxed) != WUC_RACE_OPEN) return false;
+    atomic_store_explicit(&s->race, (uintptr_t)n, memory_order_relaxed);
+    atomic_store_explicit(&n->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
+    return true;
+  }
   uintptr_t was;
   if (!take_claim_word(n, taken_value(n), &was, true)) return false;
   /* Informational in an all-or statement (the race word decides): the
@@ -193,6 +205,7 @@ static void wait_until_done(wuc_select_node *n) {
 }
 
 void wuc_select_begin_registration(wuc_select_stmt *s) {
+  s->private_try = false; /* nodes get queued from here on */
   if (s->all_or) atomic_store(&s->race, WUC_RACE_REGISTERING);
 }
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <wuc/timeout.h>
 #include <wuc/waituntil.h>
 
 #include <stdint.h>
@@ -116,7 +117,21 @@ static void wait_for_change(wuc_wu *w) {
   wuc_select_wait_any(&w->s, NULL, 0);
 }
 
+/* A mixed statement registers a clause only after the bodies of earlier
+ * ones that completed at once have run, so its timeouts count from its
+ * first step, not from their registration (docs/language.md, "The timeout
+ * clock"). */
+static void start_timeout_clock(wuc_wu *w) {
+  for (unsigned i = 0; i < w->n; i++) {
+    if (w->cl[i].enabled && (w->cl[i].ops->flags & WUC_SELECTABLE_TIMEOUT)) {
+      w->s.clock = wuc_now();
+      return;
+    }
+  }
+}
+
 int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
+  if (w->next_reg == 0 && !w->try_only && w->s.clock == 0) start_timeout_clock(w);
   /* The predicate's verdicts, where the resources' on_selected reads them. */
   for (unsigned i = 0; i < w->n; i++) w->cl[i].__wuc_node.needed = w->cl[i].__wuc_needed;
   for (;;) {

@@ -193,10 +193,10 @@ wuc_bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *__wuc_c,
 #endif
 
 #include <wuc/select.h>
-WUC_SELECTABLE(wuc_chan_recv_clause, wuc_chan_recv_register, wuc_chan_recv_unregister,
-               wuc_chan_recv_on_selected);
-WUC_SELECTABLE(wuc_chan_send_clause, wuc_chan_send_register, wuc_chan_send_unregister,
-               wuc_chan_send_on_selected);
-WUC_SELECTABLE(wuc_chan_closed_clause, wuc_chan_closed_register, wuc_chan_closed_unregister,
-               wuc_chan_closed_on_selected);
+WUC_SELECTABLE_BUILTIN_(wuc_chan_recv_clause, wuc_chan_recv_register, wuc_chan_recv_unregister,
+                        wuc_chan_recv_on_selected, 0);
+WUC_SELECTABLE_BUILTIN_(wuc_chan_send_clause, wuc_chan_send_register, wuc_chan_send_unregister,
+                        wuc_chan_send_on_selected, 0);
+WUC_SELECTABLE_BUILTIN_(wuc_chan_closed_clause, wuc_chan_closed_register,
+                        wuc_chan_closed_unregister, wuc_chan_closed_on_selected, 0);
 #endif

@@ -41,7 +41,8 @@ static inline wuc_fd_clause wuc_writable_make(int __wuc_fd) {
 /* The waituntil trait (<wuc/select.h>). */
 wuc_bool wuc_fd_register(wuc_fd_clause *__wuc_c, wuc_select_node *__wuc_n);
 wuc_bool wuc_fd_unregister(wuc_fd_clause *__wuc_c, wuc_select_node *__wuc_n);
-WUC_SELECTABLE_DROPPABLE(wuc_fd_clause, wuc_fd_register, wuc_fd_unregister, wuc_fd_on_selected);
+WUC_SELECTABLE_DROPPABLE_BUILTIN_(wuc_fd_clause, wuc_fd_register, wuc_fd_unregister,
+                                  wuc_fd_on_selected, 0);
 
 #ifdef __cplusplus
 }

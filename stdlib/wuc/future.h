@@ -71,8 +71,8 @@ void wuc_future_reset(wuc_future *__wuc_f);
 /* The waituntil trait (<wuc/select.h>), on the core. */
 wuc_bool wuc_future_register(wuc_future *__wuc_f, wuc_select_node *__wuc_n);
 wuc_bool wuc_future_unregister(wuc_future *__wuc_f, wuc_select_node *__wuc_n);
-WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
-                         wuc_future_on_selected);
+WUC_SELECTABLE_DROPPABLE_BUILTIN_(wuc_future, wuc_future_register, wuc_future_unregister,
+                                  wuc_future_on_selected, 0);
 
 /* ---- typed futures ---------------------------------------------------- */
 
@@ -110,7 +110,8 @@ WUC_SELECTABLE_DROPPABLE(wuc_future, wuc_future_register, wuc_future_unregister,
   static inline wuc_bool tag##_unregister(struct tag *__wuc_f, wuc_select_node *__wuc_n) {         \
     return wuc_future_unregister((wuc_future *)__wuc_f, __wuc_n);                                  \
   }                                                                                                \
-  WUC_SELECTABLE_DROPPABLE(struct tag, tag##_register, tag##_unregister, tag##_on_selected)
+  WUC_SELECTABLE_DROPPABLE_BUILTIN_(struct tag, tag##_register, tag##_unregister,                  \
+                                    tag##_on_selected, 0)
 
 /* Each macro evaluates its arguments once (GNU statement expressions); its
  * temporaries are reserved names, so an argument can name anything. */

@@ -46,8 +46,8 @@ void wuc_latch_wait(wuc_latch *__wuc_e);
 /* The waituntil trait (<wuc/select.h>). */
 wuc_bool wuc_latch_register(wuc_latch *__wuc_e, wuc_select_node *__wuc_n);
 wuc_bool wuc_latch_unregister(wuc_latch *__wuc_e, wuc_select_node *__wuc_n);
-WUC_SELECTABLE_DROPPABLE(wuc_latch, wuc_latch_register, wuc_latch_unregister,
-                         wuc_latch_on_selected);
+WUC_SELECTABLE_DROPPABLE_BUILTIN_(wuc_latch, wuc_latch_register, wuc_latch_unregister,
+                                  wuc_latch_on_selected, 0);
 
 #ifdef __cplusplus
 }

@@ -58,8 +58,8 @@ void wuc_lock_release(wuc_owner_lock *__wuc_l);
 /* The waituntil trait (<wuc/select.h>). */
 wuc_bool wuc_owner_lock_register(wuc_owner_lock *__wuc_l, wuc_select_node *__wuc_n);
 wuc_bool wuc_owner_lock_unregister(wuc_owner_lock *__wuc_l, wuc_select_node *__wuc_n);
-WUC_SELECTABLE_DROPPABLE(wuc_owner_lock, wuc_owner_lock_register, wuc_owner_lock_unregister,
-                         wuc_owner_lock_on_selected);
+WUC_SELECTABLE_DROPPABLE_BUILTIN_(wuc_owner_lock, wuc_owner_lock_register,
+                                  wuc_owner_lock_unregister, wuc_owner_lock_on_selected, 0);
 
 #ifdef __cplusplus
 }

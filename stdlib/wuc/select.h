@@ -136,7 +136,13 @@ typedef struct wuc_select_stmt {
   /* The statement is the head of a lowered waituntil (a wuc_wu of
    * <wuc/waituntil.h>): the deadlock report reads its clauses. */
   wuc_bool lowered;
-  char __wuc_pad[2];
+  /* A lowered all-or statement in its try pass whose clauses so far all
+   * honour try_only (wuc_wu_try_node keeps it): none of its nodes is queued
+   * anywhere, so nobody else can reach its race word, and a claim in that
+   * pass is a plain store instead of a CAS.  Cleared when registration
+   * begins. */
+  wuc_bool private_try;
+  char __wuc_pad[1];
   wuc_uint32_t rereg_rounds; /* re-registration rounds so far (backoff) */
   /* Nodes a resource set aside and now hands back to be registered again
    * (wuc_select_defer), linked by rereg_next. */
@@ -283,7 +289,16 @@ typedef struct wuc_selectable_ops {
   wuc_bool (*register_select)(void *, wuc_select_node *);
   wuc_bool (*unregister_select)(void *, wuc_select_node *);
   wuc_bool (*on_selected)(void *, wuc_select_node *);
+  /* WUC_SELECTABLE_* flags: 0 for a program's own types (a word, so that
+   * the table has no padding). */
+  wuc_uintptr_t flags;
 } wuc_selectable_ops;
+
+/* reg never queues a node while try_only is set (the resources of <wuc.h>):
+ * see wuc_select_stmt.private_try. */
+#define WUC_SELECTABLE_HONOURS_TRY_ONLY 1u
+/* The timeout(d) clause (its statement reads the clock for it). */
+#define WUC_SELECTABLE_TIMEOUT 2u
 
 /* Declares that T is selectable with the three functions.  Expands to a
  * constant that wucc's semantic pass finds (by its annotation) and that
@@ -293,15 +308,17 @@ typedef struct wuc_selectable_ops {
  * future(T)), so every name it declares is reserved or made from reg_fn:
  * no macro of the program can change them (docs/lowering.md, "Names"). */
 #define WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)                                           \
+  WUC_SELECTABLE_WITH_(T, reg_fn, unreg_fn, selected_fn, 0)
+#define WUC_SELECTABLE_WITH_(T, reg_fn, unreg_fn, selected_fn, flags)                              \
   WUC_SELECTABLE_ANNOTATION_ static const struct {                                                 \
     wuc_bool (*__wuc_register_select)(T *, wuc_select_node *);                                     \
     wuc_bool (*__wuc_unregister_select)(T *, wuc_select_node *);                                   \
     wuc_bool (*__wuc_on_selected)(T *, wuc_select_node *);                                         \
   } WUC_SELECTABLE_NAME_(reg_fn) = {reg_fn, unreg_fn, selected_fn};                                \
-  WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)
+  WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn, flags)
 #define WUC_SELECTABLE_NAME_(reg) wuc_selectable_trait_##reg
 #define WUC_SELECTABLE_OPS(reg) wuc_selectable_ops_##reg
-#define WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn)                                   \
+#define WUC_SELECTABLE_ERASED_(T, reg_fn, unreg_fn, selected_fn, flags)                            \
   static inline wuc_bool wuc_selectable_reg_##reg_fn(void *__wuc_r, wuc_select_node *__wuc_n) {    \
     return reg_fn((T *)__wuc_r, __wuc_n);                                                          \
   }                                                                                                \
@@ -312,7 +329,8 @@ typedef struct wuc_selectable_ops {
     return selected_fn((T *)__wuc_r, __wuc_n);                                                     \
   }                                                                                                \
   __attribute__((__unused__)) static const wuc_selectable_ops wuc_selectable_ops_##reg_fn = {      \
-      wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn, wuc_selectable_sel_##reg_fn}
+      wuc_selectable_reg_##reg_fn, wuc_selectable_unreg_##reg_fn, wuc_selectable_sel_##reg_fn,     \
+      (flags)}
 
 /* n->needed, for code that expands in the program's text. */
 static inline wuc_bool __wuc_select_needed(const wuc_select_node *__wuc_n) {
@@ -323,11 +341,21 @@ static inline wuc_bool __wuc_select_needed(const wuc_select_node *__wuc_n) {
  * (unreg undoes it, or it consumed nothing): also defines selected_fn, which
  * runs the body only while the clause is needed (n->needed). */
 #define WUC_SELECTABLE_DROPPABLE(T, reg_fn, unreg_fn, selected_fn)                                 \
+  WUC_SELECTABLE_DROPPABLE_WITH_(T, reg_fn, unreg_fn, selected_fn, 0)
+#define WUC_SELECTABLE_DROPPABLE_WITH_(T, reg_fn, unreg_fn, selected_fn, flags)                    \
   static inline wuc_bool selected_fn(T *__wuc_r, wuc_select_node *__wuc_n) {                       \
     (void)__wuc_r;                                                                                 \
     return __wuc_select_needed(__wuc_n);                                                           \
   }                                                                                                \
-  WUC_SELECTABLE(T, reg_fn, unreg_fn, selected_fn)
+  WUC_SELECTABLE_WITH_(T, reg_fn, unreg_fn, selected_fn, flags)
+
+/* The two for the resources of <wuc.h>: their reg never queues a node while
+ * try_only is set (WUC_SELECTABLE_HONOURS_TRY_ONLY), plus `flags`. */
+#define WUC_SELECTABLE_BUILTIN_(T, reg_fn, unreg_fn, selected_fn, flags)                           \
+  WUC_SELECTABLE_WITH_(T, reg_fn, unreg_fn, selected_fn, WUC_SELECTABLE_HONOURS_TRY_ONLY | (flags))
+#define WUC_SELECTABLE_DROPPABLE_BUILTIN_(T, reg_fn, unreg_fn, selected_fn, flags)                 \
+  WUC_SELECTABLE_DROPPABLE_WITH_(T, reg_fn, unreg_fn, selected_fn,                                 \
+                                 WUC_SELECTABLE_HONOURS_TRY_ONLY | (flags))
 
 #ifdef __clang__
 #define WUC_SELECTABLE_ANNOTATION_ __attribute__((__annotate__("wuc_selectable"), __unused__))

@@ -51,8 +51,8 @@ void wuc_semaphore_release(wuc_semaphore *__wuc_s);
 /* The waituntil trait (<wuc/select.h>). */
 wuc_bool wuc_semaphore_register(wuc_semaphore *__wuc_s, wuc_select_node *__wuc_n);
 wuc_bool wuc_semaphore_unregister(wuc_semaphore *__wuc_s, wuc_select_node *__wuc_n);
-WUC_SELECTABLE_DROPPABLE(wuc_semaphore, wuc_semaphore_register, wuc_semaphore_unregister,
-                         wuc_semaphore_on_selected);
+WUC_SELECTABLE_DROPPABLE_BUILTIN_(wuc_semaphore, wuc_semaphore_register, wuc_semaphore_unregister,
+                                  wuc_semaphore_on_selected, 0);
 
 #ifdef __cplusplus
 }

@@ -167,6 +167,8 @@ static inline void wuc_wu_init(wuc_wu *__wuc_w, wuc_wu_clause *__wuc_cl, wuc_boo
 static inline wuc_select_node *wuc_wu_try_node(wuc_wu *__wuc_w, unsigned __wuc_i) {
   wuc_select_node *__wuc_n = wuc_wu_node_setup(__wuc_w, __wuc_i);
   __wuc_n->try_only = 1;
+  if (!(__wuc_w->cl[__wuc_i].ops->flags & WUC_SELECTABLE_HONOURS_TRY_ONLY))
+    __wuc_w->s.private_try = 0;
   return __wuc_n;
 }
 

@@ -17,6 +17,8 @@
 #include <memory>
 #include <vector>
 
+#include <unistd.h>
+
 #include "runtime_probe.h"
 #include "spawn_fn.h"
 #include "waituntil.h"
@@ -86,6 +88,39 @@ TEST(Timeout, OneClockReadingPerStatement) {
   EXPECT_EQ(tb.deadline - ta.deadline, milliseconds(2));
   EXPECT_FALSE(wuc_timeout_unregister(&ta, &a));
   EXPECT_FALSE(wuc_timeout_unregister(&tb, &b));
+  EXPECT_EQ(probe_pending_timers(), 0);
+}
+
+// A mixed statement runs the body of a clause that completes at once before
+// it registers the next one: its timeouts still count from its first step.
+TEST(Timeout, MixedStatementCountsFromItsFirstStep) {
+  latch set = {};
+  latch_set(&set);
+  wuc_wu_clause cl[2];
+  wuc_wu w;
+  wuc_wu_init(&w, cl, /*all_or=*/0);
+  wuc_wu_clause_init(&w, 0, 1, &set, &WUC_SELECTABLE_OPS(wuc_latch_register), nullptr, "t:1");
+  wuc_timeout t = wuc_timeout_make(milliseconds(1));
+  wuc_wu_clause_init(&w, 1, 1, &t, &WUC_SELECTABLE_OPS(wuc_timeout_register), nullptr, "t:2");
+  wuc_wu_mixed_begin(&w, 0);
+  std::vector<int> ran;
+  for (;;) { // waituntil (set) and waituntil (timeout(1`ms))
+    cl[0].__wuc_needed = !cl[0].__wuc_ran;
+    cl[1].__wuc_needed = !cl[1].__wuc_ran;
+    int next = wuc_wu_mixed_step(&w, cl[0].__wuc_ran && cl[1].__wuc_ran);
+    if (next == WUC_WU_RECOMPUTE) continue;
+    if (next < 0) break;
+    ran.push_back(next);
+    if (next == 0) { // the latch's body, before the timeout is registered
+      EXPECT_NE(w.s.clock, 0);
+      EXPECT_EQ(t.delay, milliseconds(1));
+      usleep(3000);
+    }
+    wuc_wu_mixed_ran(&w, static_cast<unsigned>(next));
+  }
+  wuc_wu_exit(&w);
+  EXPECT_EQ(ran, (std::vector<int>{0, 1}));
+  EXPECT_EQ(t.deadline, w.s.clock + milliseconds(1)); // not the registration's time
   EXPECT_EQ(probe_pending_timers(), 0);
 }
 
