@@ -385,7 +385,9 @@ static void expand_buffer(wuc_chan *ch) {
  * reclamation when it started (wuc_reclaim_op_start): not again here. */
 static void thread_waiter_init(struct thread_waiter *t, void *data, const char *call,
                                const char *site) {
-  t->thread = wuc_current_thread_or_die_at(call, site, 0);
+  struct worker *worker = wuc_current_worker();
+  t->thread = worker ? worker->current : NULL;
+  if (__builtin_expect(!t->thread, 0)) wuc_current_thread_or_die_at(call, site, 0); /* stops */
   t->data = data;
   atomic_store_explicit(&t->state, THREAD_WAITING, memory_order_relaxed);
 }
