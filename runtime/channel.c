@@ -267,6 +267,10 @@ struct thread_waiter {
   _Atomic uint32_t state;
 };
 
+/* The low three bits of a waiter pointer are the cell's tags (chan_cell.h). */
+_Static_assert(_Alignof(struct thread_waiter) >= 8 && _Alignof(wuc_select_node) >= 8,
+               "waiters are 8-aligned");
+
 static inline void wake_thread(struct thread_waiter *t, enum wake_result result) {
   atomic_store_explicit(&t->state, THREAD_WAKING, memory_order_release);
   wuc_unpark(t->thread);
