@@ -31,7 +31,7 @@ void wuc_stats(struct wuc_stats *out) {
     out->preemptions += atomic_load_explicit(&w->preemptions, memory_order_relaxed);
   }
   out->polls = atomic_load_explicit(&wuc_poll.polls, memory_order_relaxed);
-  int64_t timers = atomic_load(&wuc_sched.pending_timers);
+  int64_t timers = wuc_timers_pending();
   long fds = atomic_load(&wuc_poll.waiting), jobs = atomic_load(&wuc_blocking_jobs);
   out->pending_timers = timers > 0 ? (uint64_t)timers : 0;
   out->fd_waiters = fds > 0 ? (uint64_t)fds : 0;

@@ -475,7 +475,7 @@ static bool leave_idle_list(struct worker *w) {
  * progress.  Called with idle_lock held. */
 static bool all_blocked(void) {
   return atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
-         atomic_load(&wuc_sched.pending_timers) == 0 && atomic_load(&wuc_poll.waiting) == 0 &&
+         wuc_timers_pending() == 0 && atomic_load(&wuc_poll.waiting) == 0 &&
          atomic_load(&wuc_blocking_jobs) == 0 && !work_visible();
 }
 

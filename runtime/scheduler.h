@@ -197,8 +197,6 @@ struct scheduler {
   uint64_t idle_epoch;  /* bumped whenever a worker leaves the idle list, under idle_lock */
   _Atomic bool lookout; /* a sleeping worker looks again now and then (scheduler.c, idle) */
 
-  _Atomic int64_t pending_timers; /* started, neither fired nor cancelled */
-
   pthread_mutex_t registry_lock; /* the list of live threads */
   struct wuc_uthread *all_threads;
   _Atomic unsigned long next_id;

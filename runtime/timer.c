@@ -77,6 +77,26 @@ static struct timer_slot *heap_pop(struct timer_heap *h) {
 
 /* Drops every cancelled slot and re-heapifies: O(n), run when cancelled slots
  * exceed a quarter of the heap, so each cancel costs O(1) amortised. */
+/* A count only the holder of the heap's lock changes (no locked add). */
+static inline void count_under_lock(_Atomic uint64_t *c, uint64_t n) {
+  atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n, memory_order_release);
+}
+
+int64_t wuc_timers_pending(void) {
+  int64_t pending = 0;
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  for (unsigned i = 0; i < n; i++) {
+    struct timer_heap *h = &wuc_sched.workers[i]->timers;
+    /* The ends before the starts: a timer that starts and ends between the
+     * loads is then counted as pending, never the other way round. */
+    uint64_t cancelled = atomic_load_explicit(&h->cancelled, memory_order_acquire);
+    uint64_t fired = atomic_load_explicit(&h->fired, memory_order_acquire);
+    pending +=
+        (int64_t)(atomic_load_explicit(&h->started, memory_order_acquire) - fired - cancelled);
+  }
+  return pending;
+}
+
 static void heap_compact(struct timer_heap *h) {
   size_t kept = 0;
   int64_t dropped = 0;
@@ -90,12 +110,13 @@ static void heap_compact(struct timer_heap *h) {
     }
   }
   h->len = kept;
-  atomic_fetch_sub(&h->ncancelled, dropped);
+  count_under_lock(&h->dropped, (uint64_t)dropped);
   for (size_t i = h->len / 2; i-- > 0;) sift_down(h, i);
 }
 
 static void maybe_compact(struct timer_heap *h) {
-  int64_t dead = atomic_load_explicit(&h->ncancelled, memory_order_relaxed);
+  int64_t dead = (int64_t)(atomic_load_explicit(&h->cancelled, memory_order_relaxed) -
+                           atomic_load_explicit(&h->dropped, memory_order_relaxed));
   if (h->len >= 64 && dead > (int64_t)(h->len / 4)) heap_compact(h);
 }
 
@@ -136,7 +157,7 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
   t->fire = fire;
   t->slot = s;
   t->generation = generation;
-  atomic_fetch_add(&wuc_sched.pending_timers, 1);
+  count_under_lock(&h->started, 1);
   atomic_store_explicit(&s->state, generation << 2 | SLOT_PENDING, memory_order_release);
   h->heap[h->len] = s;
   sift_up(h, h->len++);
@@ -156,8 +177,7 @@ bool wuc_timer_cancel(wuc_timer *t) {
     switch (SLOT_STATE(state)) {
     case SLOT_PENDING:
       if (atomic_compare_exchange_weak(&s->state, &pending, t->generation << 2 | SLOT_CANCELLED)) {
-        atomic_fetch_sub(&wuc_sched.pending_timers, 1);
-        atomic_fetch_add_explicit(&s->owner->timers.ncancelled, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&s->owner->timers.cancelled, 1, memory_order_release);
         return true;
       }
       pending = t->generation << 2 | SLOT_PENDING;
@@ -189,11 +209,11 @@ int wuc_timers_run(struct worker *w, int64_t now) {
     atomic_store_explicit(&s->firer, &firing_here, memory_order_relaxed);
     if (SLOT_STATE(state) != SLOT_PENDING ||
         !atomic_compare_exchange_strong(&s->state, &state, firing)) {
-      atomic_fetch_sub_explicit(&h->ncancelled, 1, memory_order_relaxed);
+      count_under_lock(&h->dropped, 1);
       slot_free(h, s);
       continue;
     }
-    atomic_fetch_sub(&wuc_sched.pending_timers, 1);
+    count_under_lock(&h->fired, 1);
     publish_earliest(h);
     /* fire() runs without the lock: it may start a timer (on this heap,
      * when the monitor runs it: wuc_timer_start). */
@@ -224,7 +244,7 @@ int64_t wuc_timers_next_deadline(struct worker *w) {
     if (SLOT_STATE(atomic_load_explicit(&top->state, memory_order_acquire)) != SLOT_CANCELLED)
       break;
     heap_pop(h);
-    atomic_fetch_sub_explicit(&h->ncancelled, 1, memory_order_relaxed);
+    count_under_lock(&h->dropped, 1);
     slot_free(h, top);
   }
   publish_earliest(h);

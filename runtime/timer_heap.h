@@ -49,13 +49,21 @@ struct timer_heap {
   size_t len, cap;
   struct timer_slot *free_slots;
   uint64_t next_sequence;
-  _Atomic int64_t ncancelled; /* cancelled slots still in the heap */
+  /* Counts, so that a start and a cancel touch no line shared by all
+   * workers: started, fired and dropped (cancelled slots taken out) change
+   * under the lock, cancelled (any thread) by one atomic add.  Pending
+   * timers: started - fired - cancelled; cancelled slots still in the heap:
+   * cancelled - dropped. */
+  _Atomic uint64_t started, fired, dropped;
+  _Atomic uint64_t cancelled;
 };
 
 /* Fires every timer of w due at `now`; returns how many fired.  Any kernel
  * thread may call it: w's own worker waits for the heap, anybody else gives
  * up (returns 0) if somebody holds it. */
 int wuc_timers_run(struct worker *w, int64_t now);
+/* Timers started and neither fired nor cancelled, over all workers. */
+int64_t wuc_timers_pending(void);
 /* The earliest live deadline of w, or INT64_MAX (w's own worker only). */
 int64_t wuc_timers_next_deadline(struct worker *w);
 

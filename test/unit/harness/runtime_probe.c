@@ -31,6 +31,6 @@ uint64_t probe_threads_stolen(unsigned worker) {
   return stats.threads_stolen;
 }
 
-int64_t probe_pending_timers(void) { return atomic_load(&wuc_sched.pending_timers); }
+int64_t probe_pending_timers(void) { return wuc_timers_pending(); }
 
 size_t probe_timer_heap_len(void) { return wuc_current_worker()->timers.len; }
