@@ -33,11 +33,18 @@ int64_t wuc_now(void) {
 /* Time left beyond this is not converted (no overflow; the filter only
  * ends sooner). */
 #define MAX_AHEAD_NS ((int64_t)1 << 36)
+/* wuc_now_not_before: how old an anchor may be, and the allowance for the
+ * TSCs of two CPUs (the kernel keeps them within far less). */
+#define ANCHOR_NS 1000000
+#define SKEW_NS 1000
 
 static struct {
   _Atomic uint64_t tsc0; /* the first pair (wuc_clock_init); 0: no TSC */
   _Atomic int64_t now0;
   _Atomic uint64_t rate_q24; /* ticks per ns << 24, 0 until calibrated */
+  /* Set with the rate: ns per tick << 32, rounded up and 1/63 over (an
+   * upper bound on elapsed time); ANCHOR_NS in ticks. */
+  _Atomic uint64_t ns_per_tick_up_q32, anchor_ticks;
 } tsc;
 
 /* The kernel keeps CLOCK_MONOTONIC on the TSC only when it found the TSC
@@ -81,8 +88,35 @@ static uint64_t calibrated_rate(uint64_t t, int64_t now, uint64_t width) {
   int64_t now0 = atomic_load_explicit(&tsc.now0, memory_order_relaxed);
   if (t0 == 0 || now - now0 < CALIBRATION_NS || t <= t0) return 0;
   rate = (uint64_t)(((unsigned __int128)(t - t0) << 24) / (uint64_t)(now - now0));
-  atomic_store_explicit(&tsc.rate_q24, rate, memory_order_relaxed); /* racers agree closely */
+  /* racers agree closely; the two below are set first: they are read only
+   * once the rate is */
+  atomic_store_explicit(&tsc.ns_per_tick_up_q32, ((uint64_t)1 << 56) / rate * 64 / 63 + 1,
+                        memory_order_relaxed);
+  atomic_store_explicit(&tsc.anchor_ticks, (uint64_t)ANCHOR_NS * rate >> 24, memory_order_relaxed);
+  atomic_store_explicit(&tsc.rate_q24, rate, memory_order_release);
   return rate;
+}
+
+static void set_anchor(struct wuc_deadline_filter *f, uint64_t t, int64_t now, uint64_t width) {
+  if (width <= PAIR_TICKS) {
+    f->anchor_tsc = t;
+    f->anchor_now = now;
+  }
+}
+
+int64_t wuc_now_not_before(struct wuc_deadline_filter *f) {
+  if (f->anchor_tsc && atomic_load_explicit(&tsc.rate_q24, memory_order_acquire)) {
+    uint64_t ticks = __rdtsc() - f->anchor_tsc; /* a TSC behind the anchor's wraps: too old */
+    if (ticks < atomic_load_explicit(&tsc.anchor_ticks, memory_order_relaxed)) {
+      uint64_t up = atomic_load_explicit(&tsc.ns_per_tick_up_q32, memory_order_relaxed);
+      return f->anchor_now + (int64_t)((ticks * up) >> 32) + SKEW_NS;
+    }
+  }
+  int64_t now;
+  uint64_t width;
+  uint64_t t = tsc_pair(&now, &width);
+  if (calibrated_rate(t, now, width)) set_anchor(f, t, now, width);
+  return now;
 }
 
 int64_t wuc_now_for_deadline(struct wuc_deadline_filter *f, int64_t deadline) {
@@ -90,6 +124,7 @@ int64_t wuc_now_for_deadline(struct wuc_deadline_filter *f, int64_t deadline) {
   uint64_t width;
   uint64_t t = tsc_pair(&now, &width);
   uint64_t rate = calibrated_rate(t, now, width);
+  if (rate) set_anchor(f, t, now, width);
   if (!rate || deadline <= now) {
     f->until_tsc = 0;
     return now;
@@ -112,6 +147,11 @@ int64_t wuc_now_for_deadline(struct wuc_deadline_filter *f, int64_t deadline) {
 }
 
 bool wuc_deadline_filter_usable(void) { return false; }
+
+int64_t wuc_now_not_before(struct wuc_deadline_filter *f) {
+  (void)f;
+  return wuc_now();
+}
 
 void wuc_clock_init(void) {}
 #endif

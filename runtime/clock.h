@@ -29,6 +29,10 @@ extern "C" {
 struct wuc_deadline_filter {
   int64_t from;       /* a deadline (wuc_now() time) not yet passed ... */
   uint64_t until_tsc; /* ... while the TSC is below this; 0: no knowledge */
+  /* The last clock reading and a TSC count taken just before it (0: none),
+   * for wuc_now_not_before. */
+  uint64_t anchor_tsc;
+  int64_t anchor_now;
 };
 
 /* True only if `deadline` has surely not passed (no clock read). */
@@ -46,6 +50,13 @@ static inline bool wuc_deadline_surely_ahead(const struct wuc_deadline_filter *f
 /* Reads the clock (wuc_now()) and, if `deadline` is still ahead, sets f so
  * that wuc_deadline_surely_ahead answers for it without a clock read. */
 int64_t wuc_now_for_deadline(struct wuc_deadline_filter *f, int64_t deadline);
+
+/* A reading of the wuc_now() clock never below the true time, so that a
+ * deadline counted from it is never early: f's last clock reading plus the
+ * TSC ticks since, converted at the calibrated rate less 1/64, plus 1 us for
+ * the TSCs of different CPUs, while that reading is under 1 ms old (then
+ * at most ~17 us late); else a clock read, which becomes f's new anchor. */
+int64_t wuc_now_not_before(struct wuc_deadline_filter *f);
 
 /* Takes the first (TSC, clock) pair of the calibration: once, at start-up,
  * before any other thread runs. */

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "clock.h"
+#include "scheduler.h"
 #include "timer.h"
 
 struct timeout_clause {
@@ -42,9 +44,14 @@ static void stop(struct timeout_clause *c) {
   c->started = false;
 }
 
-/* The statement's clock reading, taken once for all its timeouts. */
+/* The statement's clock reading, taken once for all its timeouts: from the
+ * TSC when the worker read the clock less than 1 ms ago (clock.h), never
+ * below the true time. */
 static int64_t statement_clock(wuc_select_stmt *s) {
-  if (s->clock == 0) s->clock = wuc_now();
+  if (s->clock == 0) {
+    struct worker *w = wuc_current_worker();
+    s->clock = w ? wuc_now_not_before(&w->timer_filter) : wuc_now();
+  }
   return s->clock;
 }
 

@@ -364,4 +364,20 @@ TEST(DeadlineFilter, AnswersForLaterDeadlinesOnly) {
   EXPECT_FALSE(wuc_deadline_surely_ahead(&f, deadline - 1));
 }
 
+// wuc_now_not_before (clock.h): extrapolated from the TSC, never below a
+// clock reading taken before it, and at most ANCHOR_NS * 1/63 + SKEW_NS
+// (~17 us) above one taken after it.
+TEST(DeadlineFilter, NowNotBeforeNeverBelowTheClock) {
+  usleep(20000);
+  struct wuc_deadline_filter f = {};
+  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000); // calibrates, anchors
+  for (int i = 0; i < 200000; i++) {
+    int64_t before = wuc_now();
+    int64_t reading = wuc_now_not_before(&f);
+    int64_t after = wuc_now();
+    ASSERT_GE(reading, before) << "round " << i;
+    ASSERT_LE(reading, after + 20000) << "round " << i;
+  }
+}
+
 } // namespace
