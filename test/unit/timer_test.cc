@@ -245,11 +245,15 @@ struct CancelRace {
   long timers = 0;
   HandedTimer ring[kRing];
   std::atomic<unsigned> canceller_worker{~0u};
+  unsigned main_worker = ~0u;
   long cancelled = 0, missed = 0;
 };
 
 void CancelHandedTimers(void *arg) {
   auto *race = static_cast<CancelRace *>(arg);
+  // On a loaded machine the main thread's spin can be preempted before the
+  // other worker steals this thread: wait to be stolen.
+  while (probe_worker_id() == race->main_worker) uthread_yield();
   race->canceller_worker = probe_worker_id();
   for (long i = 0; i < race->timers; i++) {
     HandedTimer &h = race->ring[i % CancelRace::kRing];
@@ -281,6 +285,7 @@ int RunCancelRace(long timers, duration_t delay, duration_t jitter) {
   static CancelRace race;
   race.timers = timers;
   const unsigned main_worker = probe_worker_id();
+  race.main_worker = main_worker;
   uthread_t *canceller = uthread_spawn(CancelHandedTimers, &race);
   for (uint32_t spins = 0; race.canceller_worker.load() == ~0u;) wuc_test_spin_step(&spins);
   SCENARIO_CHECK(race.canceller_worker.load() != main_worker, "both on worker %u", main_worker);
@@ -306,10 +311,13 @@ int RunCancelRace(long timers, duration_t delay, duration_t jitter) {
     uthread_sleep(delay + jitter + milliseconds(1));
   for (long i = std::max(0L, timers - CancelRace::kRing); i < timers; i++)
     CheckHandedTimer(race.ring[i % CancelRace::kRing], i);
+  // Fired by its own worker, or by the monitor (no worker: ~0u) when that
+  // worker's kernel thread was off its CPU for longer than the grace (a
+  // loaded machine: docs/runtime.md, "Timers on any worker").
   for (const HandedTimer &h : race.ring)
     if (h.stage.load() == 2 && !h.cancelled)
-      SCENARIO_CHECK(h.c.fired_on_worker.load() == main_worker, "fired on worker %u",
-                     h.c.fired_on_worker.load());
+      SCENARIO_CHECK(h.c.fired_on_worker.load() == main_worker || h.c.fired_on_worker.load() == ~0u,
+                     "fired on worker %u", h.c.fired_on_worker.load());
   SCENARIO_CHECK(probe_pending_timers() == 0, "%lld timers still pending",
                  static_cast<long long>(probe_pending_timers()));
   std::printf("%ld timers: %ld cancelled from worker %u, %ld had fired on worker %u\n", timers,
