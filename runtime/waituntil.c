@@ -132,28 +132,33 @@ static void start_timeout_clock(wuc_wu *w) {
 
 int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
   if (w->next_reg == 0 && !w->try_only && w->s.clock == 0) start_timeout_clock(w);
-  /* The predicate's verdicts, where the resources' on_selected reads them. */
-  for (unsigned i = 0; i < w->n; i++) w->cl[i].__wuc_node.needed = w->cl[i].__wuc_needed;
+  bool verdicts_copied = false;
   for (;;) {
     bool any_live = false;
-    /* Step 5 for clauses the tree no longer needs.  One that completed all
-     * the same runs its body if its resource says so (a channel's transfer
-     * happened); a lock's unreg has released it already. */
+    wuc_wu_clause *first_pending = NULL;
+    /* One pass: the predicate's verdicts where the resources' on_selected
+     * reads them (the first time round), then step 5 for clauses the tree no
+     * longer needs: one that completed all the same runs its body if its
+     * resource says so (a channel's transfer happened; a lock's unreg has
+     * released it already).  Every withdrawal happens before the first
+     * pending body, in source order, is returned. */
     for (unsigned i = 0; i < w->n; i++) {
       wuc_wu_clause *c = &w->cl[i];
-      if (!c->live) continue;
-      if (c->__wuc_node.needed) {
-        any_live = true;
-        continue;
+      if (!verdicts_copied) c->__wuc_node.needed = c->__wuc_needed;
+      if (c->live) {
+        if (c->__wuc_node.needed) {
+          any_live = true;
+        } else {
+          c->live = false;
+          if (unreg(c) && selected(c)) c->pending = true;
+        }
       }
-      c->live = false;
-      if (unreg(c) && selected(c)) c->pending = true;
+      if (c->pending && !first_pending) first_pending = c;
     }
-    for (unsigned i = 0; i < w->n; i++) {
-      if (w->cl[i].pending) {
-        w->cl[i].pending = false;
-        return (int)i;
-      }
+    verdicts_copied = true;
+    if (first_pending) {
+      first_pending->pending = false;
+      return (int)(first_pending - w->cl);
     }
     /* Step 2, on the first calls: register the needed clauses in source
      * order, and run a body as soon as its clause completes. */
@@ -177,7 +182,13 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
     /* Clauses a channel set aside and handed back (they met a clause of
      * this statement, docs/select.md): register them again.  One that
      * completes is DONE, and the scan below runs it. */
-    for (wuc_select_node *again = wuc_select_take_deferred(&w->s); again;) {
+    /* (A plain load first: a node deferred after it also unparks this
+     * thread, so the wait below returns at once and the next round takes
+     * it; the exchange is a locked instruction.) */
+    wuc_select_node *again = NULL;
+    if (atomic_load_explicit(&w->s.deferred, memory_order_acquire))
+      again = wuc_select_take_deferred(&w->s);
+    while (again) {
       wuc_select_node *next = again->rereg_next;
       wuc_wu_clause *c = clause_of(again);
       if (c->live && c->__wuc_node.needed) (void)reg(c);
