@@ -27,7 +27,11 @@ void wuc_registry_add(struct wuc_uthread *t) {
   t->all_next = wuc_sched.all_threads;
   if (t->all_next) t->all_next->all_prev = t;
   wuc_sched.all_threads = t;
-  atomic_fetch_add(&wuc_sched.live_threads, 1);
+  if (!t->id) t->id = wuc_sched.next_id++;
+  /* Written only under the lock: no locked instruction needed. */
+  atomic_store_explicit(&wuc_sched.live_threads,
+                        atomic_load_explicit(&wuc_sched.live_threads, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
   pthread_mutex_unlock(&wuc_sched.registry_lock);
 }
 
@@ -44,7 +48,9 @@ void wuc_registry_remove(struct wuc_uthread *t) {
   else
     wuc_sched.all_threads = t->all_next;
   if (t->all_next) t->all_next->all_prev = t->all_prev;
-  atomic_fetch_sub(&wuc_sched.live_threads, 1);
+  atomic_store_explicit(&wuc_sched.live_threads,
+                        atomic_load_explicit(&wuc_sched.live_threads, memory_order_relaxed) - 1,
+                        memory_order_relaxed);
   pthread_mutex_unlock(&wuc_sched.registry_lock);
 }
 

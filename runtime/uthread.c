@@ -108,7 +108,6 @@ static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, con
   t->spawn_return_address = ret_addr;
   t->parent_id = cur->id;
   set_name(t, name);
-  t->id = atomic_fetch_add_explicit(&wuc_sched.next_id, 1, memory_order_relaxed);
   wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
   wuc_registry_add(t);
   wuc_runq_push(w, t);
