@@ -23,7 +23,7 @@ void wuc_uthread_main_init(struct wuc_uthread *t) {
   memset(t, 0, sizeof *t);
   t->magic = UTHREAD_MAGIC;
   t->id = 1;
-  wuc_registry_add(t);
+  wuc_registry_add(wuc_sched.workers[0], t);
 }
 
 static void uthread_finished(struct wuc_uthread *t);
@@ -101,7 +101,7 @@ static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, con
     char hint[160];
     stack_failure_hint(err, hint, sizeof hint);
     wuc_fatal("uthread_spawn: cannot allocate a %zu-byte stack (%lu threads live): %s%s",
-              wuc_stack_size(), atomic_load(&wuc_sched.live_threads), strerror(err), hint);
+              wuc_stack_size(), wuc_registry_live(), strerror(err), hint);
   }
   t->spawn_file = file;
   t->spawn_line = line;
@@ -109,7 +109,7 @@ static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, con
   t->parent_id = cur->id;
   set_name(t, name);
   wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
-  wuc_registry_add(t);
+  wuc_registry_add(w, t);
   wuc_runq_push(w, t);
   wuc_wake_other_worker();
   return t;

@@ -1,6 +1,7 @@
 // sched_test.cc — the scheduler: idle workers steal queued threads and
 // threads left waiting in a busy worker's `next` slot, a full run queue
-// spills to the global queue, and hand-off pairs cannot starve the queue.
+// spills to the global queue, and hand-off pairs cannot starve the queue;
+// the registry's walk.
 #include <gtest/gtest.h>
 
 #include <park.h>
@@ -221,6 +222,24 @@ TEST(Scheduler, HandOffPairDoesNotStarveTheQueue) {
   auto r = RunScenario("hand_off_pair_does_not_starve_queue", {{"WUC_PROCESSORS", "1"}});
   EXPECT_TRUE(ExitedWith(r, 0));
   std::printf("%s", r.out.c_str());
+}
+
+void DoNothing(void *) {}
+
+// The registry is one list per worker (scheduler.h, "Registry"): the walk
+// of the reports and schedtrace merges them, every live thread once and
+// oldest first, whichever list each is on.
+WUC_SCENARIO(registry_walk_merges_worker_lists) {
+  uthread_join(uthread_spawn(DoNothing, nullptr)); // starts the workers
+  static const unsigned on[] = {2, 1, 1, 0, 2, 2, 1, 0, 0, 2, 1};
+  const char *why = probe_registry_walk(on, sizeof on / sizeof on[0]);
+  SCENARIO_CHECK(why == nullptr, "%s", why);
+  return 0;
+}
+
+TEST(Scheduler, RegistryWalkMergesTheWorkersLists) {
+  auto r = RunScenario("registry_walk_merges_worker_lists", {{"WUC_PROCESSORS", "3"}});
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
 }
 
 } // namespace
