@@ -64,13 +64,19 @@ static void uthread_entry(void *arg) {
  * (one switch from the exiting thread straight to the joiner). */
 static void uthread_finished(struct wuc_uthread *t) {
   wuc_registry_remove(t);
-  atomic_store(&t->park_state, PARK_EXITED);
+  /* Release stores, plain moves on x86 (a seq_cst store is a locked xchg):
+   * nothing here pairs a store with a later load of another word.  EXITED
+   * is read by wuc_unpark's misuse check and by reports, the join words by
+   * the joiner, who acquires them: after DONE it owns t and may free it. */
+  atomic_store_explicit(&t->park_state, PARK_EXITED, memory_order_release);
   uintptr_t joiner = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &joiner, JOIN_DONE)) return;
-  /* A joiner waits: it may not see DONE before our unpark is over. */
-  atomic_store(&t->join_word, JOIN_WAKING);
+  /* A joiner waits: it may not see DONE before our unpark is over.  The
+   * unpark's CAS orders WAKING before the joiner's resumption. */
+  atomic_store_explicit(&t->join_word, JOIN_WAKING, memory_order_release);
   wuc_unpark((struct wuc_uthread *)joiner);
-  atomic_store(&t->join_word, JOIN_DONE); /* t may be freed from here on */
+  /* t may be freed from here on */
+  atomic_store_explicit(&t->join_word, JOIN_DONE, memory_order_release);
 }
 
 /* Copies name into t's buffer, truncated; written before t starts, or by t
@@ -107,7 +113,7 @@ static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, con
   t->spawn_line = line;
   t->spawn_return_address = ret_addr;
   t->parent_id = cur->id;
-  set_name(t, name);
+  if (name) set_name(t, name); /* else "": the handle starts zeroed */
   wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
   wuc_registry_add(w, t);
   wuc_runq_push(w, t);
@@ -179,7 +185,8 @@ void wuc_uthread_join_at(wuc_uthread_t *t, const char *file, int line) {
               wuc_call_site(call, sizeof call, "uthread_join", file, line));
   uintptr_t expected = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &expected, (uintptr_t)cur)) {
-    for (uintptr_t state; (state = atomic_load(&t->join_word)) != JOIN_DONE;) {
+    for (uintptr_t state;
+         (state = atomic_load_explicit(&t->join_word, memory_order_acquire)) != JOIN_DONE;) {
       if (state == JOIN_WAKING)
         cpu_relax(); /* the finisher is inside wuc_unpark(cur) */
       else
