@@ -48,7 +48,12 @@
  * Waking idle workers (the Dekker pair that keeps work from being stranded):
  * a producer of stealable work stores it, then reads nspinning/nidle; a worker
  * going idle registers in the idle list, then re-reads every queue.  Both
- * sides use seq_cst, so at least one of them sees the other.
+ * sides use seq_cst, so at least one of them sees the other.  A lone spawn
+ * (its thread the only one waiting on the worker: no `next`, empty queue)
+ * makes no stealable work yet while a lookout exists: the spawner's worker
+ * runs the thread when the spawner blocks, and the lookout, whose role
+ * passes on while any worker is busy, takes it if the spawner computes on
+ * (uthread.c, spawn).
  *
  * Deadlock.  When the last worker goes idle with every queue empty and no
  * timer pending, only a kernel thread outside the runtime could still make a

@@ -116,8 +116,16 @@ static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, con
   if (name) set_name(t, name); /* else "": the handle starts zeroed */
   wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
   wuc_registry_add(w, t);
+  /* A lone spawn (nothing else waits on w) wakes nobody while a lookout
+   * sleeps: w runs t as soon as the spawner blocks, a woken worker could
+   * not take t for STEAL_AGE_NS anyway, and if the spawner goes on
+   * computing, the lookout takes t (scheduler.h, "Waking idle workers").
+   * A fan-out (a second thread waiting) wakes a worker, and so does any
+   * spawn when there is no lookout. */
+  bool lone = wuc_worker_has_no_work(w);
   wuc_runq_push(w, t);
-  wuc_wake_other_worker();
+  if (!lone || !atomic_load_explicit(&wuc_sched.lookout, memory_order_relaxed))
+    wuc_wake_other_worker();
   return t;
 }
 
