@@ -18,34 +18,79 @@
 #include "fatal.h"
 #include "sanitizer.h"
 #include "scheduler.h"
+#include "spin.h"
 #include "symbolize.h"
 #include "sysmon.h"
 
-void wuc_registry_add(struct wuc_uthread *t) {
-  pthread_mutex_lock(&wuc_sched.registry_lock);
+void wuc_registry_add(struct worker *w, struct wuc_uthread *t) {
+  if (!t->id) t->id = atomic_fetch_add_explicit(&wuc_sched.next_id, 1, memory_order_relaxed);
+  t->registry_worker = w->id;
+  wuc_spin_lock(&w->registry_lock);
   t->all_prev = NULL;
-  t->all_next = wuc_sched.all_threads;
+  t->all_next = w->threads;
   if (t->all_next) t->all_next->all_prev = t;
-  wuc_sched.all_threads = t;
-  atomic_fetch_add(&wuc_sched.live_threads, 1);
-  pthread_mutex_unlock(&wuc_sched.registry_lock);
-}
-
-struct wuc_uthread *wuc_registry_oldest(void) {
-  struct wuc_uthread *t = wuc_sched.all_threads; /* newest first */
-  while (t && t->all_next) t = t->all_next;
-  return t;
+  w->threads = t;
+  /* Written only under the lock: no locked instruction needed. */
+  atomic_store_explicit(&w->live_threads,
+                        atomic_load_explicit(&w->live_threads, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
+  wuc_spin_unlock(&w->registry_lock);
 }
 
 void wuc_registry_remove(struct wuc_uthread *t) {
-  pthread_mutex_lock(&wuc_sched.registry_lock);
+  struct worker *w = wuc_sched.workers[t->registry_worker];
+  wuc_spin_lock(&w->registry_lock);
   if (t->all_prev)
     t->all_prev->all_next = t->all_next;
   else
-    wuc_sched.all_threads = t->all_next;
+    w->threads = t->all_next;
   if (t->all_next) t->all_next->all_prev = t->all_prev;
-  atomic_fetch_sub(&wuc_sched.live_threads, 1);
-  pthread_mutex_unlock(&wuc_sched.registry_lock);
+  atomic_store_explicit(&w->live_threads,
+                        atomic_load_explicit(&w->live_threads, memory_order_relaxed) - 1,
+                        memory_order_relaxed);
+  wuc_spin_unlock(&w->registry_lock);
+}
+
+/* A thread exiting on one worker while another spawns can make the sum
+ * read one too high or too low for a moment. */
+unsigned long wuc_registry_live(void) {
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  unsigned long live = 0;
+  for (unsigned i = 0; i < n; i++)
+    live += atomic_load_explicit(&wuc_sched.workers[i]->live_threads, memory_order_relaxed);
+  return live;
+}
+
+/* Always in worker order, and a spawn or an exit takes only one: no cycle. */
+unsigned wuc_registry_lock_all(void) {
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  for (unsigned i = 0; i < n; i++) wuc_spin_lock(&wuc_sched.workers[i]->registry_lock);
+  return n;
+}
+
+void wuc_registry_unlock_all(unsigned lists) {
+  for (unsigned i = lists; i-- > 0;) wuc_spin_unlock(&wuc_sched.workers[i]->registry_lock);
+}
+
+/* Each list is newest first, and a worker adds its threads in the order of
+ * their ids: merging the lists from their tails, smallest id first, gives
+ * every thread in order (k lists: k comparisons a thread, for reports). */
+void wuc_registry_each(unsigned lists, void (*fn)(struct wuc_uthread *, void *), void *arg) {
+  struct wuc_uthread *at[WUC_MAX_WORKERS];
+  for (unsigned i = 0; i < lists; i++) {
+    struct wuc_uthread *t = wuc_sched.workers[i]->threads;
+    while (t && t->all_next) t = t->all_next;
+    at[i] = t;
+  }
+  for (;;) {
+    unsigned best = lists;
+    for (unsigned i = 0; i < lists; i++)
+      if (at[i] && (best == lists || at[i]->id < at[best]->id)) best = i;
+    if (best == lists) return;
+    struct wuc_uthread *t = at[best];
+    at[best] = t->all_prev;
+    fn(t, arg);
+  }
 }
 
 /* Async-signal-safe but for snprintf (which glibc runs without locks or
@@ -294,6 +339,8 @@ static void print_thread(FILE *out, struct wuc_uthread *t) {
   fputc('\n', out);
 }
 
+static void print_thread_to(struct wuc_uthread *t, void *out) { print_thread(out, t); }
+
 /* The last two workers to go idle can both find every thread blocked: one
  * report, and the other waits for the exit. */
 static atomic_bool deadlock_reported;
@@ -301,11 +348,10 @@ static atomic_bool deadlock_reported;
 void wuc_deadlock_report(void) {
   if (atomic_exchange(&deadlock_reported, true))
     for (;;) pause();
-  pthread_mutex_lock(&wuc_sched.registry_lock);
-  struct wuc_uthread *last = wuc_registry_oldest(); /* main on top */
+  unsigned lists = wuc_registry_lock_all();
   fprintf(stderr, "wuc: deadlock: all %lu user threads are blocked and no timer is pending\n",
-          atomic_load(&wuc_sched.live_threads));
-  for (struct wuc_uthread *t = last; t; t = t->all_prev) print_thread(stderr, t);
-  pthread_mutex_unlock(&wuc_sched.registry_lock);
+          wuc_registry_live());
+  wuc_registry_each(lists, print_thread_to, stderr); /* oldest first: main on top */
+  wuc_registry_unlock_all(lists);
   wuc_die();
 }

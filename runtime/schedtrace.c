@@ -23,7 +23,7 @@ void wuc_stats(struct wuc_stats *out) {
   unsigned n = atomic_load(&wuc_sched.nworkers);
   out->workers = n;
   out->idle_workers = atomic_load(&wuc_sched.nidle);
-  out->live_threads = atomic_load(&wuc_sched.live_threads);
+  out->live_threads = wuc_registry_live();
   for (unsigned i = 0; i < n; i++) {
     struct worker *w = wuc_sched.workers[i];
     out->switches += atomic_load_explicit(&w->threads_run, memory_order_relaxed);
@@ -69,21 +69,25 @@ static const char *worker_state(struct worker *w) {
   return "busy";
 }
 
-/* One line per user thread, under the registry's lock (threads leave the
- * registry under it before they are freed).  Their wait fields are read
- * while they run: a line may mix two moments of one thread. */
+/* One line per user thread, under the registry's locks (threads leave the
+ * registry under them before they are freed; spawns and exits wait while
+ * the lines are written).  Their wait fields are read while they run: a
+ * line may mix two moments of one thread. */
+static void print_thread(struct wuc_uthread *t, void *arg) {
+  (void)arg;
+  char who[512];
+  wuc_describe_thread(t, who, sizeof who);
+  int state = atomic_load_explicit(&t->park_state, memory_order_relaxed);
+  const char *what = __atomic_load_n(&t->wait_what, __ATOMIC_RELAXED);
+  fprintf(stderr, "  %s: %s", who, state == PARK_PARKED ? "parked" : "runnable or running");
+  if (state == PARK_PARKED && what) fprintf(stderr, " in %s", what);
+  fputc('\n', stderr);
+}
+
 static void print_threads(void) {
-  pthread_mutex_lock(&wuc_sched.registry_lock);
-  for (struct wuc_uthread *t = wuc_registry_oldest(); t; t = t->all_prev) {
-    char who[512];
-    wuc_describe_thread(t, who, sizeof who);
-    int state = atomic_load_explicit(&t->park_state, memory_order_relaxed);
-    const char *what = __atomic_load_n(&t->wait_what, __ATOMIC_RELAXED);
-    fprintf(stderr, "  %s: %s", who, state == PARK_PARKED ? "parked" : "runnable or running");
-    if (state == PARK_PARKED && what) fprintf(stderr, " in %s", what);
-    fputc('\n', stderr);
-  }
-  pthread_mutex_unlock(&wuc_sched.registry_lock);
+  unsigned lists = wuc_registry_lock_all();
+  wuc_registry_each(lists, print_thread, NULL);
+  wuc_registry_unlock_all(lists);
 }
 
 void wuc_schedtrace_print(int64_t now) {

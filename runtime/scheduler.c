@@ -32,7 +32,6 @@
 struct scheduler wuc_sched = {
     .global = {.lock = PTHREAD_MUTEX_INITIALIZER},
     .idle_lock = PTHREAD_MUTEX_INITIALIZER,
-    .registry_lock = PTHREAD_MUTEX_INITIALIZER,
     .next_id = 2,
     .nworkers = 1,
 };

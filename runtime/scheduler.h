@@ -48,7 +48,12 @@
  * Waking idle workers (the Dekker pair that keeps work from being stranded):
  * a producer of stealable work stores it, then reads nspinning/nidle; a worker
  * going idle registers in the idle list, then re-reads every queue.  Both
- * sides use seq_cst, so at least one of them sees the other.
+ * sides use seq_cst, so at least one of them sees the other.  A lone spawn
+ * (its thread the only one waiting on the worker: no `next`, empty queue)
+ * makes no stealable work yet while a lookout exists: the spawner's worker
+ * runs the thread when the spawner blocks, and the lookout, whose role
+ * passes on while any worker is busy, takes it if the spawner computes on
+ * (uthread.c, spawn).
  *
  * Deadlock.  When the last worker goes idle with every queue empty and no
  * timer pending, only a kernel thread outside the runtime could still make a
@@ -56,6 +61,12 @@
  * If the process has none, nothing ever will: the deadlock report.  If it
  * has some, the worker looks again later (1 ms, doubling up to 100 ms), and
  * reports once they have all ended (scheduler.c, check_deadlock).
+ *
+ * Registry.  Every live thread is on a list of the worker that spawned it
+ * (struct worker, `threads`), which the deadlock report, schedtrace and the
+ * gdb extension walk (deadlock.c).  A spawn and an exit take only that
+ * list's spin lock, which stays in the spawner's cache when its threads end
+ * on the same worker; nothing global is written but the next id.
  *
  * Fork.  Before the first spawn, a fork() by main leaves the child a whole
  * runtime.  After it, only the forking kernel thread exists in the child:
@@ -109,6 +120,7 @@ struct wuc_uthread {
   /* For reports: where the thread came from and what it waits for. */
   const char *spawn_file;
   int spawn_line;
+  unsigned registry_worker; /* whose registry list holds it (wuc_registry_add) */
   void *spawn_return_address;
   unsigned long parent_id;
   char name[32]; /* "" until named (uthread.c); written by the thread itself or before it starts */
@@ -118,7 +130,7 @@ struct wuc_uthread {
   int wait_line;
   unsigned preemption_off; /* nesting count of wuc_uthread_preemption_off (preempt.h) */
 
-  struct wuc_uthread *all_prev, *all_next; /* registry of live threads */
+  struct wuc_uthread *all_prev, *all_next; /* its worker's registry list, newest first */
 };
 
 enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT, PREV_PREEMPT };
@@ -167,7 +179,17 @@ struct worker {
   uint32_t reclaim_tick;
   uint32_t reclaim_ops; /* operations started since the last announcement */
 
-  _Atomic uint64_t threads_run;    /* switches into a user thread */
+  /* The registry of live threads, in one list per worker (deadlock.c): the
+   * threads spawned here (worker 0's also has main), newest first, linked by
+   * all_next/all_prev, and how many; changed under registry_lock, a spin
+   * lock (spin.h), by spawns here and by those threads' exits wherever they
+   * run.  On a line of its own: a spinning worker reads the lines around. */
+  _Atomic int registry_lock __attribute__((aligned(64)));
+  struct wuc_uthread *threads;
+  _Atomic unsigned long live_threads; /* also read without the lock */
+
+  /* Switches into a user thread. */
+  _Atomic uint64_t threads_run __attribute__((aligned(64)));
   _Atomic uint64_t threads_stolen; /* threads taken from other workers */
   _Atomic uint64_t preemptions;    /* threads preempted here */
 
@@ -197,10 +219,10 @@ struct scheduler {
   uint64_t idle_epoch;  /* bumped whenever a worker leaves the idle list, under idle_lock */
   _Atomic bool lookout; /* a sleeping worker looks again now and then (scheduler.c, idle) */
 
-  pthread_mutex_t registry_lock; /* the list of live threads */
-  struct wuc_uthread *all_threads;
-  _Atomic unsigned long next_id;
-  _Atomic unsigned long live_threads;
+  /* On a line of its own: every spawn takes an id, and a spinning worker
+   * keeps reading nidle and nspinning above (false sharing cost bench_spawn
+   * ~20 ns at P2). */
+  _Atomic unsigned long next_id __attribute__((aligned(64)));
 };
 
 extern struct scheduler wuc_sched;
@@ -258,16 +280,29 @@ bool wuc_worker_has_no_work(struct worker *w);
 /* Starts workers 1..n-1 (first spawn). */
 void wuc_sched_start_workers(void);
 
-void wuc_registry_add(struct wuc_uthread *t);
+/* The registry of live threads (struct worker, `threads`).  Adds t, made on
+ * w (the caller's worker), to w's list, and gives it the next id unless it
+ * has one (main's is 1). */
+void wuc_registry_add(struct worker *w, struct wuc_uthread *t);
 /* Whether the process has a kernel thread that is neither a worker nor, in a
  * sanitized build, the sanitizer's own: such a thread may still wake a user
  * thread, so the deadlock report waits for it (deadlock.c).  False if /proc
  * cannot be read. */
 bool wuc_foreign_kernel_threads(void);
+/* Takes t out (t has ended; it may run on any worker). */
 void wuc_registry_remove(struct wuc_uthread *t);
-/* The oldest live thread (main, while it runs), or NULL; the others follow
- * through all_prev.  Under registry_lock. */
-struct wuc_uthread *wuc_registry_oldest(void);
+/* How many threads are live, main included (a sum of the lists' counts,
+ * each read without its lock). */
+unsigned long wuc_registry_live(void);
+/* Takes every list's lock, so that no thread leaves the registry (and so
+ * none is freed: a joiner frees a thread only after its exit took it out)
+ * until wuc_registry_unlock_all; spawns and exits wait meanwhile.  Returns
+ * how many lists it locked, for the other two. */
+unsigned wuc_registry_lock_all(void);
+void wuc_registry_unlock_all(unsigned lists);
+/* Calls fn on every live thread, oldest (smallest id) first, under
+ * wuc_registry_lock_all. */
+void wuc_registry_each(unsigned lists, void (*fn)(struct wuc_uthread *, void *), void *arg);
 /* Prints every live thread with what it waits on, then exits with status 2. */
 __attribute__((noreturn)) void wuc_deadlock_report(void);
 /* How reports name t: "user thread N (FUNCTION, spawned at FILE:LINE by

@@ -23,7 +23,7 @@ void wuc_uthread_main_init(struct wuc_uthread *t) {
   memset(t, 0, sizeof *t);
   t->magic = UTHREAD_MAGIC;
   t->id = 1;
-  wuc_registry_add(t);
+  wuc_registry_add(wuc_sched.workers[0], t);
 }
 
 static void uthread_finished(struct wuc_uthread *t);
@@ -64,13 +64,19 @@ static void uthread_entry(void *arg) {
  * (one switch from the exiting thread straight to the joiner). */
 static void uthread_finished(struct wuc_uthread *t) {
   wuc_registry_remove(t);
-  atomic_store(&t->park_state, PARK_EXITED);
+  /* Release stores, plain moves on x86 (a seq_cst store is a locked xchg):
+   * nothing here pairs a store with a later load of another word.  EXITED
+   * is read by wuc_unpark's misuse check and by reports, the join words by
+   * the joiner, who acquires them: after DONE it owns t and may free it. */
+  atomic_store_explicit(&t->park_state, PARK_EXITED, memory_order_release);
   uintptr_t joiner = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &joiner, JOIN_DONE)) return;
-  /* A joiner waits: it may not see DONE before our unpark is over. */
-  atomic_store(&t->join_word, JOIN_WAKING);
+  /* A joiner waits: it may not see DONE before our unpark is over.  The
+   * unpark's CAS orders WAKING before the joiner's resumption. */
+  atomic_store_explicit(&t->join_word, JOIN_WAKING, memory_order_release);
   wuc_unpark((struct wuc_uthread *)joiner);
-  atomic_store(&t->join_word, JOIN_DONE); /* t may be freed from here on */
+  /* t may be freed from here on */
+  atomic_store_explicit(&t->join_word, JOIN_DONE, memory_order_release);
 }
 
 /* Copies name into t's buffer, truncated; written before t starts, or by t
@@ -88,29 +94,38 @@ static wuc_uthread_t *spawn(const char *name, void (*fn)(void *), void *arg, con
   struct wuc_uthread *cur = wuc_current_thread_or_die("uthread_spawn");
   if (!fn) wuc_fatal("uthread_spawn: NULL thread function");
   if (!atomic_load_explicit(&wuc_sched.started, memory_order_relaxed)) wuc_sched_start_workers();
-  struct wuc_uthread *t = calloc(1, sizeof *t);
+  /* malloc, not calloc: glibc's calloc bypasses its per-thread cache, and
+   * then so does every free of a handle (it finds the cache full), ~300
+   * instructions per spawn+join more.  Nor malloc and memset: gcc turns
+   * that into calloc; the assignment below sets every field. */
+  struct wuc_uthread *t = malloc(sizeof *t);
   if (!t) wuc_fatal("uthread_spawn: out of memory for a thread handle");
+  *t = (struct wuc_uthread){.magic = UTHREAD_MAGIC, .fn = fn, .arg = arg};
   struct worker *w = wuc_current_worker();
   if (!wuc_stack_alloc_cached(&w->stacks, &t->stack)) {
     int err = errno;
     char hint[160];
     stack_failure_hint(err, hint, sizeof hint);
     wuc_fatal("uthread_spawn: cannot allocate a %zu-byte stack (%lu threads live): %s%s",
-              wuc_stack_size(), atomic_load(&wuc_sched.live_threads), strerror(err), hint);
+              wuc_stack_size(), wuc_registry_live(), strerror(err), hint);
   }
-  t->magic = UTHREAD_MAGIC;
-  t->fn = fn;
-  t->arg = arg;
   t->spawn_file = file;
   t->spawn_line = line;
   t->spawn_return_address = ret_addr;
   t->parent_id = cur->id;
-  set_name(t, name);
-  t->id = atomic_fetch_add_explicit(&wuc_sched.next_id, 1, memory_order_relaxed);
+  if (name) set_name(t, name); /* else "": the handle starts zeroed */
   wuc_context_init(&t->ctx, t->stack.base, t->stack.top, uthread_entry, t);
-  wuc_registry_add(t);
+  wuc_registry_add(w, t);
+  /* A lone spawn (nothing else waits on w) wakes nobody while a lookout
+   * sleeps: w runs t as soon as the spawner blocks, a woken worker could
+   * not take t for STEAL_AGE_NS anyway, and if the spawner goes on
+   * computing, the lookout takes t (scheduler.h, "Waking idle workers").
+   * A fan-out (a second thread waiting) wakes a worker, and so does any
+   * spawn when there is no lookout. */
+  bool lone = wuc_worker_has_no_work(w);
   wuc_runq_push(w, t);
-  wuc_wake_other_worker();
+  if (!lone || !atomic_load_explicit(&wuc_sched.lookout, memory_order_relaxed))
+    wuc_wake_other_worker();
   return t;
 }
 
@@ -178,7 +193,8 @@ void wuc_uthread_join_at(wuc_uthread_t *t, const char *file, int line) {
               wuc_call_site(call, sizeof call, "uthread_join", file, line));
   uintptr_t expected = 0;
   if (atomic_compare_exchange_strong(&t->join_word, &expected, (uintptr_t)cur)) {
-    for (uintptr_t state; (state = atomic_load(&t->join_word)) != JOIN_DONE;) {
+    for (uintptr_t state;
+         (state = atomic_load_explicit(&t->join_word, memory_order_acquire)) != JOIN_DONE;) {
       if (state == JOIN_WAKING)
         cpu_relax(); /* the finisher is inside wuc_unpark(cur) */
       else

@@ -14,8 +14,9 @@
 # with gdb").
 #
 # Where it reads (runtime/scheduler.h): every live thread is on the list
-# wuc_sched.all_threads (newest first, linked by all_next); a worker runs
-# wuc_sched.workers[i]->current on the kernel thread whose id is ->tid; a
+# wuc_sched.workers[i]->threads (i < wuc_sched.nworkers) of the worker that
+# spawned it (newest first, linked by all_next; main is on worker 0's); a
+# worker runs wuc_sched.workers[i]->current on the kernel thread whose id is ->tid; a
 # thread that is not running has its callee-saved registers on its own stack at
 # ctx.sp (runtime/context_x86_64.S):
 #   +0 MXCSR/x87 cw  +8 r15  +16 r14  +24 r13  +32 r12  +40 rbx  +48 rbp
@@ -50,12 +51,17 @@ def _sched():
 def _threads():
     """The live user threads, by id."""
     out = []
-    t = _sched()["all_threads"]
     seen = set()
-    while int(t) != 0 and int(t) not in seen:
-        seen.add(int(t))
-        out.append(t)
-        t = t["all_next"]
+    s = _sched()
+    for i in range(int(s["nworkers"])):
+        w = s["workers"][i]
+        if int(w) == 0:
+            continue
+        t = w["threads"]
+        while int(t) != 0 and int(t) not in seen:
+            seen.add(int(t))
+            out.append(t)
+            t = t["all_next"]
     return sorted(out, key=lambda t: int(t["id"]))
 
 

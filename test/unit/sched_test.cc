@@ -1,6 +1,7 @@
 // sched_test.cc — the scheduler: idle workers steal queued threads and
 // threads left waiting in a busy worker's `next` slot, a full run queue
-// spills to the global queue, and hand-off pairs cannot starve the queue.
+// spills to the global queue, hand-off pairs cannot starve the queue, a
+// lone spawn is taken from a computing spawner; the registry's walk.
 #include <gtest/gtest.h>
 
 #include <park.h>
@@ -221,6 +222,61 @@ TEST(Scheduler, HandOffPairDoesNotStarveTheQueue) {
   auto r = RunScenario("hand_off_pair_does_not_starve_queue", {{"WUC_PROCESSORS", "1"}});
   EXPECT_TRUE(ExitedWith(r, 0));
   std::printf("%s", r.out.c_str());
+}
+
+// A lone spawn (nothing else waiting on the spawner's worker) wakes no
+// worker while a lookout sleeps (uthread.c, spawn).  If the spawner then
+// computes without a scheduling point, and preemption is off, the thread
+// must still run: on the other worker, taken by the lookout.  Stranded, the
+// spin below would go on until the check gives up (or the test's timeout).
+struct LoneSpawn {
+  std::atomic<bool> ran{false};
+  std::atomic<unsigned> worker{~0u};
+};
+
+void RecordWorker(void *arg) {
+  auto *s = static_cast<LoneSpawn *>(arg);
+  s->worker = probe_worker_id();
+  s->ran = true;
+}
+
+WUC_SCENARIO(lone_spawn_taken_while_spawner_computes) {
+  static LoneSpawn warm_up, lone;
+  uthread_join(uthread_spawn(RecordWorker, &warm_up)); // starts worker 1
+  // Worker 1 goes to sleep as the lookout: main's worker stays busy.
+  for (int64_t until = wuc_now() + milliseconds(20); wuc_now() < until;) __builtin_ia32_pause();
+  uthread_t *t = uthread_spawn(RecordWorker, &lone);
+  uint32_t spins = 0;
+  for (int64_t give_up = wuc_now() + seconds(20); !lone.ran.load() && wuc_now() < give_up;)
+    wuc_test_spin_step(&spins); // no scheduling point: sched_yield at most
+  SCENARIO_CHECK(lone.ran.load(), "the spawned thread never ran while main computed");
+  SCENARIO_CHECK(lone.worker.load() == 1, "it ran on worker %u", lone.worker.load());
+  uthread_join(t);
+  return 0;
+}
+
+TEST(Scheduler, LoneSpawnIsTakenWhileTheSpawnerComputes) {
+  auto r = RunScenario("lone_spawn_taken_while_spawner_computes",
+                       {{"WUC_PROCESSORS", "2"}, {"WUC_TIMESLICE", "0"}});
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
+}
+
+void DoNothing(void *) {}
+
+// The registry is one list per worker (scheduler.h, "Registry"): the walk
+// of the reports and schedtrace merges them, every live thread once and
+// oldest first, whichever list each is on.
+WUC_SCENARIO(registry_walk_merges_worker_lists) {
+  uthread_join(uthread_spawn(DoNothing, nullptr)); // starts the workers
+  static const unsigned on[] = {2, 1, 1, 0, 2, 2, 1, 0, 0, 2, 1};
+  const char *why = probe_registry_walk(on, sizeof on / sizeof on[0]);
+  SCENARIO_CHECK(why == nullptr, "%s", why);
+  return 0;
+}
+
+TEST(Scheduler, RegistryWalkMergesTheWorkersLists) {
+  auto r = RunScenario("registry_walk_merges_worker_lists", {{"WUC_PROCESSORS", "3"}});
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 /* runtime_probe.c — see runtime_probe.h. */
 #include "runtime_probe.h"
 
+#include <string.h>
+
 #include <scheduler.h>
 #include <wuc.h>
 #include <wuc/thread.h>
@@ -34,3 +36,43 @@ uint64_t probe_threads_stolen(unsigned worker) {
 int64_t probe_pending_timers(void) { return wuc_timers_pending(); }
 
 size_t probe_timer_heap_len(void) { return wuc_current_worker()->timers.len; }
+
+struct registry_walk {
+  unsigned long ids[256];
+  int count;
+  int overflow;
+};
+
+static void registry_walk_visit(struct wuc_uthread *t, void *arg) {
+  struct registry_walk *w = arg;
+  if (w->count == 256)
+    w->overflow = 1;
+  else
+    w->ids[w->count++] = t->id;
+}
+
+const char *probe_registry_walk(const unsigned *on, int n) {
+  static struct wuc_uthread made_up[64];
+  static struct registry_walk walk;
+  if (n > 64) return "too many threads";
+  for (int i = 0; i < n; i++) {
+    memset(&made_up[i], 0, sizeof made_up[i]);
+    wuc_registry_add(wuc_sched.workers[on[i]], &made_up[i]);
+  }
+  walk.count = walk.overflow = 0;
+  unsigned lists = wuc_registry_lock_all();
+  unsigned long live = wuc_registry_live();
+  wuc_registry_each(lists, registry_walk_visit, &walk);
+  wuc_registry_unlock_all(lists);
+  for (int i = 0; i < n; i++) wuc_registry_remove(&made_up[i]);
+  if (walk.overflow) return "more than 256 threads";
+  if ((unsigned long)walk.count != live) return "the walk and the live count disagree";
+  for (int i = 1; i < walk.count; i++)
+    if (walk.ids[i] <= walk.ids[i - 1]) return "ids out of order";
+  for (int i = 0; i < n; i++) {
+    int found = 0;
+    for (int j = 0; j < walk.count; j++) found += walk.ids[j] == made_up[i].id;
+    if (found != 1) return "a made-up thread missing";
+  }
+  return NULL;
+}

@@ -30,6 +30,12 @@ int64_t probe_pending_timers(void);
 /* Entries (live or cancelled) in the heap of the caller's worker.  Only the
  * owner touches its heap, so this must run on a user thread. */
 size_t probe_timer_heap_len(void);
+/* Adds n made-up threads to the registry, the i-th on worker on[i]'s list
+ * (on[i] < the number of workers), walks it as the reports do, and takes
+ * them out again.  Returns NULL if the walk gave every live thread once,
+ * smallest id first, and the live count matched; else what went wrong.
+ * n <= 64. */
+const char *probe_registry_walk(const unsigned *on, int n);
 
 #ifdef __cplusplus
 }
