@@ -97,11 +97,17 @@ static uint64_t calibrated_rate(uint64_t t, int64_t now, uint64_t width) {
   return rate;
 }
 
-static void set_anchor(struct wuc_deadline_filter *f, uint64_t t, int64_t now, uint64_t width) {
-  if (width <= PAIR_TICKS) {
-    f->anchor_tsc = t;
-    f->anchor_now = now;
+/* Reads the clock into *now with a TSC count *t taken just before it, makes
+ * the pair f's anchor, and returns the calibrated rate (0: none). */
+static uint64_t read_clock(struct wuc_deadline_filter *f, int64_t *now, uint64_t *t) {
+  uint64_t width;
+  *t = tsc_pair(now, &width);
+  uint64_t rate = calibrated_rate(*t, *now, width);
+  if (rate && width <= PAIR_TICKS) {
+    f->anchor_tsc = *t;
+    f->anchor_now = *now;
   }
+  return rate;
 }
 
 int64_t wuc_now_not_before(struct wuc_deadline_filter *f) {
@@ -113,18 +119,15 @@ int64_t wuc_now_not_before(struct wuc_deadline_filter *f) {
     }
   }
   int64_t now;
-  uint64_t width;
-  uint64_t t = tsc_pair(&now, &width);
-  if (calibrated_rate(t, now, width)) set_anchor(f, t, now, width);
+  uint64_t t;
+  (void)read_clock(f, &now, &t);
   return now;
 }
 
 int64_t wuc_now_for_deadline(struct wuc_deadline_filter *f, int64_t deadline) {
   int64_t now;
-  uint64_t width;
-  uint64_t t = tsc_pair(&now, &width);
-  uint64_t rate = calibrated_rate(t, now, width);
-  if (rate) set_anchor(f, t, now, width);
+  uint64_t t;
+  uint64_t rate = read_clock(f, &now, &t);
   if (!rate || deadline <= now) {
     f->until_tsc = 0;
     return now;

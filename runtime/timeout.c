@@ -16,6 +16,7 @@
 
 #include "clock.h"
 #include "scheduler.h"
+#include "select_internal.h"
 #include "timer.h"
 
 struct timeout_clause {
@@ -44,10 +45,7 @@ static void stop(struct timeout_clause *c) {
   c->started = false;
 }
 
-/* The statement's clock reading, taken once for all its timeouts: from the
- * TSC when the worker read the clock less than 1 ms ago (clock.h), never
- * below the true time. */
-static int64_t statement_clock(wuc_select_stmt *s) {
+int64_t wuc_select_stmt_clock(wuc_select_stmt *s) {
   if (s->clock == 0) {
     struct worker *w = wuc_current_worker();
     s->clock = w ? wuc_now_not_before(&w->timer_filter) : wuc_now();
@@ -70,7 +68,7 @@ bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n) {
      * lazy clock): not ready in the first pass, and no clock read for it.
      * Later than the evaluation, so never early. */
     if (n->try_only) return false;
-    int64_t now = statement_clock(n->stmt);
+    int64_t now = wuc_select_stmt_clock(n->stmt);
     t->deadline = t->delay > INT64_MAX - now ? INT64_MAX : now + t->delay;
     t->delay = 0; /* fixed: registered again, it keeps this deadline */
   } else if (has_passed(t)) {

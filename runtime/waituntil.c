@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fatal.h"
+#include "select_internal.h"
 
 static bool reg(wuc_wu_clause *c) { return c->ops->register_select(c->res, &c->__wuc_node); }
 static bool unreg(wuc_wu_clause *c) { return c->ops->unregister_select(c->res, &c->__wuc_node); }
@@ -124,7 +125,7 @@ static void wait_for_change(wuc_wu *w) {
 static void start_timeout_clock(wuc_wu *w) {
   for (unsigned i = 0; i < w->n; i++) {
     if (w->cl[i].enabled && (w->cl[i].ops->flags & WUC_SELECTABLE_TIMEOUT)) {
-      w->s.clock = wuc_now();
+      (void)wuc_select_stmt_clock(&w->s);
       return;
     }
   }

@@ -34,17 +34,6 @@ typedef struct wuc_timeout {
   wuc_int64_t delay;
 } wuc_timeout;
 
-/* The timeout d nanoseconds from now, the clock read at once; INT64_MAX
- * (never) if that is beyond the clock's range. */
-static inline wuc_timeout wuc_timeout_after_(wuc_duration_t __wuc_d) {
-  wuc_timeout __wuc_t;
-  wuc_int64_t __wuc_now = wuc_now();
-  /* saturate: "never" */
-  __wuc_t.deadline = __wuc_d > WUC_INT64_MAX - __wuc_now ? WUC_INT64_MAX : __wuc_now + __wuc_d;
-  __wuc_t.delay = 0;
-  return __wuc_t;
-}
-
 /* The timeout of a clause: d from when its statement is about to wait. */
 static inline wuc_timeout wuc_timeout_lazy_(wuc_duration_t __wuc_d) {
   wuc_timeout __wuc_t;

@@ -507,9 +507,9 @@ WUC_SCENARIO(stack_overflow_in_main) {
 namespace {
 
 std::string OverflowReport(const ChildResult &r, const char *bytes,
-                           const char *fn = "overflow_thread") {
-  return std::string("wuc: fatal: stack overflow in user thread 2 (") + fn + ", spawned at " +
-         Where(Facts(r)["spawn"]) + " by thread 1)\n  its stack is " + bytes +
+                           const char *fn = "overflow_thread", const char *thread = "2") {
+  return std::string("wuc: fatal: stack overflow in user thread ") + thread + " (" + fn +
+         ", spawned at " + Where(Facts(r)["spawn"]) + " by thread 1)\n  its stack is " + bytes +
          " bytes; set WUC_STACK_SIZE for larger stacks\n";
 }
 
@@ -540,11 +540,7 @@ TEST(Report, StackOverflowOnAStackThatGaveItsPagesBack) {
     auto r = RunScenario("stack_overflow_on_a_recycled_stack",
                          {{"WUC_PROCESSORS", "2"}, {"WUC_STACK_GUARD", guard}});
     EXPECT_TRUE(ExitedWith(r, kFatal));
-    EXPECT_EQ(r.err, "wuc: fatal: stack overflow in user thread 721 (overflow_thread, spawned at " +
-                         Where(Facts(r)["spawn"]) +
-                         " by thread 1)\n  its stack is 262144 bytes; set WUC_STACK_SIZE for "
-                         "larger stacks\n")
-        << r.Describe();
+    EXPECT_EQ(r.err, OverflowReport(r, "262144", "overflow_thread", "721")) << r.Describe();
   }
 }
 
