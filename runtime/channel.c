@@ -596,7 +596,8 @@ send_impl(wuc_chan *ch, const void *value, enum waiter_kind kind, const char *si
 }
 
 bool wuc_chan_send_at(wuc_chan *ch, const void *value, size_t elem_size, const char *site) {
-  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
+  /* Nothing held yet: a quiescent point and a preemption point. */
+  wuc_blocking_op_start("a channel operation");
   chan_ready(ch, elem_size, "chan_send");
   return send_impl(ch, value, WAITER_BLOCKING, site);
 }
@@ -763,7 +764,8 @@ recv_impl(wuc_chan *ch, void *out, enum waiter_kind kind, const char *site) {
 }
 
 bool wuc_chan_recv_at(wuc_chan *ch, void *out, size_t elem_size, const char *site) {
-  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
+  /* Nothing held yet: a quiescent point and a preemption point. */
+  wuc_blocking_op_start("a channel operation");
   chan_ready(ch, elem_size, "chan_recv");
   return recv_impl(ch, out, WAITER_BLOCKING, site);
 }

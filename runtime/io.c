@@ -99,6 +99,7 @@ static ssize_t read_file(int fd, void *call);
 static ssize_t io_loop_want(int fd, int dir, const char *what, attempt_fn *attempt, void *call,
                             size_t want) {
   wuc_current_thread_or_die(what);
+  wuc_blocking_op_start(what); /* a preemption point (scheduler.h) */
   if (fd < 0) {
     errno = EBADF;
     return -1;

@@ -96,6 +96,30 @@ __attribute__((noinline)) void wuc_reclaim_op_start(void) {
     wuc_check_not_forked("a channel operation");
 }
 
+/* Out of line: taken about once per time slice at most. */
+static __attribute__((noinline, cold)) void yield_if_asked(struct worker *w, uint64_t asked) {
+  struct wuc_uthread *cur = w->current;
+  if (asked != atomic_load_explicit(&w->threads_run, memory_order_relaxed) + 1) {
+    /* stale: the thread it was for has switched since */
+    atomic_compare_exchange_strong(&w->yield_request, &asked, 0);
+    return;
+  }
+  if (!cur || cur->preemption_off || w->in_timer_callbacks) return;
+  atomic_compare_exchange_strong(&w->yield_request, &asked, 0);
+  wuc_switch_away(w, cur, PREV_YIELD);
+}
+
+__attribute__((noinline)) void wuc_blocking_op_start(const char *what) {
+  struct worker *w = tls_worker;
+  if (!w) {
+    wuc_check_not_forked(what);
+    return;
+  }
+  wuc_reclaim_count_op(w);
+  uint64_t asked = atomic_load_explicit(&w->yield_request, memory_order_relaxed);
+  if (__builtin_expect(asked != 0, 0)) yield_if_asked(w, asked);
+}
+
 __attribute__((noinline)) struct wuc_uthread *wuc_statement_start(const char *call) {
   struct worker *w = tls_worker;
   if (!w || !w->current) outside_user_thread(call);

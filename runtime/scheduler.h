@@ -192,6 +192,10 @@ struct worker {
   _Atomic uint64_t threads_run __attribute__((aligned(64)));
   _Atomic uint64_t threads_stolen; /* threads taken from other workers */
   _Atomic uint64_t preemptions;    /* threads preempted here */
+  /* threads_run + 1 while the monitor asks the running thread to yield at
+   * its next preemption point (it has had a whole time slice: sysmon.c),
+   * else 0 or a stale value (threads_run has moved on since). */
+  _Atomic uint64_t yield_request;
 
   /* What this worker, looking for work, saw of each other one (times 0:
    * not seen): since when its queue has been non-empty, and which fill of
@@ -264,6 +268,16 @@ struct wuc_uthread *wuc_statement_start(const char *call);
 /* The same for a blocking call whose macro recorded its site ("FILE:LINE",
  * or NULL). */
 struct wuc_uthread *wuc_statement_start_at(const char *call, const char *site);
+
+/* The start of an operation that may block (a blocking channel operation,
+ * an I/O call): wuc_reclaim_op_start, and a preemption point.  If the
+ * monitor asked the running thread to yield (yield_request), it yields
+ * here: it would switch here anyway had the operation to wait, and holds
+ * nothing the next thread could need.  A thread whose every operation
+ * finds its resource ready (a connection whose next request is always
+ * there) would otherwise keep its worker as long as that lasts, in code
+ * (libc, libwuc) where the preemption signal never switches. */
+void wuc_blocking_op_start(const char *what);
 
 /* One operation started on w (reclaim.h, wuc_reclaim_op_start). */
 static inline void wuc_reclaim_count_op(struct worker *w) {

@@ -26,6 +26,9 @@ struct sysmon_shared wuc_sysmon = {.sleep_until = SYSMON_NOT_RUNNING};
 /* Looking at a worker's CPU time twice this far apart tells a thread that
  * computes from one that sleeps in a system call. */
 #define SYSMON_SAMPLE_NS 50000
+/* How long a thread runs before it yields at a preemption point while other
+ * threads wait on its worker (look_at). */
+#define SYSMON_SHARE_SLICE_NS 250000
 /* How often it polls fds while threads wait on them and no worker blocks in
  * epoll_wait (every worker is busy: poller.h). */
 #define SYSMON_POLL_NS 200000
@@ -100,11 +103,29 @@ static int64_t look_at(unsigned i, int64_t now, bool *acted) {
     computing(w, now);
   }
   int64_t slice_end = w->since + wuc_timeslice_ns;
+  /* With threads waiting on its worker, a thread yields at its next
+   * preemption point (scheduler.h) after a shorter slice: one whose blocking
+   * operations keep finding their resource ready (a connection whose next
+   * request is always there) would otherwise make each of them wait a whole
+   * slice per thread ahead of it. */
+  int64_t share_end = w->since + SYSMON_SHARE_SLICE_NS;
+  if (share_end < slice_end && !wuc_worker_has_no_work(v)) {
+    if (now < share_end) {
+      if (share_end < next) next = share_end;
+    } else {
+      atomic_store_explicit(&v->yield_request, tick + 1, memory_order_relaxed);
+    }
+  }
   /* Threads wait in the global queue (woken by a timer fired here, or by
    * a foreign kernel thread) and no worker is idle to take them: make room
    * now rather than at the end of the slice. */
   bool make_room = atomic_load(&wuc_sched.global.size) != 0 && atomic_load(&wuc_sched.nidle) == 0;
   if (now < slice_end && !make_room) return slice_end < next ? slice_end : next;
+  /* A whole slice: the thread yields at its next preemption point
+   * (scheduler.h), whether it computes or not — on a machine shared with
+   * other processes a thread that runs all the time may get less than half
+   * a CPU, and the signal below waits for that. */
+  if (now >= slice_end) atomic_store_explicit(&v->yield_request, tick + 1, memory_order_relaxed);
   int64_t again = now + SYSMON_RETRY_NS;
   if (computing(w, now)) {
     if (now - w->signalled_at >= SYSMON_RETRY_NS) {

@@ -1,11 +1,15 @@
 // sched_test.cc — the scheduler: idle workers steal queued threads and
 // threads left waiting in a busy worker's `next` slot, a full run queue
 // spills to the global queue, hand-off pairs cannot starve the queue, a
-// lone spawn is taken from a computing spawner; the registry's walk.
+// lone spawn is taken from a computing spawner, a thread asked to yield
+// yields at its next blocking operation; the registry's walk.
 #include <gtest/gtest.h>
 
 #include <park.h>
+#include <unistd.h>
 #include <wuc.h>
+#include <wuc/channel.h>
+#include <wuc/io.h>
 
 #include <atomic>
 #include <cstdio>
@@ -262,6 +266,59 @@ TEST(Scheduler, LoneSpawnIsTakenWhileTheSpawnerComputes) {
 }
 
 void DoNothing(void *) {}
+
+// A thread that the monitor asked to yield (it has run a slice:
+// sysmon.c) yields at its next operation that may block, even if that
+// operation does not block: a blocking channel operation or an I/O call
+// (scheduler.h, wuc_blocking_op_start).  One worker, preemption off so that
+// only the probe asks: the spawned thread can only run if main yields.
+WUC_SCENARIO(asked_thread_yields_at_blocking_operation) {
+  static std::atomic<int> ran{0};
+  auto count_run = [](void *) { ran.fetch_add(1); };
+  WUC_CHANNEL_STRUCT(int_chan, int) ch;
+  wuc_chan_init(&ch.core, 1, sizeof(int));
+  int value = 7;
+
+  uthread_t *t = uthread_spawn(count_run, nullptr);
+  wuc_chan_send(&ch.core, &value, sizeof value); // room: does not block
+  SCENARIO_CHECK(ran.load() == 0, "the thread ran though nobody yielded");
+  probe_ask_to_yield();
+  wuc_chan_recv(&ch.core, &value, sizeof value); // an element: does not block
+  SCENARIO_CHECK(ran.load() == 1, "chan_recv did not yield when asked");
+  uthread_join(t);
+
+  int fds[2];
+  SCENARIO_CHECK(pipe(fds) == 0, "pipe");
+  t = uthread_spawn(count_run, nullptr);
+  SCENARIO_CHECK(wuc_write(fds[1], "x", 1) == 1, "wuc_write");
+  SCENARIO_CHECK(ran.load() == 1, "the thread ran though nobody yielded");
+  probe_ask_to_yield();
+  char c;
+  SCENARIO_CHECK(wuc_read(fds[0], &c, 1) == 1, "wuc_read"); // a byte: does not block
+  SCENARIO_CHECK(ran.load() == 2, "wuc_read did not yield when asked");
+  uthread_join(t);
+
+  // A request for a thread that has switched since is stale: no yield.
+  t = uthread_spawn(count_run, nullptr);
+  probe_ask_to_yield();
+  uthread_yield(); // runs t: the request was for the slice that ended here
+  SCENARIO_CHECK(ran.load() == 3, "yield did not run the thread");
+  uthread_t *u = uthread_spawn(count_run, nullptr);
+  wuc_chan_send(&ch.core, &value, sizeof value);
+  SCENARIO_CHECK(ran.load() == 3, "a stale request made chan_send yield");
+  uthread_join(t);
+  uthread_join(u);
+  wuc_chan_destroy(&ch.core);
+  close(fds[0]);
+  close(fds[1]);
+  return 0;
+}
+
+TEST(Scheduler, AskedThreadYieldsAtItsNextBlockingOperation) {
+  auto r = RunScenario("asked_thread_yields_at_blocking_operation",
+                       {{"WUC_PROCESSORS", "1"}, {"WUC_TIMESLICE", "0"}});
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
+}
 
 // The registry is one list per worker (scheduler.h, "Registry"): the walk
 // of the reports and schedtrace merges them, every live thread once and

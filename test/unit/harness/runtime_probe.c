@@ -21,6 +21,11 @@ void probe_await_parked(const struct wuc_uthread *t) {
   while (!probe_is_parked(t)) uthread_sleep(microseconds(20));
 }
 
+void probe_ask_to_yield(void) {
+  struct worker *w = wuc_current_worker();
+  atomic_store(&w->yield_request, atomic_load(&w->threads_run) + 1);
+}
+
 uint64_t probe_threads_run(unsigned worker) {
   struct wuc_worker_stats stats;
   wuc_worker_stats(worker, &stats);

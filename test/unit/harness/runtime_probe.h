@@ -22,6 +22,9 @@ int probe_is_parked(const struct wuc_uthread *t);
  * queue waiters in a known order).  Only meaningful while t blocks in
  * nothing else. */
 void probe_await_parked(const struct wuc_uthread *t);
+/* Does what the monitor does when the caller has run a slice: asks it to
+ * yield at its next preemption point (scheduler.h, yield_request). */
+void probe_ask_to_yield(void);
 /* Threads run on / stolen by the given worker so far (wuc_worker_stats). */
 uint64_t probe_threads_run(unsigned worker);
 uint64_t probe_threads_stolen(unsigned worker);
