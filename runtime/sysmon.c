@@ -107,15 +107,12 @@ static int64_t look_at(unsigned i, int64_t now, bool *acted) {
    * preemption point (scheduler.h) after a shorter slice: one whose blocking
    * operations keep finding their resource ready (a connection whose next
    * request is always there) would otherwise make each of them wait a whole
-   * slice per thread ahead of it. */
-  int64_t share_end = w->since + SYSMON_SHARE_SLICE_NS;
-  if (share_end < slice_end && !wuc_worker_has_no_work(v)) {
-    if (now < share_end) {
-      if (share_end < next) next = share_end;
-    } else {
-      atomic_store_explicit(&v->yield_request, tick + 1, memory_order_relaxed);
-    }
-  }
+   * slice per thread ahead of it.  Only on the looks the monitor makes
+   * anyway (every SYSMON_POLL_NS while threads wait on fds and every worker
+   * is busy: the programs whose threads find I/O ready): waking for it would
+   * cost every busy program with a backlog ~4,000 wake-ups a second. */
+  if (now >= w->since + SYSMON_SHARE_SLICE_NS && !wuc_worker_has_no_work(v))
+    atomic_store_explicit(&v->yield_request, tick + 1, memory_order_relaxed);
   /* Threads wait in the global queue (woken by a timer fired here, or by
    * a foreign kernel thread) and no worker is idle to take them: make room
    * now rather than at the end of the slice. */
