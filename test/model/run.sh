@@ -130,7 +130,7 @@ check allor.bug.end_registration_split bug allor.pml safety-E -DBUG_END_REG_SPLI
 if [ $full -eq 1 ]; then
   PAN_CFLAGS="-O2" check allor.cross.timeout.liveness pass allor.pml ltl -DLIVENESS -DWITH_TIMEOUT
   check allor.bug.end_registration_split.timeout bug allor.pml safety-E -DWITH_TIMEOUT -DBUG_END_REG_SPLIT
-  # A third party, chan_recv(&A), competing with S0 for S1's element (9.6
+  # A third party, chan_recv(&A), competing with S0 for S1's element (12.3
   # million states: compiled optimised, states compressed, about 1.5 GB).
   PAN_CFLAGS="-O2 -DCOLLAPSE" check allor.cross.blocking_receiver pass allor.pml safety-E \
     -DWITH_BLOCKING_RECEIVER -DTRUNCATE_AT_K
