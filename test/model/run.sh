@@ -104,6 +104,12 @@ check closed.code_4cee82e bug closed.pml safety -DBUG_CHECK_BEFORE_LISTING
 check closed.code_4cee82e.receive bug closed.pml safety -DWITH_RECEIVER -DBUG_CHECK_BEFORE_LISTING
 check closed.bug.settler_silent bug closed.pml safety -DWITH_RECEIVER -DBUG_SETTLER_SILENT
 
+# A blocking chan_recv's thread waiter woken by its resumer, on x86-TSO (the
+# resumer's stores buffered).  wake.code_a6bd130 is park.c's unpark before
+# b59428a (a permit left on a plain load): the scatter stress's hung consumer.
+check wake.tso pass wake.pml safety
+check wake.code_a6bd130 bug wake.pml safety -DBUG_UNPARK_PLAIN_LOAD
+
 # Two all-or statements in the two-sided race.
 check allor.cross pass allor.pml safety-E
 check allor.cross.timeout pass allor.pml safety-E -DWITH_TIMEOUT
