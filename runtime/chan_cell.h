@@ -8,7 +8,9 @@
  * refinements):
  *
  *   EMPTY              nobody has touched the cell
- *   waiter             a suspended operation: a wuc_select_node, tagged
+ *   waiter             a suspended operation: a waituntil clause's
+ *                      wuc_select_node, or a blocking chan_send/chan_recv's
+ *                      thread waiter (tagged WAITER_THREAD); tagged
  *                      WAITER_SENDER for a sender; WAITER_EB when
  *                      expandBuffer passed a sender it could not resume yet
  *                      (whoever resumes it then expands the buffer)
@@ -58,10 +60,15 @@ enum cell_state {
   CELL_R_RESUMING_BY_SND = 160,
   CELL_CLOSING = 176,
 };
-/* Node pointers are far above every state constant. */
+/* Waiter pointers are far above every state constant, and 8-aligned: the
+ * low three bits are tags. */
 #define WAITER_MIN ((uintptr_t)4096)
 #define WAITER_SENDER ((uintptr_t)1)
 #define WAITER_EB ((uintptr_t)2)
+/* Not a select node: the struct thread_waiter of a blocking chan_send or
+ * chan_recv (channel.c), whose claim is the cell's own busy state. */
+#define WAITER_THREAD ((uintptr_t)4)
+#define WAITER_TAGS (WAITER_SENDER | WAITER_EB | WAITER_THREAD)
 
 #define CLOSED_BIT (UINT64_C(1) << 63)
 
@@ -74,8 +81,12 @@ static inline bool is_settled(uintptr_t state) {
   return state == CELL_INTERRUPTED_SEND || state == CELL_BROKEN || state == CELL_DONE ||
          state == CELL_INTERRUPTED_RCV;
 }
+static inline bool is_thread_waiter(uintptr_t state) { return state & WAITER_THREAD; }
+/* The waiter without its tags: what a waiter compares itself with. */
+static inline void *waiter_ptr(uintptr_t state) { return (void *)(state & ~WAITER_TAGS); }
+/* A waituntil clause's node (!is_thread_waiter(state)). */
 static inline wuc_select_node *waiter_node(uintptr_t state) {
-  return (wuc_select_node *)(state & ~(WAITER_SENDER | WAITER_EB));
+  return (wuc_select_node *)waiter_ptr(state);
 }
 
 static inline _Atomic uintptr_t *cell(struct wuc_chan_segment *seg, uint64_t index) {

@@ -17,8 +17,9 @@
  * is operating is their `waiter` parameter (as in Kotlin, where a select
  * clause registers through sendImpl(waiter = select)): a try operation that
  * gives its cell up rather than wait, a blocking chan_send/chan_recv (a
- * one-clause statement on its own stack), or a waituntil clause.  They are
- * inlined into each caller, so each kind pays only for its own branches.
+ * thread waiter on its own stack, parked directly), or a waituntil clause.
+ * They are inlined into each caller, so each kind pays only for its own
+ * branches.
  *
  * Busy states.  Nodes live in their threads' frames, not on a garbage-
  * collected heap, so whoever takes a waiter out of its cell to deal with
@@ -28,11 +29,13 @@
  * a blocking op that saw close) either takes itself out by CAS or waits
  * out the busy state: after that nobody holds a pointer to its node, and
  * its frame may be reused (Kotlin's algorithm reads the waiter and resumes
- * it in place, which is only safe with a garbage collector).  Whoever resumes a waiter
- * first claims its node (wuc_select_claim), which is what makes a resumer and
- * close (or, for waituntil clauses, a withdrawal) exclusive; then it moves
- * the element — into the receiver's target, or out of the cell — and wakes
- * the node.  The element a suspended sender offers is stored in its cell.
+ * it in place, which is only safe with a garbage collector).  Whoever resumes a
+ * waituntil clause first claims its node (wuc_select_claim), which is what
+ * makes it exclusive with the clause's other resources and its withdrawal;
+ * a thread waiter is in no other resource, so taking it out of its cell is
+ * its claim.  Then the resumer moves the element — into the receiver's
+ * target, or out of the cell — and wakes the waiter.  The element a
+ * suspended sender offers is stored in its cell.
  *
  * Memory: see chan_segment.h (segments) and reclaim.h.  No operation parks
  * while it holds a segment pointer. */
@@ -56,17 +59,13 @@
 
 #define UNBOUNDED_B UINT64_MAX
 
-/* A waiting node's res words, while it is in a cell:
+/* A waituntil clause's node's res words, while it is in a cell:
  *   word[RES_RESULT]   what its resumer tells it: WAKE_OK or WAKE_CLOSED
- *   ptr[RES_SEGMENT]   the segment it waits in (a waituntil clause pins it)
+ *   ptr[RES_SEGMENT]   the segment it waits in (pinned)
  *   word[RES_INDEX]    the cell index
- *   ptr[RES_CHAN]      the channel
- *   word[RES_KIND]     NODE_BLOCKING_OP for chan_send/chan_recv (close wakes
- *                      those; a receive clause of a waituntil never becomes
- *                      ready on close) */
+ *   ptr[RES_CHAN]      the channel */
 enum wake_result { WAKE_OK = 1, WAKE_CLOSED = 2 };
-enum { RES_RESULT = 0, RES_SEGMENT = 1, RES_INDEX = 2, RES_CHAN = 3, RES_KIND = 4 };
-#define NODE_BLOCKING_OP 1
+enum { RES_RESULT = 0, RES_SEGMENT = 1, RES_INDEX = 2, RES_CHAN = 3 };
 
 static inline uint64_t senders_for_receivers(wuc_chan *ch, uint64_t sc) {
   return sc & CLOSED_BIT ? close_point(ch) : sc;
@@ -247,20 +246,65 @@ static inline void finish_transfer(_Atomic uintptr_t *c) {
   atomic_store_explicit(c, CELL_DONE, memory_order_release);
 }
 
-/* ---- resuming waiters ------------------------------------------------------- */
+/* ---- waiters ------------------------------------------------------------------ */
+
+/* What a blocking chan_send/chan_recv that must wait leaves in its cell
+ * (tagged WAITER_THREAD), in its own frame: not a select node in a one-
+ * clause statement.  It waits in this one cell and nowhere else, so the
+ * resumer that moves the cell from the waiter to a busy state (a receiver,
+ * a sender, expandBuffer, close) has claimed it: no claim word, no CAS
+ * beyond the cell's.  The waiter itself can only take itself out of the
+ * cell (withdraw_if_closed), by CAS on the same state.
+ *
+ * state: WAITING until a resumer has it, WAKING while the resumer unparks
+ * the thread, then WAKE_OK or WAKE_CLOSED.  The waiter parks while WAITING
+ * and returns only after WAKING: the unpark still reads its thread's
+ * handle (as a select node's DONE comes after its unpark, select.h). */
+enum { THREAD_WAITING = 0, THREAD_WAKING = 3 };
+struct thread_waiter {
+  struct wuc_uthread *thread;
+  void *data; /* a receiver's: where the element goes */
+  _Atomic uint32_t state;
+};
+
+/* The low three bits of a waiter pointer are the cell's tags (chan_cell.h). */
+_Static_assert(_Alignof(struct thread_waiter) >= 8 && _Alignof(wuc_select_node) >= 8,
+               "waiters are 8-aligned");
+
+static inline void wake_thread(struct thread_waiter *t, enum wake_result result) {
+  atomic_store_explicit(&t->state, THREAD_WAKING, memory_order_release);
+  wuc_unpark(t->thread);
+  atomic_store_explicit(&t->state, result, memory_order_release); /* t may vanish now */
+}
+
+/* The waiter of a cell we hold busy (state: what the cell held), claimed:
+ * tells it the result and wakes it. */
+static inline void wake_waiter(uintptr_t state, enum wake_result result) {
+  if (is_thread_waiter(state)) {
+    wake_thread(waiter_ptr(state), result);
+    return;
+  }
+  wuc_select_node *n = waiter_node(state);
+  n->res.word[RES_RESULT] = result;
+  wuc_select_wake(n);
+}
+
+/* Claims the waiter of a cell we hold busy, for expandBuffer or close (a
+ * resumer with no waiter of its own).  False: a clause lost its claim (it
+ * is being withdrawn, or its statement won elsewhere). */
+static inline bool claim_waiter(uintptr_t state) {
+  return is_thread_waiter(state) || wuc_select_claim_waiter(waiter_node(state));
+}
 
 /* The sender's element is in its cell: the resumer takes it from there. */
-static bool try_resume_sender(wuc_select_node *sender) {
-  if (!wuc_select_claim_waiter(sender)) return false;
-  sender->res.word[RES_RESULT] = WAKE_OK;
-  wuc_select_wake(sender);
+static bool try_resume_sender(uintptr_t state) {
+  if (!claim_waiter(state)) return false;
+  wake_waiter(state, WAKE_OK);
   return true;
 }
 
-static void wake_closed(wuc_select_node *n) {
-  if (!wuc_select_claim_waiter(n)) return;
-  n->res.word[RES_RESULT] = WAKE_CLOSED;
-  wuc_select_wake(n);
+static void wake_closed(uintptr_t state) {
+  if (claim_waiter(state)) wake_waiter(state, WAKE_CLOSED);
 }
 
 /* A suspended sender met after close (its cell is busy, held by the caller):
@@ -268,7 +312,7 @@ static void wake_closed(wuc_select_node *n) {
  * deliver once the channel is closed, whoever reaches them first. */
 static bool fail_sender_if_closed(wuc_chan *ch, _Atomic uintptr_t *c, uintptr_t state) {
   if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
-  wake_closed(waiter_node(state));
+  wake_closed(state);
   atomic_store(c, CELL_INTERRUPTED_SEND);
   return true;
 }
@@ -287,7 +331,7 @@ static bool update_cell_expand_buffer(wuc_chan *ch, struct wuc_chan_segment *seg
         if (atomic_compare_exchange_strong(c, &state, state | WAITER_EB)) return true;
       } else if (atomic_compare_exchange_strong(c, &state, CELL_S_RESUMING_BY_EB)) {
         if (fail_sender_if_closed(ch, c, state)) return false;
-        if (try_resume_sender(waiter_node(state))) {
+        if (try_resume_sender(state)) {
           atomic_store(c, CELL_BUFFERED);
           return true;
         }
@@ -337,38 +381,40 @@ static void expand_buffer(wuc_chan *ch) {
   }
 }
 
-/* ---- the waiter -------------------------------------------------------------- */
-
-/* A one-clause statement for a blocking operation that must suspend. */
-struct blocking_op {
-  wuc_select_stmt stmt;
-  wuc_select_node node;
-};
+/* ---- who operates -------------------------------------------------------------- */
 
 /* `call`: chan_send or chan_recv, and `site` ("FILE:LINE", or NULL if
  * unknown) where it was made, for the misuse report of a caller that is no
- * user thread (docs/library.md, "Threads"). */
-static void blocking_op_init(struct blocking_op *op, void *data, const char *call,
-                             const char *site) {
-  wuc_select_stmt_init_for(&op->stmt, true, call, site);
-  wuc_select_node_init(&op->node, &op->stmt, data);
-  op->node.res.word[RES_KIND] = NODE_BLOCKING_OP;
+ * user thread (docs/library.md, "Threads").  The operation counted for
+ * reclamation when it started (wuc_reclaim_op_start): not again here. */
+static void thread_waiter_init(struct thread_waiter *t, void *data, const char *call,
+                               const char *site) {
+  struct worker *worker = wuc_current_worker();
+  t->thread = worker ? worker->current : NULL;
+  if (__builtin_expect(!t->thread, 0)) wuc_current_thread_or_die_at(call, site, 0); /* stops */
+  t->data = data;
+  atomic_store_explicit(&t->state, THREAD_WAITING, memory_order_relaxed);
 }
 
-/* Waits until a resumer (or close) has claimed and woken op's node; the
- * deadlock report shows `what` on ch at site. */
-static bool blocking_op_wait(struct blocking_op *op, const char *what, wuc_chan *ch,
-                             const char *site) {
-  while (atomic_load(&op->stmt.race) == WUC_RACE_OPEN) wuc_park_at(what, ch, site, 0);
-  wuc_select_wait_winner(&op->stmt); /* returns at once: waits out CLAIMED -> DONE */
-  return op->node.res.word[RES_RESULT] == WAKE_OK;
+/* Waits until a resumer (or close) has woken t; the deadlock report shows
+ * `what` on ch at site.  True: the element moved; false: closed. */
+static bool thread_waiter_wait(struct thread_waiter *t, const char *what, wuc_chan *ch,
+                               const char *site) {
+  uint32_t state;
+  while ((state = atomic_load_explicit(&t->state, memory_order_acquire)) == THREAD_WAITING)
+    wuc_park_at(what, ch, site, 0); /* may return early: loop on our own state */
+  for (uint32_t spins = 0; state == THREAD_WAKING;
+       state = atomic_load_explicit(&t->state, memory_order_acquire))
+    wuc_spin_step(&spins); /* the resumer is inside wuc_unpark(us) */
+  return state == WAKE_OK;
 }
 
 /* Who operates on a cell, and so what is left in it if the operation must
  * wait there:
  *   WAITER_TRY       chan_try_send/chan_try_recv: never waits; gives the cell up
- *   WAITER_BLOCKING  chan_send/chan_recv: `op`, set up only once the cell says
- *                    the operation must wait (most do not)
+ *   WAITER_BLOCKING  chan_send/chan_recv: its thread waiter `thread`, set up
+ *                    only once the cell says the operation must wait (most
+ *                    do not)
  *   WAITER_CLAUSE    a waituntil clause: its `node`, which it must own before it
  *                    completes anything (select.h); in its statement's try
  *                    pass (try_only) it gives the cell up instead of waiting */
@@ -376,23 +422,22 @@ enum waiter_kind { WAITER_TRY, WAITER_BLOCKING, WAITER_CLAUSE };
 
 struct waiter {
   enum waiter_kind kind;
-  wuc_select_node *node; /* the clause's; a blocking op's once set up */
-  struct blocking_op *op;
-  const char *site; /* a blocking op's "FILE:LINE" (from its macro), or NULL */
+  wuc_select_node *node;        /* a clause's */
+  struct thread_waiter *thread; /* a blocking op's */
+  const char *site;             /* a blocking op's "FILE:LINE" (from its macro), or NULL */
 };
 
 static inline bool gives_up(const struct waiter *w) {
   return w->kind == WAITER_TRY || (w->kind == WAITER_CLAUSE && w->node->try_only);
 }
 
-/* The node to leave in the cell (`data` is where a receiver's element goes;
- * `call`, chan_send or chan_recv, names a blocking operation's misuse). */
-static inline wuc_select_node *waiting_node(struct waiter *w, void *data, const char *call) {
-  if (w->kind == WAITER_BLOCKING && !w->node) {
-    blocking_op_init(w->op, data, call, w->site);
-    w->node = &w->op->node;
-  }
-  return w->node;
+/* The waiter to leave in the cell, untagged but for WAITER_THREAD (`data`
+ * is where a receiver's element goes; `call`, chan_send or chan_recv, names
+ * a blocking operation's misuse). */
+static inline uintptr_t waiting_state(struct waiter *w, void *data, const char *call) {
+  if (w->kind != WAITER_BLOCKING) return (uintptr_t)w->node;
+  thread_waiter_init(w->thread, data, call, w->site);
+  return (uintptr_t)w->thread | WAITER_THREAD;
 }
 
 static __attribute__((noreturn)) void own_claim_lost(wuc_select_node *n) {
@@ -402,14 +447,28 @@ static __attribute__((noreturn)) void own_claim_lost(wuc_select_node *n) {
             n->site ? " at " : "", n->site ? n->site : "");
 }
 
-/* The partner waiting in the cell: claim it, and a clause its own node with
- * it (both complete or neither: a losing partner is skipped like a withdrawn
- * waiter).  Nobody else can see a try or blocking operation yet.  A clause
- * of the clause's own statement is never claimed: SELECT_PAIR_OWN, and the
- * caller sets it aside (chan_aside.c). */
+/* The partner waiting in the cell, a clause's node: claim it, and a clause
+ * its own node with it (both complete or neither: a losing partner is
+ * skipped like a withdrawn waiter).  Nobody else can see a try or blocking
+ * operation yet.  A clause of the clause's own statement is never claimed:
+ * SELECT_PAIR_OWN, and the caller sets it aside (chan_aside.c). */
 static inline int claim_partner(struct waiter *w, wuc_select_node *partner) {
   if (w->kind == WAITER_CLAUSE) return wuc_select_claim_pair_or_own(w->node, partner);
   return wuc_select_claim(partner) ? WUC_PAIR_CLAIMED : WUC_PAIR_THEIRS_LOST;
+}
+
+/* Is the partner in the cell (state) a thread waiter?  Clauses mostly meet
+ * clauses (select-contend): lay their code out for that. */
+static inline bool partner_is_thread(const struct waiter *w, uintptr_t state) {
+  if (w->kind == WAITER_CLAUSE) return __builtin_expect(is_thread_waiter(state), 0);
+  return is_thread_waiter(state);
+}
+
+/* The partner is a thread waiter, claimed already by the busy state we put
+ * its cell in: a clause claims its own node (within registration nobody
+ * else can, so it cannot fail). */
+static inline void claim_own(struct waiter *w) {
+  if (w->kind == WAITER_CLAUSE && !wuc_select_claim(w->node)) own_claim_lost(w->node);
 }
 
 /* Completed through a buffered cell, without a partner: a clause claims its
@@ -445,14 +504,15 @@ enum outcome {
 };
 
 /* After waiting in cell index: if the channel was closed meanwhile, close
- * may have scanned past the cell before the waiter was in it; take the
- * waiter out again (true) unless a resumer got there first. */
+ * may have scanned past the cell before the waiter (a node or a thread
+ * waiter) was in it; take the waiter out again (true) unless a resumer got
+ * there first. */
 static bool withdraw_if_closed(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t index,
-                               wuc_select_node *node, uintptr_t gone) {
+                               const void *waiter, uintptr_t gone) {
   if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
   _Atomic uintptr_t *c = cell(seg, index);
   uintptr_t state = atomic_load(c);
-  while (is_waiter(state) && waiter_node(state) == node) {
+  while (is_waiter(state) && waiter_ptr(state) == waiter) {
     if (atomic_compare_exchange_weak(c, &state, gone)) return true;
   }
   return false;
@@ -483,6 +543,15 @@ update_cell_send(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t s, const v
     uintptr_t state = atomic_load(c);
     if (is_waiter(state)) { /* a receiver waits here (maybe marked by expandBuffer) */
       if (!atomic_compare_exchange_strong(c, &state, CELL_R_RESUMING_BY_SND)) continue;
+      if (partner_is_thread(w, state)) {
+        struct thread_waiter *receiver = waiter_ptr(state);
+        claim_own(w);
+        copy_element(ch, receiver->data, value);
+        wake_thread(receiver, WAKE_OK);
+        completed_with_partner(w);
+        finish_transfer(c);
+        return OUTCOME_COMPLETED;
+      }
       wuc_select_node *receiver = waiter_node(state);
       switch (claim_partner(w, receiver)) {
       case WUC_PAIR_CLAIMED:
@@ -520,7 +589,7 @@ update_cell_send(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t s, const v
           return OUTCOME_GAVE_UP;
         }
       } else if (atomic_compare_exchange_strong(
-                     c, &state, (uintptr_t)waiting_node(w, NULL, "chan_send") | WAITER_SENDER)) {
+                     c, &state, waiting_state(w, NULL, "chan_send") | WAITER_SENDER)) {
         return OUTCOME_WAITING;
       }
       break;
@@ -571,8 +640,8 @@ send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct wuc_chan_se
 /* chan_send and chan_try_send. */
 static inline __attribute__((always_inline)) bool
 send_impl(wuc_chan *ch, const void *value, enum waiter_kind kind, const char *site) {
-  struct blocking_op op;
-  struct waiter w = {.kind = kind, .node = NULL, .op = &op, .site = site};
+  struct thread_waiter tw;
+  struct waiter w = {.kind = kind, .node = NULL, .thread = &tw, .site = site};
   struct wuc_chan_segment *seg;
   uint64_t s;
   bool sent = false;
@@ -584,9 +653,9 @@ send_impl(wuc_chan *ch, const void *value, enum waiter_kind kind, const char *si
     /* The operation's end comes before it parks: its last transition is
      * behind it, and the clauses set aside must be handed back now (they
      * may be the ones to resume it). */
-    bool withdrawn = withdraw_if_closed(ch, seg, s, w.node, CELL_INTERRUPTED_SEND);
+    bool withdrawn = withdraw_if_closed(ch, seg, s, &tw, CELL_INTERRUPTED_SEND);
     op_end(ch, true, NULL);
-    return !withdrawn && blocking_op_wait(&op, "chan_send", ch, site);
+    return !withdrawn && thread_waiter_wait(&tw, "chan_send", ch, site);
   }
   default:
     break;
@@ -628,6 +697,15 @@ update_cell_receive(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r, void
       if (fail_sender_if_closed(ch, c, state)) {
         if (help_expand) expand_buffer(ch);
         return OUTCOME_FAILED;
+      }
+      if (partner_is_thread(w, state)) {
+        claim_own(w);
+        copy_element(ch, out, cell_element(ch, seg, r));
+        wake_thread(waiter_ptr(state), WAKE_OK);
+        completed_with_partner(w);
+        finish_transfer(c);
+        expand_buffer(ch);
+        return OUTCOME_COMPLETED;
       }
       wuc_select_node *sender = waiter_node(state);
       switch (claim_partner(w, sender)) {
@@ -673,8 +751,7 @@ update_cell_receive(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r, void
           wuc_chan_segment_cell_cleaned(ch, seg);
           return OUTCOME_GAVE_UP;
         }
-      } else if (atomic_compare_exchange_strong(c, &state,
-                                                (uintptr_t)waiting_node(w, out, "chan_recv"))) {
+      } else if (atomic_compare_exchange_strong(c, &state, waiting_state(w, out, "chan_recv"))) {
         expand_buffer(ch); /* the cell is used up */
         return OUTCOME_WAITING;
       }
@@ -736,8 +813,8 @@ static bool next_element_buffered(wuc_chan *ch, struct wuc_chan_segment *seg) {
 /* chan_recv and chan_try_recv. */
 static inline __attribute__((always_inline)) bool
 recv_impl(wuc_chan *ch, void *out, enum waiter_kind kind, const char *site) {
-  struct blocking_op op;
-  struct waiter w = {.kind = kind, .node = NULL, .op = &op, .site = site};
+  struct thread_waiter tw;
+  struct waiter w = {.kind = kind, .node = NULL, .thread = &tw, .site = site};
   struct wuc_chan_segment *seg, *held = NULL;
   uint64_t r;
   bool received = false;
@@ -748,9 +825,9 @@ recv_impl(wuc_chan *ch, void *out, enum waiter_kind kind, const char *site) {
     break;
   case OUTCOME_WAITING: { /* no segment pointer held while parked */
     /* The operation's end before it parks, as in send_impl. */
-    bool withdrawn = withdraw_if_closed(ch, seg, r, w.node, CELL_CLOSED);
+    bool withdrawn = withdraw_if_closed(ch, seg, r, &tw, CELL_CLOSED);
     op_end(ch, true, NULL);
-    return !withdrawn && blocking_op_wait(&op, "chan_recv", ch, site);
+    return !withdrawn && thread_waiter_wait(&tw, "chan_recv", ch, site);
   }
   default:
     break;
@@ -796,16 +873,16 @@ static void close_cell(_Atomic uintptr_t *c, uint64_t index, uint64_t s_close) {
     if (index < s_close) { /* a sender's cell */
       if (!is_waiter(state) || !(state & WAITER_SENDER)) return;
       if (atomic_compare_exchange_weak(c, &state, CELL_CLOSING)) {
-        wake_closed(waiter_node(state));
+        wake_closed(state);
         atomic_store(c, CELL_INTERRUPTED_SEND);
         return;
       }
     } else { /* a cell only receivers reach */
       if (is_waiter(state)) {
         /* A waituntil receive clause stays: it never becomes ready. */
-        if (waiter_node(state)->res.word[RES_KIND] != NODE_BLOCKING_OP) return;
+        if (!is_thread_waiter(state)) return;
         if (atomic_compare_exchange_weak(c, &state, CELL_CLOSING)) {
-          wake_closed(waiter_node(state));
+          wake_thread(waiter_ptr(state), WAKE_CLOSED);
           atomic_store(c, CELL_CLOSED);
           return;
         }
@@ -921,7 +998,7 @@ bool wuc_chan_send_register(wuc_chan_send_clause *clause, wuc_select_node *n) {
   wuc_chan *ch = clause->chan;
   chan_ready(ch, clause->elem_size, "waituntil (ch << e)");
   forget_registration(n);
-  struct waiter w = {.kind = WAITER_CLAUSE, .node = n, .op = NULL};
+  struct waiter w = {.kind = WAITER_CLAUSE, .node = n, .thread = NULL};
   struct wuc_chan_segment *seg;
   uint64_t s;
   bool completed = false;
@@ -950,7 +1027,7 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   wuc_chan *ch = clause->chan;
   chan_ready(ch, clause->elem_size, "waituntil (x << ch)");
   forget_registration(n);
-  struct waiter w = {.kind = WAITER_CLAUSE, .node = n, .op = NULL};
+  struct waiter w = {.kind = WAITER_CLAUSE, .node = n, .thread = NULL};
   struct wuc_chan_segment *seg;
   uint64_t r;
   bool completed = false;
@@ -985,7 +1062,7 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
       /* Take n out of its cell, or wait until whoever took it is done with it. */
       _Atomic uintptr_t *c = cell(seg, n->res.word[RES_INDEX]);
       for (uintptr_t state = atomic_load(c);; state = atomic_load(c)) {
-        if (is_waiter(state) && waiter_node(state) == n) {
+        if (is_waiter(state) && waiter_ptr(state) == n) {
           if (atomic_compare_exchange_weak(c, &state, gone)) {
             wuc_chan_segment_cell_cleaned(ch, seg);
             /* expandBuffer left this sender's cell to its receiver, who

@@ -37,7 +37,17 @@ void wuc_unpark(wuc_uthread_t *t) {
     int state = atomic_load(&t->park_state);
     switch (state) {
     case PARK_PERMIT:
-      return; /* the permit saturates */
+      /* The permit saturates, but not with a plain load: the caller's
+       * result (a release store, e.g. a waiter's WAKING) must be visible
+       * before t can consume this permit and look at it.  A load here can
+       * pass that store (x86 reorders a store with a later load), t then
+       * consumes the old permit, still reads "waiting" and parks for good
+       * (the thread waiter's lost wake-up, docs/runtime.md "park /
+       * unpark").  The CAS that keeps PERMIT is a read-modify-write: t's
+       * CAS that consumes the permit either comes after it (and sees the
+       * result) or before it (and this CAS finds RUNNING: a new permit). */
+      if (atomic_compare_exchange_weak(&t->park_state, &state, PARK_PERMIT)) return;
+      break;
     case PARK_RUNNING:
       if (atomic_compare_exchange_weak(&t->park_state, &state, PARK_PERMIT)) return;
       break;

@@ -7,7 +7,12 @@
  *                           one (and consumes it).
  *   wuc_unpark(t)           gives t the permit; wakes t if it is parked.  The
  *                           permit saturates at one: two unparks before a park
- *                           release a single park.
+ *                           release a single park.  What the caller stored
+ *                           before the unpark (even with a plain release
+ *                           store) is visible to t once it has consumed the
+ *                           permit or been woken: the unpark is always a
+ *                           read-modify-write of t's park word, also when the
+ *                           permit is there already.
  *
  * An unpark that arrives before the matching park is kept, so the usual
  * protocol needs no lock:

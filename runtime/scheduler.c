@@ -127,14 +127,6 @@ __attribute__((noinline)) struct wuc_uthread *wuc_statement_start(const char *ca
   return w->current;
 }
 
-__attribute__((noinline)) struct wuc_uthread *wuc_statement_start_at(const char *call,
-                                                                     const char *site) {
-  struct worker *w = tls_worker;
-  if (!w || !w->current) outside_user_thread_at(call, site, 0);
-  wuc_reclaim_count_op(w);
-  return w->current;
-}
-
 /* Only the owning worker writes its counters: no locked instruction needed. */
 static inline void count(_Atomic uint64_t *counter) {
   atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1,

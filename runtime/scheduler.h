@@ -261,13 +261,9 @@ struct wuc_uthread *wuc_current_thread_or_die(const char *call);
 /* The same for a call whose macro recorded its site: the message names it
  * ("chan_recv at demo.c:12 called outside a user thread"); file may be NULL. */
 struct wuc_uthread *wuc_current_thread_or_die_at(const char *call, const char *file, int line);
-/* wuc_current_thread_or_die for a waituntil statement (or a blocking
- * operation's one-clause statement) that starts, which is also where it
- * counts as an operation for reclamation (reclaim.h). */
+/* wuc_current_thread_or_die for a waituntil statement that starts, which is
+ * also where it counts as an operation for reclamation (reclaim.h). */
 struct wuc_uthread *wuc_statement_start(const char *call);
-/* The same for a blocking call whose macro recorded its site ("FILE:LINE",
- * or NULL). */
-struct wuc_uthread *wuc_statement_start_at(const char *call, const char *site);
 
 /* The start of an operation that may block (a blocking channel operation,
  * an I/O call): wuc_reclaim_op_start, and a preemption point.  If the

@@ -44,18 +44,6 @@ void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
 
 void wuc_wu_stmt_init(wuc_select_stmt *s, bool all_or) { stmt_init(s, all_or, true, "waituntil"); }
 
-void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call, const char *site) {
-  atomic_init(&s->race, WUC_RACE_OPEN);
-  s->thread = wuc_statement_start_at(call, site);
-  s->id = (uint64_t)(uintptr_t)s;
-  s->all_or = all_or;
-  s->lowered = false;
-  s->private_try = false;
-  s->rereg_rounds = 0;
-  atomic_init(&s->deferred, NULL);
-  s->clock = 0;
-}
-
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
 
 /* Is the caller the thread of n's statement?  (Only asked while it registers.) */

@@ -28,15 +28,9 @@ int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs)
  * is dropped onto the re-register list, as anyone else would drop it. */
 bool wuc_select_claim_waiter(wuc_select_node *n);
 
-/* wuc_select_stmt_init for a statement that stands in for the blocking
- * call `call` (chan_send, chan_recv) made at `site` ("FILE:LINE", or NULL if
- * unknown): a caller that is no user thread is told that call's name and
- * site, not "waituntil". */
 /* The statement's clock reading, taken once for all its timeouts (s->clock,
  * timeout.c): from the TSC when the worker read the clock less than 1 ms
  * ago (clock.h), never below the true time. */
 int64_t wuc_select_stmt_clock(wuc_select_stmt *s);
-
-void wuc_select_stmt_init_for(wuc_select_stmt *s, bool all_or, const char *call, const char *site);
 
 #endif

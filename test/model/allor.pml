@@ -36,9 +36,12 @@
  *                           OPEN instead of as it was (loses REGISTERING + list)
  *   BUG_END_REG_SPLIT       end_registration reads the list and clears it in
  *                           two steps (a drop in between is lost)
- * WITH_BLOCKING_RECEIVER: a third thread, R, runs chan_recv(&A): its node
- * (a one-clause all-or statement, never REGISTERING) waits in a cell, and
- * when R meets a waiting sender it claims that node alone (try_resume_sender).
+ * WITH_BLOCKING_RECEIVER: a third thread, R, runs chan_recv(&A): its thread
+ * waiter (no statement: channel.c struct thread_waiter) waits in a cell; the
+ * party that takes it out of the cell (C_BUSY) has claimed it, and a clause
+ * meeting it claims only its own node (claim_own); its status is its state
+ * (WAITING, CLAIMED = WAKING, DONE = woken).  When R meets a waiting sender
+ * it claims that node alone (try_resume_sender).
  * S0 and R compete for S1's one element: one of them stays parked.
  * SELF_PAIR: S0 is `waituntil (x << A) or waituntil (A << i)` (a send and a
  * receive clause on one channel) and nobody else uses A; with
@@ -135,7 +138,12 @@
  * [2 = timeout]; S1: S1_LO = B << i, S1_LO + 1 = A << i. */
 #define S0_HI (S0_NODES - 1)
 #define S1_LO S0_NODES
-#define R_NODE (S1_LO + 2) /* WITH_BLOCKING_RECEIVER: chan_recv(A)'s node */
+#define R_NODE (S1_LO + 2) /* WITH_BLOCKING_RECEIVER: chan_recv(A)'s thread waiter */
+#ifdef WITH_BLOCKING_RECEIVER
+#define THREAD_WAITER(n) ((n) == R_NODE)
+#else
+#define THREAD_WAITER(n) false
+#endif
 byte stmt_of[NN], kind_of[NN], chan_of[NN];
 
 byte race[NSTMT];
@@ -297,9 +305,14 @@ inline claim_pair(mine, theirs, result) {
   fi
 }
 
-/* wuc_select_wake: unpark the node's thread, then DONE. */
+/* wuc_select_wake: unpark the node's thread, then DONE.  A thread waiter
+ * (wake_thread): WAKING, unpark, then its result (DONE here). */
 inline wake(n) {
   assert(!left[stmt_of[n]]);
+  if
+  :: THREAD_WAITER(n) -> status[n] = CLAIMED
+  :: else
+  fi;
   unpark(stmt_of[n]);
   status[n] = DONE
 }
@@ -420,7 +433,15 @@ inline reg_chan(n, done) {
      :: m == NN -> skip
      :: else ->
         assert(kind_of[m] != kind_of[n]);
-        claim_pair(n, m, pr);
+        if
+        :: THREAD_WAITER(m) -> /* claimed by C_BUSY: claim_own */
+           take_word(n, WON(n), true, ok, was);
+           if
+           :: ok -> claims[n]++; claims[m]++; pr = PAIR_OK
+           :: else -> pr = MINE_LOST
+           fi
+        :: else -> claim_pair(n, m, pr)
+        fi;
         if
         :: pr == MINE_LOST -> /* claim_own's fatal error */
            won_elsewhere_while_registering = true;
@@ -619,8 +640,8 @@ ltl only_lockstep_livelock { ([]<> !(REGISTERING(0) && REGISTERING(1))) -> <> CO
 
 /* chan_recv (channel.c recv_impl): take the next cell; a waiting sender
  * is claimed alone (try_resume_sender) and woken; an empty cell gets R's
- * own node (blocking_op: a one-clause all-or statement, race OPEN); then
- * wuc_select_wait_winner. */
+ * thread waiter; then thread_waiter_wait: park while WAITING, wait out
+ * WAKING (CLAIMED here), return once DONE.  R's race word is never used. */
 proctype BlockingRecv(byte me; byte n) {
   byte c, k, m, was, j;
   bool ok, done, held;
@@ -644,9 +665,9 @@ proctype BlockingRecv(byte me; byte n) {
      fi
   od;
   wake_aside(me); /* op_waits: before parking */
-  do /* blocking_op_wait: wuc_select_wait_winner */
-  :: race[me] == WON(n) -> status[n] == DONE; break
-  :: race[me] == OPEN || race[me] == PENDING -> park(me)
+  do /* thread_waiter_wait */
+  :: status[n] == DONE -> break
+  :: status[n] == WAITING -> park(me)
   od;
   winner_of[me] = n;
 received:

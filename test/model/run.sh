@@ -104,6 +104,12 @@ check closed.code_4cee82e bug closed.pml safety -DBUG_CHECK_BEFORE_LISTING
 check closed.code_4cee82e.receive bug closed.pml safety -DWITH_RECEIVER -DBUG_CHECK_BEFORE_LISTING
 check closed.bug.settler_silent bug closed.pml safety -DWITH_RECEIVER -DBUG_SETTLER_SILENT
 
+# A blocking chan_recv's thread waiter woken by its resumer, on x86-TSO (the
+# resumer's stores buffered).  wake.code_a6bd130 is park.c's unpark before
+# b59428a (a permit left on a plain load): the scatter stress's hung consumer.
+check wake.tso pass wake.pml safety
+check wake.code_a6bd130 bug wake.pml safety -DBUG_UNPARK_PLAIN_LOAD
+
 # Two all-or statements in the two-sided race.
 check allor.cross pass allor.pml safety-E
 check allor.cross.timeout pass allor.pml safety-E -DWITH_TIMEOUT
@@ -130,7 +136,7 @@ check allor.bug.end_registration_split bug allor.pml safety-E -DBUG_END_REG_SPLI
 if [ $full -eq 1 ]; then
   PAN_CFLAGS="-O2" check allor.cross.timeout.liveness pass allor.pml ltl -DLIVENESS -DWITH_TIMEOUT
   check allor.bug.end_registration_split.timeout bug allor.pml safety-E -DWITH_TIMEOUT -DBUG_END_REG_SPLIT
-  # A third party, chan_recv(&A), competing with S0 for S1's element (9.6
+  # A third party, chan_recv(&A), competing with S0 for S1's element (12.3
   # million states: compiled optimised, states compressed, about 1.5 GB).
   PAN_CFLAGS="-O2 -DCOLLAPSE" check allor.cross.blocking_receiver pass allor.pml safety-E \
     -DWITH_BLOCKING_RECEIVER -DTRUNCATE_AT_K

@@ -382,4 +382,56 @@ TEST(Park, UnparkBeforeParkRacesLoseNoWakeUp) {
   std::printf("%s", r.out.c_str());
 }
 
+// A waker that publishes its result with a release store and then unparks a
+// thread that still holds a permit from an earlier wake-up (the thread
+// waiter of a blocking chan_recv: WAKING, then wuc_unpark).  The unpark
+// must not take the permit it finds as done with a plain load: x86 lets
+// that load pass the store, the waiter consumes the old permit, still reads
+// its old condition and parks for good (stress.family.scatter.w2 hung so in 4
+// of 200 runs; this test, in 3 of 5 runs before the fix).  Each round the waiter gives itself the
+// stale permit, tells the kernel thread to go, waits a random few pauses (to sweep the window) and
+// parks in a loop over the round's flag; the waker stores the flag and
+// unparks at once.  A lost wake-up is a hang (the watchdog).
+WUC_SCENARIO(unpark_with_permit_pending) {
+  constexpr long kRounds = 400000;
+  static std::atomic<long> go{0}, flag{0};
+  static std::atomic<bool> waker_done{false};
+  uthread_t *self = uthread_self();
+  // The deadlock report waits while a foreign kernel thread lives; a timer
+  // keeps every worker from counting as idle for good in any case.
+  wuc_timer keep_alive;
+  wuc_timer_start(&keep_alive, wuc_now() + seconds(3600), NeverFires);
+  std::thread waker([self] {
+    for (long k = 1; k <= kRounds; k++) {
+      for (uint32_t spins = 0; go.load(std::memory_order_acquire) != k;) wuc_test_spin_step(&spins);
+      flag.store(k, std::memory_order_release);
+      wuc_unpark(self);
+    }
+    waker_done.store(true);
+  });
+  uint32_t rng = 0x2545f491u;
+  long parks = 0;
+  for (long k = 1; k <= kRounds; k++) {
+    wuc_unpark(self); // the stale permit
+    go.store(k);
+    for (uint32_t i = NextRandom(rng) % 64; i > 0; i--) __builtin_ia32_pause();
+    while (flag.load(std::memory_order_acquire) != k) {
+      wuc_park("test: wait for the flag", &flag);
+      parks++;
+    }
+  }
+  // The waker may still be inside its last unpark of us.
+  for (uint32_t spins = 0; !waker_done.load();) wuc_test_spin_step(&spins);
+  waker.join();
+  SCENARIO_CHECK(wuc_timer_cancel(&keep_alive), "the keep-alive timer fired");
+  std::printf("%ld rounds, %ld park returns\n", kRounds, parks);
+  return 0;
+}
+
+TEST(Park, UnparkOrdersTheResultBeforeAPendingPermit) {
+  auto r = RunScenario("unpark_with_permit_pending", {{"WUC_PROCESSORS", "2"}}, 60);
+  EXPECT_TRUE(ExitedWith(r, 0));
+  std::printf("%s", r.out.c_str());
+}
+
 } // namespace
