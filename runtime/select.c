@@ -200,9 +200,21 @@ static void wait_until_done(wuc_select_node *n) {
 }
 
 void wuc_select_begin_registration(wuc_select_stmt *s) {
-  s->private_try = false; /* nodes get queued from here on */
   s->rereg_rounds = 0;
-  if (s->all_or) atomic_store(&s->race, WUC_RACE_REGISTERING);
+  if (!s->all_or) return;
+  if (s->private_try) {
+    /* Nothing of the statement is queued yet, so nobody else reads the race
+     * word before a node is published, and publishing one (a cell's CAS, a
+     * lock) releases this store: no locked instruction. */
+    s->private_try = false; /* nodes get queued from here on */
+    atomic_store_explicit(&s->race, WUC_RACE_REGISTERING, memory_order_relaxed);
+    return;
+  }
+  /* A resource that does not honour try_only may have queued a node in the
+   * try pass, and someone may have claimed it since: never overwrite a
+   * winner (end_registration then finds the statement won). */
+  uintptr_t open = WUC_RACE_OPEN;
+  (void)atomic_compare_exchange_strong(&s->race, &open, WUC_RACE_REGISTERING);
 }
 
 wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s) {

@@ -249,7 +249,10 @@ static inline wuc_bool wuc_select_is_claimed(wuc_select_node *__wuc_n) {
  * party inside a resource (a channel cell) never finds itself already won
  * elsewhere and unable to complete what it started.
  * end_registration returns NULL once the statement waits (or has won), else
- * the nodes to register again, linked by rereg_next; call it again after. */
+ * the nodes to register again, linked by rereg_next; call it again after.
+ * begin_registration leaves a statement that has already been won as it is
+ * (a resource that ignores try_only queued a node in the try pass, and that
+ * node was claimed): then register nothing, and the wait returns the winner. */
 void wuc_select_begin_registration(wuc_select_stmt *__wuc_s);
 wuc_select_node *wuc_select_end_registration(wuc_select_stmt *__wuc_s);
 
