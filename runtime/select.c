@@ -282,7 +282,18 @@ wuc_select_node *wuc_select_close(wuc_select_stmt *s) {
 }
 
 bool wuc_select_withdraw(wuc_select_node *n) {
-  if (n->stmt->all_or) return wuc_select_close(n->stmt) == n;
+  if (n->stmt->all_or) {
+    /* Already won (every loser's unreg, and the winner's after its body):
+     * nothing to close.  Only the winner waits for its claimer's DONE; a
+     * loser was never claimed, so no claimer touches it any more. */
+    uintptr_t race = atomic_load_explicit(&n->stmt->race, memory_order_acquire);
+    if (race > WUC_RACE_CLOSED && !is_registering(race)) {
+      if ((wuc_select_node *)race != n) return false;
+      wait_until_done(n);
+      return true;
+    }
+    return wuc_select_close(n->stmt) == n;
+  }
   for (;;) {
     int status = atomic_load(&n->status);
     switch (status) {
