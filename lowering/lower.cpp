@@ -908,8 +908,10 @@ private:
       c_.note("}");
     }
     if (allOr_) {
-      c_.code("wuc_wu_end_winner(&" + wu_ + ", " + at(i) + ");");
-      c_.code("(void)" + unregFn(f) + "(" + resArg(i) + ", " + node(i) + ");");
+      // (No unreg after a try won by a resource whose unreg would have
+      // nothing to do: wuc_wu_won_try, WUC_SELECTABLE_TRY_WIN_FINAL.)
+      c_.code("if (wuc_wu_end_winner(&" + wu_ + ", " + at(i) + ")) (void)" + unregFn(f) + "(" +
+              resArg(i) + ", " + node(i) + ");");
       c_.code("goto " + p_ + "_end;");
     } else {
       c_.code("wuc_wu_mixed_ran(&" + wu_ + ", " + at(i) + ");");

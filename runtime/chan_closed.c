@@ -19,6 +19,7 @@
 #include <wuc/select.h>
 
 #include "chan_cell.h"
+#include "select_internal.h"
 #include "spin.h"
 
 /* A watching node's res words, while it is listed. */
@@ -115,9 +116,7 @@ bool wuc_chan_closed_register(wuc_chan_closed_clause *clause, wuc_select_node *n
   if (drained(ch)) {
     if (listed(n)) unlist_watcher(ch, n);
     watch_unlock(ch);
-    if (!wuc_select_claim(n)) return false;
-    wuc_select_done(n);
-    return true;
+    return wuc_select_claim_done_own(n);
   }
   watch_unlock(ch);
   return false;

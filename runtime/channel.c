@@ -475,8 +475,7 @@ static inline void claim_own(struct waiter *w) {
  * own node (within registration nobody else can, so it cannot fail). */
 static inline void completed_alone(struct waiter *w) {
   if (w->kind != WAITER_CLAUSE) return;
-  if (!wuc_select_claim(w->node)) own_claim_lost(w->node);
-  wuc_select_done(w->node);
+  if (!wuc_select_claim_done_own(w->node)) own_claim_lost(w->node);
 }
 
 /* Completed with a partner, both claimed by claim_partner. */
@@ -1102,14 +1101,7 @@ bool wuc_chan_recv_unregister(wuc_chan_recv_clause *clause, wuc_select_node *n) 
   return clause_unregister(n, CELL_INTERRUPTED_RCV);
 }
 
-/* A completed transfer runs its body even when no longer needed: the
- * element has moved (docs/language.md, 'Semantics', rule 4). */
-bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *clause, wuc_select_node *n) {
-  (void)clause;
-  (void)n;
-  return true;
-}
-
+/* (wuc_chan_recv_on_selected is inline in <wuc/channel.h>.) */
 bool wuc_chan_send_on_selected(wuc_chan_send_clause *clause, wuc_select_node *n) {
   (void)clause;
   if (n->res.word[RES_RESULT] == WAKE_CLOSED) send_on_closed(n); /* closed while waiting */

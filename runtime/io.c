@@ -328,8 +328,8 @@ int wuc_wait_fd(int fd, unsigned events, wuc_duration_t limit) {
     }
   }
   if (won < 0) won = (int)wuc_wu_block_all_or(&w);
-  wuc_wu_end_winner(&w, (unsigned)won);
-  (void)ops[won]->unregister_select(resource[won], &clauses[won].__wuc_node);
+  if (wuc_wu_end_winner(&w, (unsigned)won))
+    (void)ops[won]->unregister_select(resource[won], &clauses[won].__wuc_node);
   if (won == 2) return (int)fail_with(ETIMEDOUT);
   if (atomic_load_explicit(&e->closing, memory_order_acquire) != closing)
     return (int)fail_with(ECANCELED);

@@ -43,7 +43,8 @@ void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *));
  * otherwise never let its worker pass a quiescent point.  Cheap: counts,
  * and announces one every 256 calls (scheduler.c; wuc_reclaim_count_op in
  * scheduler.h for callers that have the worker).  A waituntil statement
- * counts once, when it starts (wuc_statement_start), not once per clause. */
+ * counts once, when it starts (wuc_statement_start, or wuc_wu_stmt_init for a
+ * lowered one), not once per clause. */
 void wuc_reclaim_op_start(void);
 
 /* Scheduler hooks: a quiescent point, going to sleep, waking up. */

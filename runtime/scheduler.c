@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <wuc/waituntil.h> /* wuc_wu_stmt_init */
+
 #include "blocking.h"
 #include "clock.h"
 #include "fatal.h"
@@ -18,6 +20,7 @@
 #include "poller.h"
 #include "preempt.h"
 #include "sanitizer.h"
+#include "select_internal.h"
 #include "spin.h"
 #include "sysmon.h"
 
@@ -125,6 +128,15 @@ __attribute__((noinline)) struct wuc_uthread *wuc_statement_start(const char *ca
   if (!w || !w->current) outside_user_thread(call);
   wuc_reclaim_count_op(w);
   return w->current;
+}
+
+/* A lowered statement's set-up (<wuc/waituntil.h>): wuc_statement_start and
+ * wuc_select_stmt_fill in one call, every statement's first. */
+void wuc_wu_stmt_init(wuc_select_stmt *s, bool all_or) {
+  struct worker *w = tls_worker;
+  if (!w || !w->current) outside_user_thread("waituntil");
+  wuc_select_stmt_fill(s, w->current, all_or, true);
+  wuc_reclaim_count_op(w); /* last: a tail call when it announces */
 }
 
 /* Only the owning worker writes its counters: no locked instruction needed. */

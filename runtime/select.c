@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include <wuc/select.h>
-#include <wuc/waituntil.h> /* wuc_wu_stmt_init */
 
 #include "fatal.h"
 #include "park.h"
@@ -23,26 +22,13 @@ _Static_assert(WUC_RACE_OPEN == WUC_CLAUSE_WAITING && WUC_RACE_PENDING == WUC_CL
 
 static inline _Atomic uintptr_t *race_word(wuc_select_node *n) { return &n->stmt->race; }
 
-/* Static, so that wuc_select_stmt_init (every statement's first call) does
- * not pay a call more: an exported function is not inlined under -fPIC. */
-static inline void stmt_init(wuc_select_stmt *s, bool all_or, bool lowered, const char *call) {
-  atomic_init(&s->race, WUC_RACE_OPEN);
-  s->thread = wuc_statement_start(call);
-  /* Live statements are in live frames, so their addresses order them. */
-  s->id = (uint64_t)(uintptr_t)s;
-  s->all_or = all_or;
-  s->lowered = lowered;
-  s->private_try = lowered && all_or; /* wuc_wu_try_node keeps it */
-  s->rereg_rounds = 0;
-  atomic_init(&s->deferred, NULL);
-  s->clock = 0;
-}
-
 void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
-  stmt_init(s, all_or, false, "waituntil");
+  wuc_select_stmt_fill(s, wuc_statement_start("waituntil"), all_or, false);
 }
 
-void wuc_wu_stmt_init(wuc_select_stmt *s, bool all_or) { stmt_init(s, all_or, true, "waituntil"); }
+/* wuc_wu_stmt_init, every lowered statement's first call, is in
+ * scheduler.c: it reads the worker's thread-local pointer itself, one call
+ * less (wuc_statement_start). */
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
 
@@ -157,6 +143,23 @@ enum wuc_claim_pair_result wuc_select_claim_pair(wuc_select_node *mine, wuc_sele
 
 int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs) {
   if (mine->stmt == theirs->stmt) return SELECT_PAIR_OWN;
+  if (mine->try_only && mine->stmt->private_try) {
+    /* Nobody else can reach our race word (<wuc/select.h>, private_try), so
+     * nobody can be claiming it while we claim theirs: no global order to
+     * keep, no PENDING.  Their word first, then ours by plain stores: one
+     * locked instruction instead of three. */
+    wuc_select_stmt *s = mine->stmt;
+    if (atomic_load_explicit(&s->race, memory_order_relaxed) != WUC_RACE_OPEN)
+      return WUC_PAIR_MINE_LOST;
+    uintptr_t theirs_was;
+    if (!take_claim_word(theirs, taken_value(theirs), &theirs_was, true))
+      return WUC_PAIR_THEIRS_LOST;
+    atomic_store_explicit(&s->race, (uintptr_t)mine, memory_order_relaxed);
+    atomic_store_explicit(&mine->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
+    if (theirs->stmt->all_or)
+      atomic_store_explicit(&theirs->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
+    return WUC_PAIR_CLAIMED;
+  }
   wuc_select_node *first = claims_before(mine, theirs) ? mine : theirs;
   wuc_select_node *second = first == mine ? theirs : mine;
   uintptr_t first_was, second_was;
@@ -193,8 +196,21 @@ static void wait_until_done(wuc_select_node *n) {
 }
 
 void wuc_select_begin_registration(wuc_select_stmt *s) {
-  s->private_try = false; /* nodes get queued from here on */
-  if (s->all_or) atomic_store(&s->race, WUC_RACE_REGISTERING);
+  s->rereg_rounds = 0;
+  if (!s->all_or) return;
+  if (s->private_try) {
+    /* Nothing of the statement is queued yet, so nobody else reads the race
+     * word before a node is published, and publishing one (a cell's CAS, a
+     * lock) releases this store: no locked instruction. */
+    s->private_try = false; /* nodes get queued from here on */
+    atomic_store_explicit(&s->race, WUC_RACE_REGISTERING, memory_order_relaxed);
+    return;
+  }
+  /* A resource that does not honour try_only may have queued a node in the
+   * try pass, and someone may have claimed it since: never overwrite a
+   * winner (end_registration then finds the statement won). */
+  uintptr_t open = WUC_RACE_OPEN;
+  (void)atomic_compare_exchange_strong(&s->race, &open, WUC_RACE_REGISTERING);
 }
 
 wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s) {
@@ -262,7 +278,18 @@ wuc_select_node *wuc_select_close(wuc_select_stmt *s) {
 }
 
 bool wuc_select_withdraw(wuc_select_node *n) {
-  if (n->stmt->all_or) return wuc_select_close(n->stmt) == n;
+  if (n->stmt->all_or) {
+    /* Already won (every loser's unreg, and the winner's after its body):
+     * nothing to close.  Only the winner waits for its claimer's DONE; a
+     * loser was never claimed, so no claimer touches it any more. */
+    uintptr_t race = atomic_load_explicit(&n->stmt->race, memory_order_acquire);
+    if (race > WUC_RACE_CLOSED && !is_registering(race)) {
+      if ((wuc_select_node *)race != n) return false;
+      wait_until_done(n);
+      return true;
+    }
+    return wuc_select_close(n->stmt) == n;
+  }
   for (;;) {
     int status = atomic_load(&n->status);
     switch (status) {

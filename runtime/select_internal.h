@@ -17,6 +17,22 @@
 enum { SELECT_PAIR_OWN = WUC_PAIR_THEIRS_LOST + 1 };
 int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs);
 
+/* wuc_select_claim then, at once, wuc_select_done, for a resource completing
+ * its own node in reg: in a private try (<wuc/select.h>, private_try) three
+ * plain stores, no call. */
+static inline bool wuc_select_claim_done_own(wuc_select_node *n) {
+  wuc_select_stmt *s = n->stmt;
+  if (n->try_only && s->private_try) {
+    if (atomic_load_explicit(&s->race, memory_order_relaxed) != WUC_RACE_OPEN) return false;
+    atomic_store_explicit(&s->race, (uintptr_t)n, memory_order_relaxed);
+    atomic_store_explicit(&n->status, WUC_CLAUSE_DONE, memory_order_relaxed);
+    return true;
+  }
+  if (!wuc_select_claim(n)) return false;
+  wuc_select_done(n);
+  return true;
+}
+
 /* wuc_select_claim for a resumer: a resource completing a node that waits
  * in it on behalf of some other operation (a channel receive moving a
  * suspended sender into the buffer, or failing it on close).  Unlike
@@ -32,5 +48,20 @@ bool wuc_select_claim_waiter(wuc_select_node *n);
  * timeout.c): from the TSC when the worker read the clock less than 1 ms
  * ago (clock.h), never below the true time. */
 int64_t wuc_select_stmt_clock(wuc_select_stmt *s);
+
+/* Sets up a statement of `thread` (wuc_statement_start's result).  A
+ * lowered all-or statement starts with a private try (wuc_wu_try_node keeps
+ * it).  The re-register rounds are counted from
+ * wuc_select_begin_registration on (nothing reads them before). */
+static inline void wuc_select_stmt_fill(wuc_select_stmt *s, struct wuc_uthread *thread, bool all_or,
+                                        bool lowered) {
+  atomic_init(&s->race, WUC_RACE_OPEN);
+  s->thread = thread;
+  s->all_or = all_or;
+  s->lowered = lowered;
+  s->private_try = lowered && all_or;
+  atomic_init(&s->deferred, NULL);
+  s->clock = 0;
+}
 
 #endif

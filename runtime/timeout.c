@@ -72,9 +72,7 @@ bool wuc_timeout_register(wuc_timeout *t, wuc_select_node *n) {
     t->deadline = t->delay > INT64_MAX - now ? INT64_MAX : now + t->delay;
     t->delay = 0; /* fixed: registered again, it keeps this deadline */
   } else if (has_passed(t)) {
-    if (!wuc_select_claim(n)) return false;
-    wuc_select_done(n);
-    return true;
+    return wuc_select_claim_done_own(n);
   }
   /* A saturated deadline never passes: no timer, so that it neither wakes
    * anyone nor counts as pending for the deadlock report. */

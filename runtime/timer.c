@@ -97,7 +97,7 @@ int64_t wuc_timers_pending(void) {
   return pending;
 }
 
-static void heap_compact(struct timer_heap *h) {
+static __attribute__((noinline)) void heap_compact(struct timer_heap *h) {
   size_t kept = 0;
   int64_t dropped = 0;
   for (size_t i = 0; i < h->len; i++) {
@@ -114,10 +114,12 @@ static void heap_compact(struct timer_heap *h) {
   for (size_t i = h->len / 2; i-- > 0;) sift_down(h, i);
 }
 
-static void maybe_compact(struct timer_heap *h) {
+/* Inline: every start asks (two loads and a compare), and compacts rarely. */
+static inline __attribute__((always_inline)) void maybe_compact(struct timer_heap *h) {
+  if (h->len < 64) return;
   int64_t dead = (int64_t)(atomic_load_explicit(&h->cancelled, memory_order_relaxed) -
                            atomic_load_explicit(&h->dropped, memory_order_relaxed));
-  if (h->len >= 64 && dead > (int64_t)(h->len / 4)) heap_compact(h);
+  if (dead > (int64_t)(h->len / 4)) heap_compact(h);
 }
 
 /* Called with the lock held, after every change of the top. */

@@ -53,7 +53,12 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
    * nodes: they drop them on the statement's re-register list instead
    * (Kotlin's re-register rule; <wuc/select.h>). */
   wuc_select_begin_registration(&w->s);
-  for (unsigned i = 0; i < w->n && winner < 0; i++) {
+  /* (Not registering: a clause a user resource queued in the try pass has
+   * won meanwhile; registering the others could only fail.  The wait
+   * returns that winner.) */
+  bool registering =
+      (atomic_load_explicit(&w->s.race, memory_order_relaxed) & 7) == WUC_RACE_REGISTERING;
+  for (unsigned i = 0; registering && i < w->n && winner < 0; i++) {
     wuc_wu_clause *c = &w->cl[i];
     if (!c->enabled) continue;
     c->__wuc_node.try_only = false; /* it failed its try */

@@ -139,7 +139,15 @@ typedef struct wuc_chan_closed_clause {
 struct wuc_select_node;
 wuc_bool wuc_chan_recv_register(wuc_chan_recv_clause *__wuc_c, struct wuc_select_node *__wuc_n);
 wuc_bool wuc_chan_recv_unregister(wuc_chan_recv_clause *__wuc_c, struct wuc_select_node *__wuc_n);
-wuc_bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *__wuc_c, struct wuc_select_node *__wuc_n);
+/* A completed transfer runs its body even when no longer needed: the
+ * element has moved (docs/language.md, 'Semantics', rule 4).  Inline: the
+ * winner of every statement with a receive clause calls it. */
+static inline wuc_bool wuc_chan_recv_on_selected(wuc_chan_recv_clause *__wuc_c,
+                                                 struct wuc_select_node *__wuc_n) {
+  (void)__wuc_c;
+  (void)__wuc_n;
+  return 1;
+}
 wuc_bool wuc_chan_send_register(wuc_chan_send_clause *__wuc_c, struct wuc_select_node *__wuc_n);
 wuc_bool wuc_chan_send_unregister(wuc_chan_send_clause *__wuc_c, struct wuc_select_node *__wuc_n);
 wuc_bool wuc_chan_send_on_selected(wuc_chan_send_clause *__wuc_c, struct wuc_select_node *__wuc_n);
@@ -194,9 +202,10 @@ wuc_bool wuc_chan_closed_on_selected(wuc_chan_closed_clause *__wuc_c,
 
 #include <wuc/select.h>
 WUC_SELECTABLE_BUILTIN_(wuc_chan_recv_clause, wuc_chan_recv_register, wuc_chan_recv_unregister,
-                        wuc_chan_recv_on_selected, 0);
+                        wuc_chan_recv_on_selected, WUC_SELECTABLE_TRY_WIN_FINAL);
 WUC_SELECTABLE_BUILTIN_(wuc_chan_send_clause, wuc_chan_send_register, wuc_chan_send_unregister,
-                        wuc_chan_send_on_selected, 0);
+                        wuc_chan_send_on_selected, WUC_SELECTABLE_TRY_WIN_FINAL);
 WUC_SELECTABLE_BUILTIN_(wuc_chan_closed_clause, wuc_chan_closed_register,
-                        wuc_chan_closed_unregister, wuc_chan_closed_on_selected, 0);
+                        wuc_chan_closed_unregister, wuc_chan_closed_on_selected,
+                        WUC_SELECTABLE_TRY_WIN_FINAL);
 #endif

@@ -54,7 +54,7 @@
  * Two-sided races.  When a claimer is itself a clause of another statement
  * (a select sending on a rendezvous channel finds a select receiving), both
  * clauses must be claimed together or not at all: wuc_select_claim_pair.  It
- * takes the two claim words in a global order (statement id, then node
+ * takes the two claim words in a global order (statement address, then node
  * address), marking the first PENDING while it tries the second, so two
  * statements claiming each other in opposite orders cannot livelock (the
  * one that takes the lower word first wins; the other waits a few
@@ -131,7 +131,6 @@ typedef struct wuc_select_stmt {
    * claim, the winning node, or WUC_RACE_CLOSED once withdrawn. */
   WUC_EXT_ WUC_ATOMIC(wuc_uintptr_t) race;
   wuc_uthread_t *thread;
-  wuc_uint64_t id; /* orders two-sided claims */
   wuc_bool all_or;
   /* The statement is the head of a lowered waituntil (a wuc_wu of
    * <wuc/waituntil.h>): the deadlock report reads its clauses. */
@@ -250,7 +249,10 @@ static inline wuc_bool wuc_select_is_claimed(wuc_select_node *__wuc_n) {
  * party inside a resource (a channel cell) never finds itself already won
  * elsewhere and unable to complete what it started.
  * end_registration returns NULL once the statement waits (or has won), else
- * the nodes to register again, linked by rereg_next; call it again after. */
+ * the nodes to register again, linked by rereg_next; call it again after.
+ * begin_registration leaves a statement that has already been won as it is
+ * (a resource that ignores try_only queued a node in the try pass, and that
+ * node was claimed): then register nothing, and the wait returns the winner. */
 void wuc_select_begin_registration(wuc_select_stmt *__wuc_s);
 wuc_select_node *wuc_select_end_registration(wuc_select_stmt *__wuc_s);
 
@@ -299,6 +301,9 @@ typedef struct wuc_selectable_ops {
 #define WUC_SELECTABLE_HONOURS_TRY_ONLY 1u
 /* The timeout(d) clause (its statement reads the clock for it). */
 #define WUC_SELECTABLE_TIMEOUT 2u
+/* unreg of a node whose reg returned true in the try pass (try_only set)
+ * does nothing and returns true: a lowered statement skips that call. */
+#define WUC_SELECTABLE_TRY_WIN_FINAL 4u
 
 /* Declares that T is selectable with the three functions.  Expands to a
  * constant that wucc's semantic pass finds (by its annotation) and that

@@ -56,7 +56,8 @@ static inline wuc_timeout wuc_timeout_make(wuc_duration_t __wuc_d) {
 wuc_bool wuc_timeout_register(wuc_timeout *__wuc_t, wuc_select_node *__wuc_n);
 wuc_bool wuc_timeout_unregister(wuc_timeout *__wuc_t, wuc_select_node *__wuc_n);
 WUC_SELECTABLE_DROPPABLE_BUILTIN_(wuc_timeout, wuc_timeout_register, wuc_timeout_unregister,
-                                  wuc_timeout_on_selected, WUC_SELECTABLE_TIMEOUT);
+                                  wuc_timeout_on_selected,
+                                  WUC_SELECTABLE_TIMEOUT | WUC_SELECTABLE_TRY_WIN_FINAL);
 
 #ifdef __cplusplus
 }

@@ -165,16 +165,25 @@ static inline void wuc_wu_init(wuc_wu *__wuc_w, wuc_wu_clause *__wuc_cl, wuc_boo
 /* Fast path, clause i: the node is set up for a try (try_only: a resource
  * that cannot complete now queues nothing). */
 static inline wuc_select_node *wuc_wu_try_node(wuc_wu *__wuc_w, unsigned __wuc_i) {
-  wuc_select_node *__wuc_n = wuc_wu_node_setup(__wuc_w, __wuc_i);
-  __wuc_n->try_only = 1;
+  /* (The flags first: the compiler then knows them from the clause's
+   * set-up, before the node's atomic status store.) */
   if (!(__wuc_w->cl[__wuc_i].ops->flags & WUC_SELECTABLE_HONOURS_TRY_ONLY))
     __wuc_w->s.private_try = 0;
+  wuc_select_node *__wuc_n = wuc_wu_node_setup(__wuc_w, __wuc_i);
+  __wuc_n->try_only = 1;
   return __wuc_n;
 }
 
 /* The try of clause i won: it completed and must be unregistered after its
- * body (live).  Nothing else was queued. */
+ * body (live), unless its resource's unreg has nothing to do after a win in
+ * the try pass (WUC_SELECTABLE_TRY_WIN_FINAL): then nothing of the statement
+ * is live any more (the try pass queued nothing), and the statement's exit
+ * has nothing to walk. */
 static inline void wuc_wu_won_try(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  if (__wuc_w->cl[__wuc_i].ops->flags & WUC_SELECTABLE_TRY_WIN_FINAL) {
+    __wuc_w->n = 0;
+    return;
+  }
   __wuc_w->cl[__wuc_i].__wuc_node.try_only = 0;
   __wuc_w->cl[__wuc_i].live = 1;
 }
@@ -197,12 +206,16 @@ unsigned wuc_fair_random(unsigned __wuc_bound);
  * runs on_selected, the body, then unregisters it. */
 unsigned wuc_wu_block_all_or(wuc_wu *__wuc_w);
 
-/* All-or: the winner's part after its body (a lock is released here).  No
- * other clause is live (the try pass queued nothing, wuc_wu_block_all_or
- * withdrew the losers), so the statement's exit has nothing to walk. */
-static inline void wuc_wu_end_winner(wuc_wu *__wuc_w, unsigned __wuc_i) {
+/* All-or: after the winner's body.  No other clause is live (the try pass
+ * queued nothing, wuc_wu_block_all_or withdrew the losers), so the
+ * statement's exit has nothing to walk.  True: the winner is still live and
+ * the caller unregisters it now (a lock is released here); false: it won
+ * its try and needs no unreg (wuc_wu_won_try). */
+static inline wuc_bool wuc_wu_end_winner(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  wuc_bool __wuc_live = __wuc_w->cl[__wuc_i].live;
   __wuc_w->cl[__wuc_i].live = 0;
   __wuc_w->n = 0;
+  return __wuc_live;
 }
 
 /* Mixed statements.  Each call first copies each clause's __wuc_needed to

@@ -82,7 +82,8 @@ TEST(Lowering, SingleReceiveInPlace) {
                   "wuc_wu_won_try(&__wuc0.__wuc_wu, 0);", "__wuc0_clause0_recv_won:",
                   "if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv, "
                   "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
-                  "{ x++; }", "wuc_wu_end_winner(&__wuc0.__wuc_wu, 0);",
+                  "{ x++; }",
+                  "if (wuc_wu_end_winner(&__wuc0.__wuc_wu, 0)) "
                   "(void)wuc_chan_recv_unregister(&__wuc0.__wuc_clause0_recv, "
                   "&__wuc0.__wuc_clauses[0].__wuc_node);",
                   "goto __wuc0_end;", "__wuc0_end:;"}));
@@ -425,8 +426,8 @@ int f(int n) {
           "  __wuc0_clause1_latch_won:\n"
           "    if (wuc_latch_on_selected(__wuc0.__wuc_clause1_latch, "
           "&__wuc0.__wuc_clauses[1].__wuc_node)) {\n",
-          "{ x--; }\n    }\n    wuc_wu_end_winner(&__wuc0.__wuc_wu, 1);\n"
-          "    (void)wuc_latch_unregister(__wuc0.__wuc_clause1_latch, "
+          "{ x--; }\n    }\n    if (wuc_wu_end_winner(&__wuc0.__wuc_wu, 1)) "
+          "(void)wuc_latch_unregister(__wuc0.__wuc_clause1_latch, "
           "&__wuc0.__wuc_clauses[1].__wuc_node);\n"
           "    goto __wuc0_end;\n  __wuc0_end:;"}))
       << s;
@@ -929,10 +930,10 @@ TEST(Lowering, NestedStatementIsLoweredInsideTheOuterBody) {
             std::string::npos);
   EXPECT_NE(inner.find("__wuc1.__wuc_clause1_timeout = "), std::string::npos);
   // The inner block sits in the outer clause's body, which runs once.
-  EXPECT_TRUE(
-      inOrder(l.plain, {"if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv,",
-                        "{ /* waituntil statement 1", "{ r = x + y; }", "{ r = -1; }",
-                        "__wuc1_end:;", "wuc_wu_end_winner(&__wuc0.__wuc_wu, 0);", "__wuc0_end:;"}))
+  EXPECT_TRUE(inOrder(l.plain, {"if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv,",
+                                "{ /* waituntil statement 1", "{ r = x + y; }", "{ r = -1; }",
+                                "__wuc1_end:;", "if (wuc_wu_end_winner(&__wuc0.__wuc_wu, 0))",
+                                "__wuc0_end:;"}))
       << l.plain;
   EXPECT_EQ(count(l.c, "{ /* waituntil statement 1"), 1u);
   // No statement is left as written outside comments.
@@ -1036,7 +1037,8 @@ TEST(Lowering, GeneratedCodeIsAttributedToTheUserLineItFollows) {
   EXPECT_NE(l.c.find("#line 10\n    wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);\n"),
             std::string::npos);
   EXPECT_NE(l.c.find("#line 13\n    wuc_wu_won_try(&__wuc0.__wuc_wu, 1);\n"), std::string::npos);
-  EXPECT_NE(l.c.find("#line 13\n    wuc_wu_end_winner(&__wuc0.__wuc_wu, 0);\n"), std::string::npos);
+  EXPECT_NE(l.c.find("#line 13\n    if (wuc_wu_end_winner(&__wuc0.__wuc_wu, 0)) "),
+            std::string::npos);
   EXPECT_NE(l.c.find("#line 13\n    } __wuc0 __attribute__((__cleanup__(wuc_wu_state_exit)));\n"),
             std::string::npos);
   size_t guard = l.c.find("#line 11\n    __wuc0.__wuc_clause1_recv_enabled", b);
