@@ -96,13 +96,24 @@ enum wuc_wu_kind {
 /* *to = *from with C's conversion between the two kinds. */
 void wuc_wu_convert(void *__wuc_to, int __wuc_to_kind, const void *__wuc_from, int __wuc_from_kind);
 
+/* Mixed statements keep which clauses are live and pending as bit masks
+ * too, for the first WUC_WU_MASK_BITS clauses: the step finds them with a
+ * count of trailing zeros instead of a walk over every clause's flags
+ * (clauses from WUC_WU_MASK_BITS on, in a statement with large families,
+ * are found by their flags). */
+#define WUC_WU_MASK_BITS 64u
+
 typedef struct wuc_wu {
   wuc_select_stmt s;
   wuc_wu_clause *cl;
   unsigned n;
   unsigned next_reg; /* mixed: clauses before it have had their turn to register */
+  /* Mixed: bit i set while clause i (< WUC_WU_MASK_BITS) is live / pending. */
+  wuc_uint64_t live_bits, pending_bits;
   wuc_bool try_only; /* mixed with an `else`: try each clause once, never park */
-  char __wuc_pad[7];
+  wuc_bool
+      timeouts; /* mixed: an enabled clause is a timeout (its clock starts at the first step) */
+  char __wuc_pad[6];
 } wuc_wu;
 
 /* Evaluation of a family's element: clause `c` (of the statement's array),
@@ -219,13 +230,56 @@ enum { WUC_WU_END = -1, WUC_WU_RECOMPUTE = -2, WUC_WU_ELSE = -3 };
  * is not satisfied after every clause had its try. */
 static inline void wuc_wu_mixed_begin(wuc_wu *__wuc_w, wuc_bool __wuc_try_only) {
   __wuc_w->try_only = __wuc_try_only;
-  for (unsigned __wuc_i = 0; __wuc_i < __wuc_w->n; __wuc_i++)
-    if (__wuc_w->cl[__wuc_i].enabled) (void)wuc_wu_node_setup(__wuc_w, __wuc_i);
+  __wuc_w->timeouts = 0;
+  __wuc_w->live_bits = __wuc_w->pending_bits = 0;
+  for (unsigned __wuc_i = 0; __wuc_i < __wuc_w->n; __wuc_i++) {
+    if (!__wuc_w->cl[__wuc_i].enabled) continue;
+    (void)wuc_wu_node_setup(__wuc_w, __wuc_i);
+    if (__wuc_w->cl[__wuc_i].ops->flags & WUC_SELECTABLE_TIMEOUT) __wuc_w->timeouts = 1;
+  }
 }
-int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied);
-/* After body i of a mixed statement: unregisters it (a lock is released
- * here) and counts it as run. */
-void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i);
+/* After body i of a mixed statement (or for a clause that completed and
+ * whose resource skips its body): counts it as run and unregisters it (a
+ * lock is released here). */
+static inline void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  wuc_wu_clause *__wuc_c = &__wuc_w->cl[__wuc_i];
+  __wuc_c->__wuc_ran = 1;
+  if (!__wuc_c->live) return;
+  __wuc_c->live = 0;
+  if (__wuc_i < WUC_WU_MASK_BITS) __wuc_w->live_bits &= ~((wuc_uint64_t)1 << __wuc_i);
+  (void)__wuc_c->ops->unregister_select(__wuc_c->res, &__wuc_c->__wuc_node);
+}
+/* The whole step (runtime/waituntil.c). */
+int wuc_wu_mixed_step_slow(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied);
+/* The step, inline while there is nothing but the common case to do: every
+ * clause has had its turn to register, none is pending, none was handed
+ * back, and every live clause is still needed (so nothing is withdrawn).
+ * Then the step is a scan of the live mask for the first completed clause
+ * in source order, or the end once the tree is satisfied and nothing is
+ * live; anything else is left to wuc_wu_mixed_step_slow, which does all of
+ * it (docs/select.md, "Mixed statements"). */
+static inline int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied) {
+  wuc_uint64_t __wuc_live = __wuc_w->live_bits, __wuc_m;
+  if (__wuc_w->next_reg != __wuc_w->n || __wuc_w->n > WUC_WU_MASK_BITS || __wuc_w->pending_bits ||
+      WUC_LOAD_ACQUIRE_(&__wuc_w->s.deferred))
+    return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
+  for (__wuc_m = __wuc_live; __wuc_m; __wuc_m &= __wuc_m - 1) {
+    wuc_wu_clause *__wuc_c = &__wuc_w->cl[__builtin_ctzll(__wuc_m)];
+    __wuc_c->__wuc_node.needed = __wuc_c->__wuc_needed;
+    if (!__wuc_c->__wuc_needed) return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
+  }
+  for (__wuc_m = __wuc_live; __wuc_m; __wuc_m &= __wuc_m - 1) {
+    unsigned __wuc_i = (unsigned)__builtin_ctzll(__wuc_m);
+    wuc_wu_clause *__wuc_c = &__wuc_w->cl[__wuc_i];
+    if (!wuc_select_is_done(&__wuc_c->__wuc_node)) continue;
+    if (__wuc_c->ops->on_selected(__wuc_c->res, &__wuc_c->__wuc_node)) return (int)__wuc_i;
+    wuc_wu_mixed_ran(__wuc_w, __wuc_i); /* completed, its body skipped: it counts as run */
+    return WUC_WU_RECOMPUTE;
+  }
+  if (!__wuc_satisfied || __wuc_live) return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
+  __wuc_w->n = 0; /* nothing is live: the exit has nothing to withdraw */
+  return WUC_WU_END;
+}
 
 /* ---- clause families (docs/language.md, "Clause families") ------------
  * A statement with a family flattens it: each element is one wuc_wu_clause
