@@ -161,12 +161,29 @@ static int finish(wuc_wu *w, int how) {
   return how;
 }
 
+/* Clause i completed as it registered: its body runs now, before the
+ * clauses after it register.  So that their timeouts still count from the
+ * statement's first step (docs/language.md, "The timeout clock"), the
+ * clock is read here, once, if one of them is a timeout (a timeout that
+ * registers to wait reads it itself otherwise). */
+static int first_done(wuc_wu *w, unsigned i) {
+  if (w->s.clock == 0 && !w->try_only) {
+    for (unsigned j = i + 1; j < w->n; j++) {
+      if (w->cl[j].enabled && (w->cl[j].ops->flags & WUC_SELECTABLE_TIMEOUT)) {
+        (void)wuc_select_stmt_clock(&w->s);
+        break;
+      }
+    }
+  }
+  wuc_wu_clause *c = &w->cl[i];
+  if (selected(c)) return (int)i;
+  clear_live(w, i);
+  (void)unreg(c);
+  c->__wuc_ran = true;
+  return WUC_WU_RECOMPUTE;
+}
+
 int wuc_wu_mixed_step_slow(wuc_wu *w, bool satisfied) {
-  /* A mixed statement registers a clause only after the bodies of earlier
-   * ones that completed at once have run, so its timeouts count from its
-   * first step, not from their registration (docs/language.md, "The
-   * timeout clock"). */
-  if (w->timeouts && !w->try_only && w->s.clock == 0) (void)wuc_select_stmt_clock(&w->s);
   /* The predicate's verdicts where the resources' on_selected reads them,
    * then step 5 for live clauses the tree no longer needs: one that
    * completed all the same runs its body if its resource says so (a
@@ -197,22 +214,20 @@ int wuc_wu_mixed_step_slow(wuc_wu *w, bool satisfied) {
   for (;;) {
     /* Step 2, on the first calls: register the needed clauses in source
      * order, and run a body as soon as its clause completes. */
-    while (w->next_reg < w->n) {
-      unsigned i = w->next_reg++;
+    for (unsigned i = w->next_reg, n = w->n; i < n; i++) {
       wuc_wu_clause *c = &w->cl[i];
       if (!c->enabled || !c->__wuc_needed) continue;
+      bool try_only = w->try_only;
       c->__wuc_node.needed = true;
-      c->__wuc_node.try_only = w->try_only;
+      c->__wuc_node.try_only = try_only;
       set_live(w, i);
       if (reg(c)) {
-        if (selected(c)) return (int)i;
-        clear_live(w, i);
-        (void)unreg(c);
-        c->__wuc_ran = true;
-        return WUC_WU_RECOMPUTE;
+        w->next_reg = i + 1;
+        return first_done(w, i);
       }
-      if (w->try_only) clear_live(w, i); /* a try queues nothing */
+      if (try_only) clear_live(w, i); /* a try queues nothing */
     }
+    w->next_reg = w->n;
     /* Clauses a channel set aside and handed back (they met a clause of
      * this statement, docs/select.md): register them again.  One that
      * completes is DONE, and the scan below runs it. */

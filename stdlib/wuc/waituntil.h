@@ -111,9 +111,7 @@ typedef struct wuc_wu {
   /* Mixed: bit i set while clause i (< WUC_WU_MASK_BITS) is live / pending. */
   wuc_uint64_t live_bits, pending_bits;
   wuc_bool try_only; /* mixed with an `else`: try each clause once, never park */
-  wuc_bool
-      timeouts; /* mixed: an enabled clause is a timeout (its clock starts at the first step) */
-  char __wuc_pad[6];
+  char __wuc_pad[7];
 } wuc_wu;
 
 /* Evaluation of a family's element: clause `c` (of the statement's array),
@@ -229,13 +227,17 @@ enum { WUC_WU_END = -1, WUC_WU_RECOMPUTE = -2, WUC_WU_ELSE = -3 };
  * wuc_wu_mixed_step returns WUC_WU_ELSE instead of parking when the tree
  * is not satisfied after every clause had its try. */
 static inline void wuc_wu_mixed_begin(wuc_wu *__wuc_w, wuc_bool __wuc_try_only) {
+  wuc_wu_clause *__wuc_cl = __wuc_w->cl;
+  unsigned __wuc_n = __wuc_w->n;
   __wuc_w->try_only = __wuc_try_only;
-  __wuc_w->timeouts = 0;
   __wuc_w->live_bits = __wuc_w->pending_bits = 0;
-  for (unsigned __wuc_i = 0; __wuc_i < __wuc_w->n; __wuc_i++) {
-    if (!__wuc_w->cl[__wuc_i].enabled) continue;
-    (void)wuc_wu_node_setup(__wuc_w, __wuc_i);
-    if (__wuc_w->cl[__wuc_i].ops->flags & WUC_SELECTABLE_TIMEOUT) __wuc_w->timeouts = 1;
+  for (unsigned __wuc_i = 0; __wuc_i < __wuc_n; __wuc_i++) {
+    wuc_select_node *__wuc_node = &__wuc_cl[__wuc_i].__wuc_node;
+    const char *__wuc_site = __wuc_node->site;
+    if (!__wuc_cl[__wuc_i].enabled) continue;
+    /* wuc_wu_node_setup: its data and site were kept in the node */
+    wuc_select_node_init(__wuc_node, &__wuc_w->s, __wuc_node->data);
+    __wuc_node->site = __wuc_site;
   }
 }
 /* After body i of a mixed statement (or for a clause that completed and
