@@ -183,6 +183,21 @@ static int first_done(wuc_wu *w, unsigned i) {
   return WUC_WU_RECOMPUTE;
 }
 
+/* Step 5 for live clause i, no longer needed. */
+static void withdraw(wuc_wu *w, unsigned i) {
+  wuc_wu_clause *c = &w->cl[i];
+  clear_live(w, i);
+  if (unreg(c) && selected(c)) {
+    c->pending = true;
+    w->pending_bits |= bit(i);
+  }
+}
+
+bool wuc_wu_mixed_withdraw(wuc_wu *w, uint64_t drop) {
+  for (; drop; drop &= drop - 1) withdraw(w, (unsigned)__builtin_ctzll(drop));
+  return w->pending_bits != 0;
+}
+
 int wuc_wu_mixed_step_slow(wuc_wu *w, bool satisfied) {
   /* The predicate's verdicts where the resources' on_selected reads them,
    * then step 5 for live clauses the tree no longer needs: one that
@@ -195,12 +210,7 @@ int wuc_wu_mixed_step_slow(wuc_wu *w, bool satisfied) {
   for (int i; (i = walk_next(w, &k)) != NONE;) {
     wuc_wu_clause *c = &w->cl[i];
     c->__wuc_node.needed = c->__wuc_needed;
-    if (c->__wuc_needed) continue;
-    clear_live(w, (unsigned)i);
-    if (unreg(c) && selected(c)) {
-      c->pending = true;
-      w->pending_bits |= bit((unsigned)i);
-    }
+    if (!c->__wuc_needed) withdraw(w, (unsigned)i);
   }
   walk pk = {w->pending_bits, WUC_WU_MASK_BITS, true};
   int p = walk_next(w, &pk);

@@ -253,32 +253,51 @@ static inline void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i) {
 }
 /* The whole step (runtime/waituntil.c). */
 int wuc_wu_mixed_step_slow(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied);
-/* The step, inline while there is nothing but the common case to do: every
- * clause has had its turn to register, none is pending, none was handed
- * back, and every live clause is still needed (so nothing is withdrawn).
- * Then the step is a scan of the live mask for the first completed clause
- * in source order, or the end once the tree is satisfied and nothing is
- * live; anything else is left to wuc_wu_mixed_step_slow, which does all of
- * it (docs/select.md, "Mixed statements"). */
+/* Step 5 for the live clauses of `drop` (bits of clauses below
+ * WUC_WU_MASK_BITS), no longer needed, in source order: each is
+ * unregistered, and pending if it completed all the same and its resource
+ * runs its body.  True if one is pending. */
+wuc_bool wuc_wu_mixed_withdraw(wuc_wu *__wuc_w, wuc_uint64_t __wuc_drop);
+/* The step, inline while every clause has had its turn to register, none
+ * is pending, none was handed back, and the statement has at most
+ * WUC_WU_MASK_BITS clauses: the withdrawals, then a scan of the live mask
+ * for the first completed clause in source order, or the end once the tree
+ * is satisfied and nothing is live.  Anything else is left to
+ * wuc_wu_mixed_step_slow, which does all of it (docs/select.md, "Mixed
+ * statements"). */
 static inline int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied) {
-  wuc_uint64_t __wuc_live = __wuc_w->live_bits, __wuc_m;
+  wuc_uint64_t __wuc_live = __wuc_w->live_bits, __wuc_drop = 0, __wuc_m;
+  int __wuc_first = -1;
+  wuc_wu_clause *__wuc_c;
   if (__wuc_w->next_reg != __wuc_w->n || __wuc_w->n > WUC_WU_MASK_BITS || __wuc_w->pending_bits ||
       WUC_LOAD_ACQUIRE_(&__wuc_w->s.deferred))
     return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
-  for (__wuc_m = __wuc_live; __wuc_m; __wuc_m &= __wuc_m - 1) {
-    wuc_wu_clause *__wuc_c = &__wuc_w->cl[__builtin_ctzll(__wuc_m)];
-    __wuc_c->__wuc_node.needed = __wuc_c->__wuc_needed;
-    if (!__wuc_c->__wuc_needed) return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
-  }
+  /* One pass over the live clauses: the predicate's verdicts where the
+   * resources' on_selected reads them, the clauses no longer needed, and
+   * the first needed one that completed. */
   for (__wuc_m = __wuc_live; __wuc_m; __wuc_m &= __wuc_m - 1) {
     unsigned __wuc_i = (unsigned)__builtin_ctzll(__wuc_m);
-    wuc_wu_clause *__wuc_c = &__wuc_w->cl[__wuc_i];
-    if (!wuc_select_is_done(&__wuc_c->__wuc_node)) continue;
-    if (__wuc_c->ops->on_selected(__wuc_c->res, &__wuc_c->__wuc_node)) return (int)__wuc_i;
-    wuc_wu_mixed_ran(__wuc_w, __wuc_i); /* completed, its body skipped: it counts as run */
+    wuc_bool __wuc_needed;
+    __wuc_c = &__wuc_w->cl[__wuc_i];
+    __wuc_needed = __wuc_c->__wuc_needed;
+    __wuc_c->__wuc_node.needed = __wuc_needed;
+    if (!__wuc_needed)
+      __wuc_drop |= (wuc_uint64_t)1 << __wuc_i;
+    else if (__wuc_first < 0 && wuc_select_is_done(&__wuc_c->__wuc_node))
+      __wuc_first = (int)__wuc_i;
+  }
+  /* The withdrawals come first; a clause that completed all the same and
+   * runs its body is returned by the whole step. */
+  if (__wuc_drop && wuc_wu_mixed_withdraw(__wuc_w, __wuc_drop))
+    return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
+  if (__wuc_first >= 0) {
+    __wuc_c = &__wuc_w->cl[__wuc_first];
+    if (__wuc_c->ops->on_selected(__wuc_c->res, &__wuc_c->__wuc_node)) return __wuc_first;
+    wuc_wu_mixed_ran(__wuc_w, (unsigned)__wuc_first); /* its body skipped: it counts as run */
     return WUC_WU_RECOMPUTE;
   }
-  if (!__wuc_satisfied || __wuc_live) return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
+  if (!__wuc_satisfied || (__wuc_live & ~__wuc_drop))
+    return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
   __wuc_w->n = 0; /* nothing is live: the exit has nothing to withdraw */
   return WUC_WU_END;
 }
