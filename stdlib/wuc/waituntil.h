@@ -12,8 +12,10 @@
  *   - the fast path (step 1, all-or statements) is generated inline with
  *     direct calls to each clause's register function;
  *   - the blocking paths — wuc_wu_block_all_or (steps 2, 3, 5) and
- *     wuc_wu_mixed_step (statements mixing `and` and `or`) — live in
+ *     wuc_wu_mixed_step_slow (statements mixing `and` and `or`) — live in
  *     runtime/waituntil.c and call the resources through wuc_selectable_ops;
+ *     a mixed statement's common step (a pass over its live mask) is the
+ *     inline wuc_wu_mixed_step below;
  *   - wuc_wu_exit runs, through __attribute__((cleanup)), whenever control
  *     leaves the statement, normally or by a jump out of a body: every clause
  *     still registered is withdrawn (step 5 with bodies skipped), so no
@@ -263,8 +265,8 @@ wuc_bool wuc_wu_mixed_withdraw(wuc_wu *__wuc_w, wuc_uint64_t __wuc_drop);
  * WUC_WU_MASK_BITS clauses: the withdrawals, then a scan of the live mask
  * for the first completed clause in source order, or the end once the tree
  * is satisfied and nothing is live.  Anything else is left to
- * wuc_wu_mixed_step_slow, which does all of it (docs/select.md, "Mixed
- * statements"). */
+ * wuc_wu_mixed_step_slow, which does all of it (docs/select.md, "The
+ * statement's steps"). */
 static inline int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied) {
   wuc_uint64_t __wuc_live = __wuc_w->live_bits, __wuc_drop = 0, __wuc_m;
   int __wuc_first = -1;

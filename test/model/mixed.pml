@@ -3,8 +3,12 @@
  *
  * The statement T is runtime/waituntil.c: the generated loop around
  * wuc_wu_mixed_step (recompute the predicate and `needed`, step, run a body,
- * wuc_wu_mixed_ran), with its three scans, its registration, wait_for_change
- * and wuc_select_wait_any (runtime/select.c), and wuc_park.  A receiver is
+ * wuc_wu_mixed_ran), with its scans, its registration, wait_for_change
+ * and wuc_select_wait_any (runtime/select.c), and wuc_park.  (The inline
+ * step of <wuc/waituntil.h> is this step where registration is over and
+ * nothing is pending or handed back: the same withdrawals and the same
+ * scan for DONE, in one pass over the live mask, the withdrawals made
+ * before the body found runs; not modelled apart.)  A receiver is
  * the resumer side of runtime/channel.c: it takes the cell holding the node
  * (S_RESUMING_BY_RCV), claims the node (wuc_select_claim), moves the
  * element, wakes (wuc_select_wake: unpark, then DONE) and settles the cell;
