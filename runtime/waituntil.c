@@ -135,25 +135,6 @@ static inline void clear_live(wuc_wu *w, unsigned i) {
   w->live_bits &= ~bit(i);
 }
 
-/* Parks until a node may have changed, but never while a live node is
- * CLAIMED or DONE.  Claimers' unparks collapse into the one permit: after a
- * wake-up for several nodes, the scan in wuc_wu_mixed_step may see a node
- * still CLAIMED, and the next look here see it DONE, with its unpark spent
- * on an earlier park; parking then would wait forever (found by the model
- * check, test/model).  Such a node is waited out (CLAIMED -> DONE takes a
- * few instructions) and the caller scans again. */
-static void wait_for_change(wuc_wu *w) {
-  walk k = walk_live(w);
-  for (int i; (i = walk_next(w, &k)) != NONE;) {
-    wuc_wu_clause *c = &w->cl[i];
-    if (wuc_select_is_claimed(&c->__wuc_node)) {
-      wuc_select_wait_any(&w->s, &c->__wuc_node, 1);
-      return;
-    }
-  }
-  wuc_select_wait_any(&w->s, NULL, 0);
-}
-
 /* The statement's part is over: nothing is live, so its exit (wuc_wu_exit)
  * has nothing to walk. */
 static int finish(wuc_wu *w, int how) {
@@ -253,13 +234,17 @@ int wuc_wu_mixed_step_slow(wuc_wu *w, bool satisfied) {
       if (c->live && c->__wuc_node.needed) (void)reg(c);
       again = next;
     }
-    /* Step 3: completed clauses, in source order. */
+    /* Step 3: completed clauses, in source order; the same look at each
+     * node finds the first one CLAIMED, for the wait below. */
     bool any_live = false;
+    wuc_select_node *claimed = NULL;
     k = walk_live(w);
     for (int i; (i = walk_next(w, &k)) != NONE;) {
       wuc_wu_clause *c = &w->cl[i];
       any_live = true;
-      if (!wuc_select_is_done(&c->__wuc_node)) continue;
+      int status = atomic_load(&c->__wuc_node.status);
+      if (status == WUC_CLAUSE_CLAIMED && !claimed) claimed = &c->__wuc_node;
+      if (status != WUC_CLAUSE_DONE) continue;
       if (selected(c)) return i;
       clear_live(w, (unsigned)i);
       (void)unreg(c);
@@ -269,7 +254,15 @@ int wuc_wu_mixed_step_slow(wuc_wu *w, bool satisfied) {
     if (satisfied && !any_live) return finish(w, WUC_WU_END);
     if (w->try_only) return finish(w, WUC_WU_ELSE); /* nothing is queued: nothing to withdraw */
     if (!any_live) wuc_fatal("waituntil: internal error: a statement can no longer be satisfied");
-    wait_for_change(w);
+    /* Parks until a node may have changed, but never while a live node is
+     * CLAIMED or DONE (none was DONE above).  Claimers' unparks collapse
+     * into the one permit: a node CLAIMED now may have had its unpark spent
+     * on an earlier park, so parking could wait forever (found by the model
+     * check, test/model); it is waited out (CLAIMED -> DONE takes a few
+     * instructions) and the statement scans again.  A node that was
+     * WAITING when it was looked at is claimed, and its thread unparked,
+     * after that look: the park returns. */
+    wuc_select_wait_any(&w->s, claimed, claimed ? 1 : 0);
   }
 }
 
