@@ -50,9 +50,15 @@ def build_hand_lowered(build_dir: Path, names: list[str]) -> Path:
     for f in [f"{n}.c" for n in names] + list(HEADERS):
         text = subprocess.run(["git", "-C", str(harness.ROOT), "show", f"{HAND_LOWERED_REF}:bench/{f}"],
                               capture_output=True, text=True, check=True).stdout
+        # The element-type member of a channel is __wuc_elem since (a reserved name).
+        text = text.replace("(ch)->elem[0]", "(ch)->__wuc_elem[0]")
         (out / f).write_text(text)
+    # The latch's trait functions lost their short names since (e320dd7: <wuc/*.h> are
+    # prefixed-only); the old sources call them by those names.
+    renames = [f"-D{old}=wuc_{old}" for old in ("latch_register", "latch_unregister",
+                                                 "latch_on_selected")]
     for n in names:
-        harness.run_checked(["cc", "-O3", "-DNDEBUG", "-std=gnu11", "-Wall", "-Wextra",
+        harness.run_checked(["cc", "-O3", "-DNDEBUG", "-std=gnu11", "-Wall", "-Wextra", *renames,
                              f"-I{harness.ROOT / 'runtime'}", f"-I{harness.ROOT / 'stdlib'}",
                              str(out / f"{n}.c"), str(build_dir / "runtime" / "libwuc.a"),
                              "-ldl", "-rdynamic", "-o", str(out / f"bench_{n}")])

@@ -105,86 +105,125 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
   return (unsigned)winner;
 }
 
-/* Parks until a node may have changed, but never while a live node is
- * CLAIMED or DONE.  Claimers' unparks collapse into the one permit: after a
- * wake-up for several nodes, the scan in wuc_wu_mixed_step may see a node
- * still CLAIMED, and the next look here see it DONE, with its unpark spent
- * on an earlier park; parking then would wait forever (found by the model
- * check, test/model).  Such a node is waited out (CLAIMED -> DONE takes a
- * few instructions) and the caller scans again. */
-static void wait_for_change(wuc_wu *w) {
-  for (unsigned i = 0; i < w->n; i++) {
-    wuc_wu_clause *c = &w->cl[i];
-    if (c->live && wuc_select_is_claimed(&c->__wuc_node)) {
-      wuc_select_wait_any(&w->s, &c->__wuc_node, 1);
-      return;
-    }
+/* The live (or pending) clauses in source order: the bits of the mask for
+ * the first WUC_WU_MASK_BITS, the clauses' flags after them.  The mask is
+ * a copy, taken when the walk starts: a walk may clear the bit of the
+ * clause it is at, never one ahead of it. */
+typedef struct walk {
+  uint64_t bits;  /* clauses below WUC_WU_MASK_BITS not yet visited */
+  unsigned after; /* the next clause from WUC_WU_MASK_BITS on to look at */
+  bool pending;
+} walk;
+enum { NONE = -1 };
+static inline walk walk_live(const wuc_wu *w) {
+  return (walk){w->live_bits, WUC_WU_MASK_BITS, false};
+}
+static inline int walk_next(const wuc_wu *w, walk *k) {
+  if (k->bits) {
+    int i = __builtin_ctzll(k->bits);
+    k->bits &= k->bits - 1;
+    return i;
   }
-  wuc_select_wait_any(&w->s, NULL, 0);
+  while (k->after < w->n) {
+    unsigned i = k->after++;
+    if (k->pending ? w->cl[i].pending : w->cl[i].live) return (int)i;
+  }
+  return NONE;
+}
+static inline uint64_t bit(unsigned i) { return i < WUC_WU_MASK_BITS ? (uint64_t)1 << i : 0; }
+static inline void set_live(wuc_wu *w, unsigned i) {
+  w->cl[i].live = true;
+  w->live_bits |= bit(i);
+}
+static inline void clear_live(wuc_wu *w, unsigned i) {
+  w->cl[i].live = false;
+  w->live_bits &= ~bit(i);
 }
 
-/* A mixed statement registers a clause only after the bodies of earlier
- * ones that completed at once have run, so its timeouts count from its
- * first step, not from their registration (docs/language.md, "The timeout
- * clock"). */
-static void start_timeout_clock(wuc_wu *w) {
-  for (unsigned i = 0; i < w->n; i++) {
-    if (w->cl[i].enabled && (w->cl[i].ops->flags & WUC_SELECTABLE_TIMEOUT)) {
-      (void)wuc_select_stmt_clock(&w->s);
-      return;
-    }
-  }
+/* The statement's part is over: nothing is live, so its exit (wuc_wu_exit)
+ * has nothing to walk. */
+static int finish(wuc_wu *w, int how) {
+  w->n = 0;
+  return how;
 }
 
-int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
-  if (w->next_reg == 0 && !w->try_only && w->s.clock == 0) start_timeout_clock(w);
-  bool verdicts_copied = false;
-  for (;;) {
-    bool any_live = false;
-    wuc_wu_clause *first_pending = NULL;
-    /* One pass: the predicate's verdicts where the resources' on_selected
-     * reads them (the first time round), then step 5 for clauses the tree no
-     * longer needs: one that completed all the same runs its body if its
-     * resource says so (a channel's transfer happened; a lock's unreg has
-     * released it already).  Every withdrawal happens before the first
-     * pending body, in source order, is returned. */
-    for (unsigned i = 0; i < w->n; i++) {
-      wuc_wu_clause *c = &w->cl[i];
-      if (!verdicts_copied) c->__wuc_node.needed = c->__wuc_needed;
-      if (c->live) {
-        if (c->__wuc_node.needed) {
-          any_live = true;
-        } else {
-          c->live = false;
-          if (unreg(c) && selected(c)) c->pending = true;
-        }
+/* Clause i completed as it registered: its body runs now, before the
+ * clauses after it register.  So that their timeouts still count from the
+ * statement's first step (docs/language.md, "The timeout clock"), the
+ * clock is read here, once, if one of them is a timeout (a timeout that
+ * registers to wait reads it itself otherwise). */
+static int first_done(wuc_wu *w, unsigned i) {
+  if (w->s.clock == 0 && !w->try_only) {
+    for (unsigned j = i + 1; j < w->n; j++) {
+      if (w->cl[j].enabled && (w->cl[j].ops->flags & WUC_SELECTABLE_TIMEOUT)) {
+        (void)wuc_select_stmt_clock(&w->s);
+        break;
       }
-      if (c->pending && !first_pending) first_pending = c;
     }
-    verdicts_copied = true;
-    if (first_pending) {
-      first_pending->pending = false;
-      return (int)(first_pending - w->cl);
-    }
+  }
+  wuc_wu_clause *c = &w->cl[i];
+  if (selected(c)) return (int)i;
+  clear_live(w, i);
+  (void)unreg(c);
+  c->__wuc_ran = true;
+  return WUC_WU_RECOMPUTE;
+}
+
+/* Step 5 for live clause i, no longer needed. */
+static void withdraw(wuc_wu *w, unsigned i) {
+  wuc_wu_clause *c = &w->cl[i];
+  clear_live(w, i);
+  if (unreg(c) && selected(c)) {
+    c->pending = true;
+    w->pending_bits |= bit(i);
+  }
+}
+
+bool wuc_wu_mixed_withdraw(wuc_wu *w, uint64_t drop) {
+  for (; drop; drop &= drop - 1) withdraw(w, (unsigned)__builtin_ctzll(drop));
+  return w->pending_bits != 0;
+}
+
+int wuc_wu_mixed_step_slow(wuc_wu *w, bool satisfied) {
+  /* The predicate's verdicts where the resources' on_selected reads them,
+   * then step 5 for live clauses the tree no longer needs: one that
+   * completed all the same runs its body if its resource says so (a
+   * channel's transfer happened; a lock's unreg has released it already).
+   * Every withdrawal happens before the first pending body, in source
+   * order, is returned.  (Clauses not yet registered take their verdict
+   * when they register; those no longer live are past needing one.) */
+  walk k = walk_live(w);
+  for (int i; (i = walk_next(w, &k)) != NONE;) {
+    wuc_wu_clause *c = &w->cl[i];
+    c->__wuc_node.needed = c->__wuc_needed;
+    if (!c->__wuc_needed) withdraw(w, (unsigned)i);
+  }
+  walk pk = {w->pending_bits, WUC_WU_MASK_BITS, true};
+  int p = walk_next(w, &pk);
+  if (p != NONE) {
+    w->cl[p].pending = false;
+    w->pending_bits &= ~bit((unsigned)p);
+    return p;
+  }
+  /* Every live clause is needed from here on: the verdicts do not change
+   * before the next step. */
+  for (;;) {
     /* Step 2, on the first calls: register the needed clauses in source
      * order, and run a body as soon as its clause completes. */
-    while (w->next_reg < w->n) {
-      wuc_wu_clause *c = &w->cl[w->next_reg++];
-      if (!c->enabled || !c->__wuc_node.needed) continue;
-      c->__wuc_node.try_only = w->try_only;
-      c->live = true;
+    for (unsigned i = w->next_reg, n = w->n; i < n; i++) {
+      wuc_wu_clause *c = &w->cl[i];
+      if (!c->enabled || !c->__wuc_needed) continue;
+      bool try_only = w->try_only;
+      c->__wuc_node.needed = true;
+      c->__wuc_node.try_only = try_only;
+      set_live(w, i);
       if (reg(c)) {
-        if (selected(c)) return (int)(c - w->cl);
-        c->live = false;
-        (void)unreg(c);
-        c->__wuc_ran = true;
-        return WUC_WU_RECOMPUTE;
+        w->next_reg = i + 1;
+        return first_done(w, i);
       }
-      if (w->try_only)
-        c->live = false; /* a try queues nothing */
-      else
-        any_live = true;
+      if (try_only) clear_live(w, i); /* a try queues nothing */
     }
+    w->next_reg = w->n;
     /* Clauses a channel set aside and handed back (they met a clause of
      * this statement, docs/select.md): register them again.  One that
      * completes is DONE, and the scan below runs it. */
@@ -200,29 +239,35 @@ int wuc_wu_mixed_step(wuc_wu *w, bool satisfied) {
       if (c->live && c->__wuc_node.needed) (void)reg(c);
       again = next;
     }
-    /* Step 3: completed clauses, in source order. */
-    for (unsigned i = 0; i < w->n; i++) {
+    /* Step 3: completed clauses, in source order; the same look at each
+     * node finds the first one CLAIMED, for the wait below. */
+    bool any_live = false;
+    wuc_select_node *claimed = NULL;
+    k = walk_live(w);
+    for (int i; (i = walk_next(w, &k)) != NONE;) {
       wuc_wu_clause *c = &w->cl[i];
-      if (!c->live || !wuc_select_is_done(&c->__wuc_node)) continue;
-      if (selected(c)) return (int)i;
-      c->live = false;
+      any_live = true;
+      int status = atomic_load(&c->__wuc_node.status);
+      if (status == WUC_CLAUSE_CLAIMED && !claimed) claimed = &c->__wuc_node;
+      if (status != WUC_CLAUSE_DONE) continue;
+      if (selected(c)) return i;
+      clear_live(w, (unsigned)i);
       (void)unreg(c);
       c->__wuc_ran = true;
       return WUC_WU_RECOMPUTE;
     }
-    if (satisfied && !any_live) return WUC_WU_END;
-    if (w->try_only) return WUC_WU_ELSE; /* nothing is queued: nothing to withdraw */
+    if (satisfied && !any_live) return finish(w, WUC_WU_END);
+    if (w->try_only) return finish(w, WUC_WU_ELSE); /* nothing is queued: nothing to withdraw */
     if (!any_live) wuc_fatal("waituntil: internal error: a statement can no longer be satisfied");
-    wait_for_change(w);
-  }
-}
-
-void wuc_wu_mixed_ran(wuc_wu *w, unsigned i) {
-  wuc_wu_clause *c = &w->cl[i];
-  c->__wuc_ran = true;
-  if (c->live) {
-    c->live = false;
-    (void)unreg(c);
+    /* Parks until a node may have changed, but never while a live node is
+     * CLAIMED or DONE (none was DONE above).  Claimers' unparks collapse
+     * into the one permit: a node CLAIMED now may have had its unpark spent
+     * on an earlier park, so parking could wait forever (found by the model
+     * check, test/model); it is waited out (CLAIMED -> DONE takes a few
+     * instructions) and the statement scans again.  A node that was
+     * WAITING when it was looked at is claimed, and its thread unparked,
+     * after that look: the park returns. */
+    wuc_select_wait_any(&w->s, claimed, claimed ? 1 : 0);
   }
 }
 

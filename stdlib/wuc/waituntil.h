@@ -12,8 +12,10 @@
  *   - the fast path (step 1, all-or statements) is generated inline with
  *     direct calls to each clause's register function;
  *   - the blocking paths — wuc_wu_block_all_or (steps 2, 3, 5) and
- *     wuc_wu_mixed_step (statements mixing `and` and `or`) — live in
+ *     wuc_wu_mixed_step_slow (statements mixing `and` and `or`) — live in
  *     runtime/waituntil.c and call the resources through wuc_selectable_ops;
+ *     a mixed statement's common step (a pass over its live mask) is the
+ *     inline wuc_wu_mixed_step below;
  *   - wuc_wu_exit runs, through __attribute__((cleanup)), whenever control
  *     leaves the statement, normally or by a jump out of a body: every clause
  *     still registered is withdrawn (step 5 with bodies skipped), so no
@@ -96,11 +98,20 @@ enum wuc_wu_kind {
 /* *to = *from with C's conversion between the two kinds. */
 void wuc_wu_convert(void *__wuc_to, int __wuc_to_kind, const void *__wuc_from, int __wuc_from_kind);
 
+/* Mixed statements keep which clauses are live and pending as bit masks
+ * too, for the first WUC_WU_MASK_BITS clauses: the step finds them with a
+ * count of trailing zeros instead of a walk over every clause's flags
+ * (clauses from WUC_WU_MASK_BITS on, in a statement with large families,
+ * are found by their flags). */
+#define WUC_WU_MASK_BITS 64u
+
 typedef struct wuc_wu {
   wuc_select_stmt s;
   wuc_wu_clause *cl;
   unsigned n;
   unsigned next_reg; /* mixed: clauses before it have had their turn to register */
+  /* Mixed: bit i set while clause i (< WUC_WU_MASK_BITS) is live / pending. */
+  wuc_uint64_t live_bits, pending_bits;
   wuc_bool try_only; /* mixed with an `else`: try each clause once, never park */
   char __wuc_pad[7];
 } wuc_wu;
@@ -231,14 +242,80 @@ enum { WUC_WU_END = -1, WUC_WU_RECOMPUTE = -2, WUC_WU_ELSE = -3 };
  * wuc_wu_mixed_step returns WUC_WU_ELSE instead of parking when the tree
  * is not satisfied after every clause had its try. */
 static inline void wuc_wu_mixed_begin(wuc_wu *__wuc_w, wuc_bool __wuc_try_only) {
+  wuc_wu_clause *__wuc_cl = __wuc_w->cl;
+  unsigned __wuc_n = __wuc_w->n;
   __wuc_w->try_only = __wuc_try_only;
-  for (unsigned __wuc_i = 0; __wuc_i < __wuc_w->n; __wuc_i++)
-    if (__wuc_w->cl[__wuc_i].enabled) (void)wuc_wu_node_setup(__wuc_w, __wuc_i);
+  __wuc_w->live_bits = __wuc_w->pending_bits = 0;
+  for (unsigned __wuc_i = 0; __wuc_i < __wuc_n; __wuc_i++) {
+    wuc_select_node *__wuc_node = &__wuc_cl[__wuc_i].__wuc_node;
+    const char *__wuc_site = __wuc_node->site;
+    if (!__wuc_cl[__wuc_i].enabled) continue;
+    /* wuc_wu_node_setup: its data and site were kept in the node */
+    wuc_select_node_init(__wuc_node, &__wuc_w->s, __wuc_node->data);
+    __wuc_node->site = __wuc_site;
+  }
 }
-int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied);
-/* After body i of a mixed statement: unregisters it (a lock is released
- * here) and counts it as run. */
-void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i);
+/* After body i of a mixed statement (or for a clause that completed and
+ * whose resource skips its body): counts it as run and unregisters it (a
+ * lock is released here). */
+static inline void wuc_wu_mixed_ran(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  wuc_wu_clause *__wuc_c = &__wuc_w->cl[__wuc_i];
+  __wuc_c->__wuc_ran = 1;
+  if (!__wuc_c->live) return;
+  __wuc_c->live = 0;
+  if (__wuc_i < WUC_WU_MASK_BITS) __wuc_w->live_bits &= ~((wuc_uint64_t)1 << __wuc_i);
+  (void)__wuc_c->ops->unregister_select(__wuc_c->res, &__wuc_c->__wuc_node);
+}
+/* The whole step (runtime/waituntil.c). */
+int wuc_wu_mixed_step_slow(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied);
+/* Step 5 for the live clauses of `drop` (bits of clauses below
+ * WUC_WU_MASK_BITS), no longer needed, in source order: each is
+ * unregistered, and pending if it completed all the same and its resource
+ * runs its body.  True if one is pending. */
+wuc_bool wuc_wu_mixed_withdraw(wuc_wu *__wuc_w, wuc_uint64_t __wuc_drop);
+/* The step, inline while every clause has had its turn to register, none
+ * is pending, none was handed back, and the statement has at most
+ * WUC_WU_MASK_BITS clauses: the withdrawals, then a scan of the live mask
+ * for the first completed clause in source order, or the end once the tree
+ * is satisfied and nothing is live.  Anything else is left to
+ * wuc_wu_mixed_step_slow, which does all of it (docs/select.md, "The
+ * statement's steps"). */
+static inline int wuc_wu_mixed_step(wuc_wu *__wuc_w, wuc_bool __wuc_satisfied) {
+  wuc_uint64_t __wuc_live = __wuc_w->live_bits, __wuc_drop = 0, __wuc_m;
+  int __wuc_first = -1;
+  wuc_wu_clause *__wuc_c;
+  if (__wuc_w->next_reg != __wuc_w->n || __wuc_w->n > WUC_WU_MASK_BITS || __wuc_w->pending_bits ||
+      WUC_LOAD_ACQUIRE_(&__wuc_w->s.deferred))
+    return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
+  /* One pass over the live clauses: the predicate's verdicts where the
+   * resources' on_selected reads them, the clauses no longer needed, and
+   * the first needed one that completed. */
+  for (__wuc_m = __wuc_live; __wuc_m; __wuc_m &= __wuc_m - 1) {
+    unsigned __wuc_i = (unsigned)__builtin_ctzll(__wuc_m);
+    wuc_bool __wuc_needed;
+    __wuc_c = &__wuc_w->cl[__wuc_i];
+    __wuc_needed = __wuc_c->__wuc_needed;
+    __wuc_c->__wuc_node.needed = __wuc_needed;
+    if (!__wuc_needed)
+      __wuc_drop |= (wuc_uint64_t)1 << __wuc_i;
+    else if (__wuc_first < 0 && wuc_select_is_done(&__wuc_c->__wuc_node))
+      __wuc_first = (int)__wuc_i;
+  }
+  /* The withdrawals come first; a clause that completed all the same and
+   * runs its body is returned by the whole step. */
+  if (__wuc_drop && wuc_wu_mixed_withdraw(__wuc_w, __wuc_drop))
+    return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
+  if (__wuc_first >= 0) {
+    __wuc_c = &__wuc_w->cl[__wuc_first];
+    if (__wuc_c->ops->on_selected(__wuc_c->res, &__wuc_c->__wuc_node)) return __wuc_first;
+    wuc_wu_mixed_ran(__wuc_w, (unsigned)__wuc_first); /* its body skipped: it counts as run */
+    return WUC_WU_RECOMPUTE;
+  }
+  if (!__wuc_satisfied || (__wuc_live & ~__wuc_drop))
+    return wuc_wu_mixed_step_slow(__wuc_w, __wuc_satisfied);
+  __wuc_w->n = 0; /* nothing is live: the exit has nothing to withdraw */
+  return WUC_WU_END;
+}
 
 /* ---- clause families (docs/language.md, "Clause families") ------------
  * A statement with a family flattens it: each element is one wuc_wu_clause

@@ -3,8 +3,13 @@
  *
  * The statement T is runtime/waituntil.c: the generated loop around
  * wuc_wu_mixed_step (recompute the predicate and `needed`, step, run a body,
- * wuc_wu_mixed_ran), with its three scans, its registration, wait_for_change
- * and wuc_select_wait_any (runtime/select.c), and wuc_park.  A receiver is
+ * wuc_wu_mixed_ran), with its withdrawals, its registration, its scan for
+ * DONE that also finds the first CLAIMED node, wuc_select_wait_any
+ * (runtime/select.c) with that node or none, and wuc_park.  (The inline
+ * step of <wuc/waituntil.h> is this step where registration is over and
+ * nothing is pending or handed back: the same withdrawals and the same
+ * scan for DONE, in one pass over the live mask, the withdrawals made
+ * before the body found runs; not modelled apart.)  A receiver is
  * the resumer side of runtime/channel.c: it takes the cell holding the node
  * (S_RESUMING_BY_RCV), claims the node (wuc_select_claim), moves the
  * element, wakes (wuc_select_wake: unpark, then DONE) and settles the cell;
@@ -18,9 +23,10 @@
  *
  * Variants (-D...): the protocol as in the runtime since b7cb0cf is the
  * default; each BUG_* puts back one mistake, and the model must find it:
- *   BUG_WAIT_SEES_CLAIMED_ONLY  wait_for_change / wuc_select_wait_any skip
- *                               parking only for a CLAIMED node, not a DONE
- *                               one (the runtime at b4ae2c6)
+ *   BUG_WAIT_SEES_CLAIMED_ONLY  the runtime at b4ae2c6: a second scan
+ *                               (wait_for_change) before parking, which
+ *                               skips parking only for a CLAIMED node, not
+ *                               a DONE one
  *   BUG_DONE_BEFORE_WAKE        wuc_select_wake publishes DONE, then unparks
  *   BUG_WITHDRAW_SKIPS_CLAIMED  wuc_select_withdraw treats CLAIMED as lost
  * PAIR_CLAIMERS: the receivers are all-or statements (pair claims, PENDING).
@@ -126,12 +132,12 @@ inline unreg(ci, done) {
 
 #ifdef BUG_WAIT_SEES_CLAIMED_ONLY
 #define COMPLETING(i) (status[i] == CLAIMED)
-#else
-#define COMPLETING(i) (status[i] == CLAIMED || status[i] == DONE)
-#endif
 
-/* wait_for_change (waituntil.c) and wuc_select_wait_any (select.c): never
- * park while a live node is completing; wait_any reads the status again. */
+/* The runtime at b4ae2c6: after the scan for DONE, a second scan
+ * (wait_for_change) and wuc_select_wait_any: never park while a live node
+ * is completing; wait_any reads the status again.  Since then the scan
+ * for DONE also finds the first CLAIMED node, and the statement waits it
+ * out or parks (step 3 in T). */
 inline wait_for_change() {
   i = 0;
   do
@@ -151,9 +157,10 @@ inline wait_for_change() {
   :: else -> park(0)
   fi
 }
+#endif
 
 active proctype T() {
-  byte i, r, next_reg;
+  byte i, r, c, next_reg;
   bool sat, any_live, res;
   if /* a permit left over from an earlier statement, or none */
   :: park_state[0] = P_PERMIT
@@ -207,7 +214,8 @@ step: /* wuc_wu_mixed_step */
   :: else -> break
   od;
   i = 0;
-  do /* step 3: completed clauses */
+#ifdef BUG_WAIT_SEES_CLAIMED_ONLY
+  do /* step 3: completed clauses (then a second scan, wait_for_change) */
   :: i < N ->
      if
      :: live[i] && status[i] == DONE -> r = i; goto selected
@@ -215,12 +223,32 @@ step: /* wuc_wu_mixed_step */
      fi
   :: else -> break
   od;
+#else
+  c = N;
+  do /* step 3: completed clauses; the same look finds the first CLAIMED one */
+  :: i < N ->
+     if
+     :: live[i] && status[i] == DONE -> r = i; goto selected
+     :: live[i] && status[i] == CLAIMED && c == N -> c = i; i++
+     :: else -> i++
+     fi
+  :: else -> break
+  od;
+#endif
   if
   :: sat && !any_live -> goto left
   :: else
   fi;
   assert(any_live); /* "a statement can no longer be satisfied" */
+#ifdef BUG_WAIT_SEES_CLAIMED_ONLY
   wait_for_change();
+#else
+  /* wuc_select_wait_any with that node (wait it out) or none (park) */
+  if
+  :: c < N -> (status[c] == DONE)
+  :: else -> park(0)
+  fi;
+#endif
   goto step;
 selected: /* the body of clause r, then wuc_wu_mixed_ran */
   bodies[r]++;
