@@ -275,7 +275,7 @@ void DoNothing(void *) {}
 WUC_SCENARIO(asked_thread_yields_at_blocking_operation) {
   static std::atomic<int> ran{0};
   auto count_run = [](void *) { ran.fetch_add(1); };
-  WUC_CHANNEL_STRUCT(int_chan, int) ch;
+  static WUC_CHANNEL_STRUCT(int_chan, int) ch; // zeroed, as chan_init wants
   wuc_chan_init(&ch.core, 1, sizeof(int));
   int value = 7;
 
