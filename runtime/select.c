@@ -89,16 +89,8 @@ static void store_claim_word(wuc_select_node *n, uintptr_t value) {
 }
 
 bool wuc_select_claim(wuc_select_node *n) {
-  wuc_select_stmt *s = n->stmt;
-  if (n->try_only && s->private_try) {
-    /* Nothing of the statement is queued: only its own thread, here, can
-     * claim it (one locked instruction less per statement that wins its
-     * try pass). */
-    if (atomic_load_explicit(&s->race, memory_order_relaxed) != WUC_RACE_OPEN) return false;
-    atomic_store_explicit(&s->race, (uintptr_t)n, memory_order_relaxed);
-    atomic_store_explicit(&n->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
-    return true;
-  }
+  /* One locked instruction less per statement that wins its try pass. */
+  if (n->try_only && n->stmt->private_try) return wuc_select_claim_private(n, WUC_CLAUSE_CLAIMED);
   uintptr_t was;
   if (!take_claim_word(n, taken_value(n), &was, true)) return false;
   /* Informational in an all-or statement (the race word decides): the

@@ -17,17 +17,21 @@
 enum { SELECT_PAIR_OWN = WUC_PAIR_THEIRS_LOST + 1 };
 int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs);
 
-/* wuc_select_claim then, at once, wuc_select_done, for a resource completing
- * its own node in reg: in a private try (<wuc/select.h>, private_try) three
- * plain stores, no call. */
-static inline bool wuc_select_claim_done_own(wuc_select_node *n) {
+/* The claim of n in its statement's private try (<wuc/select.h>,
+ * private_try): nothing of the statement is queued, so only its own thread,
+ * here, can claim it, with plain stores; n's status becomes `status`. */
+static inline bool wuc_select_claim_private(wuc_select_node *n, int status) {
   wuc_select_stmt *s = n->stmt;
-  if (n->try_only && s->private_try) {
-    if (atomic_load_explicit(&s->race, memory_order_relaxed) != WUC_RACE_OPEN) return false;
-    atomic_store_explicit(&s->race, (uintptr_t)n, memory_order_relaxed);
-    atomic_store_explicit(&n->status, WUC_CLAUSE_DONE, memory_order_relaxed);
-    return true;
-  }
+  if (atomic_load_explicit(&s->race, memory_order_relaxed) != WUC_RACE_OPEN) return false;
+  atomic_store_explicit(&s->race, (uintptr_t)n, memory_order_relaxed);
+  atomic_store_explicit(&n->status, status, memory_order_relaxed);
+  return true;
+}
+
+/* wuc_select_claim then, at once, wuc_select_done, for a resource completing
+ * its own node in reg: in a private try, plain stores, no call. */
+static inline bool wuc_select_claim_done_own(wuc_select_node *n) {
+  if (n->try_only && n->stmt->private_try) return wuc_select_claim_private(n, WUC_CLAUSE_DONE);
   if (!wuc_select_claim(n)) return false;
   wuc_select_done(n);
   return true;
