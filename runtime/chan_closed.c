@@ -72,7 +72,11 @@ void wuc_chan_notify_closed_watchers(wuc_chan *ch) {
     set_first_watcher(ch, NULL);
     while (n) {
       wuc_select_node *next = next_watcher(n);
-      bool mine = wuc_select_claim(n);
+      /* As a resumer (select_internal.h): the receive that drained the
+       * channel may be a clause of n's own statement, registering; claiming
+       * its sibling n would win the statement behind that clause's back,
+       * which then completes too.  n is dropped and registers again. */
+      bool mine = wuc_select_claim_waiter(n);
       /* Off the list: the last touch of a node we did not claim (its
        * unregister, seeing this, may return and end its statement). */
       set_listed(n, NULL);
