@@ -147,8 +147,9 @@ struct worker {
   bool in_timer_callbacks;       /* wakes go to the queue's back, not `next` */
   bool keep_one_wake;            /* the next such wake wakes no other worker (poller.c) */
   bool spinning;
-  uint32_t schedtick;
-  uint32_t next_streak; /* consecutive schedules served from `next` */
+  uint32_t fair_countdown; /* schedules before one looks at global or pinned first */
+  bool fair_global;        /* the last such look was at the global queue */
+  uint32_t next_streak;    /* consecutive schedules served from `next` */
   uint32_t rng;
 
   struct runq runq;
@@ -256,6 +257,11 @@ struct worker *wuc_current_worker(void);
 /* wuc_current_worker for a signal handler that may have interrupted a
  * sanitizer's runtime (preempt.c). */
 struct worker *wuc_current_worker_in_handler(void);
+/* The same, read directly, for a function that switches (parks, yields)
+ * only in a tail call, if at all: one that switches and then uses it again
+ * must use wuc_current_worker, or the compiler may keep the address of the
+ * old kernel thread's variable across the switch. */
+extern __thread struct worker *wuc_tls_worker __attribute__((tls_model("initial-exec")));
 /* As above, but stops the program if the caller is not a user thread. */
 struct wuc_uthread *wuc_current_thread_or_die(const char *call);
 /* The same for a call whose macro recorded its site: the message names it
@@ -285,6 +291,9 @@ void wuc_make_runnable(struct wuc_uthread *t);
 /* Gives up the worker: yield, park (after the caller set wait_*), exit, or
  * be preempted (from the signal handler, preempt.c). */
 void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action);
+/* wuc_switch_away(w, cur, PREV_PARK) for wuc_park_at, which has set cur's
+ * wait_* fields: clears them once cur runs again. */
+void wuc_park_switch(struct worker *w, struct wuc_uthread *cur);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
 /* The same, for callers running on a worker (cheaper with one worker). */
