@@ -26,7 +26,7 @@ __attribute__((noinline)) void wuc_park_at(const char *what, const void *object,
   cur->wait_object = object;
   cur->wait_file = file;
   cur->wait_line = line;
-  wuc_park_switch(w, cur); /* clears the wait_* fields when cur runs again */
+  wuc_switch_away(w, cur, PREV_PARK); /* clears the wait_* fields when cur runs again */
 }
 
 void wuc_park(const char *what, const void *object) { wuc_park_at(what, object, NULL, 0); }

@@ -316,8 +316,9 @@ static void poll_while_busy(void) {
     wuc_poll_run(false, 0);
 }
 
-/* Work this worker can take without stealing: the full look. */
-static struct wuc_uthread *find_local_work(struct worker *w) {
+/* Work this worker can take without stealing: the full look.  Inlined in
+ * the switch; the scheduler context's callers use look_for_local_work. */
+static inline __attribute__((always_inline)) struct wuc_uthread *find_local_work(struct worker *w) {
   struct wuc_uthread *t;
   wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
   /* Every 61st schedule the global queue goes first, and half-way between,
@@ -344,6 +345,10 @@ static struct wuc_uthread *find_local_work(struct worker *w) {
       (t = wuc_global_runq_take(&wuc_sched.global, w)))
     return t;
   return take_pinned(w);
+}
+
+static __attribute__((noinline)) struct wuc_uthread *look_for_local_work(struct worker *w) {
+  return find_local_work(w);
 }
 
 /* A yield that finds nothing else to run here returns at once, unless
@@ -394,64 +399,62 @@ static inline __attribute__((always_inline)) struct wuc_uthread *take_hand_off(s
   return t;
 }
 
-/* Switches from cur to next (NULL: to w's scheduler context) and, once cur
- * runs again, finishes the switch that resumed it.  Returns the worker cur
- * resumed on. */
-static inline __attribute__((always_inline)) struct worker *switch_to(struct worker *w,
-                                                                      struct wuc_uthread *cur,
-                                                                      enum prev_action action,
-                                                                      struct wuc_uthread *next) {
-  /* An exiting thread's handle may already be freed by its joiner: its last
-   * context is the worker's copy (uthread_entry), nobody resumes it, and
-   * `prev` stays NULL (the stack to recycle is in w->exited_stack). */
-  wuc_context *save = &cur->ctx;
-  if (action == PREV_EXIT) {
-    save = &w->exit_ctx;
-    cur = NULL;
-  }
+/* Records the switch from cur to next (NULL: to w's scheduler context). */
+static inline void switching(struct worker *w, struct wuc_uthread *cur, enum prev_action action,
+                             struct wuc_uthread *next) {
   w->prev = cur;
   w->prev_action = action;
   w->current = next;
-  wuc_context *to = next ? &next->ctx : &w->sched_ctx;
   if (next) count(&w->threads_run);
-  if (action == PREV_EXIT) wuc_context_exit(save, to);
-  wuc_context_switch(save, to);
-  /* Resumed, perhaps on another worker. */
-  w = wuc_current_worker();
-  finish_switch(w);
-  return w;
 }
 
-/* wuc_switch_away when there is no hand-off: the full look. */
-static __attribute__((noinline)) struct worker *
-switch_after_look(struct worker *w, struct wuc_uthread *cur, enum prev_action action) {
+/* The full look's half of wuc_switch_away: finds what to switch to and
+ * records the switch; false for a yield or a preemption with nobody else
+ * to run here.  Out of line: the hand-off then needs no saved registers
+ * but the worker's. */
+static __attribute__((noinline)) bool switch_after_look(struct worker *w, struct wuc_uthread *cur,
+                                                        enum prev_action action) {
   struct wuc_uthread *next = find_local_work(w);
   if (!next && action == PREV_YIELD) { /* nobody else to run here */
     polling_pause();
-    return w;
+    return false;
   }
-  if (!next && action == PREV_PREEMPT) return w; /* nobody to make room for */
-  return switch_to(w, cur, action, next);
+  if (!next && action == PREV_PREEMPT) return false; /* nobody to make room for */
+  switching(w, cur, action, next);
+  return true;
 }
 
-static inline __attribute__((always_inline)) struct worker *
-switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action) {
-  struct wuc_uthread *next = take_hand_off(w);
-  if (!next) return switch_after_look(w, cur, action);
-  return switch_to(w, cur, action, next);
-}
-
+/* Every switch of a user thread but its last is made here, from one call
+ * of wuc_context_switch: the `ret` that ends a switch then returns where
+ * the return-stack predictor expects (docs/benchmarks.md, "bare switch"). */
 void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action) {
-  switch_away(w, cur, action);
-}
-
-/* The park's own copy, its action known: the channel round trip is two of
- * these (docs/runtime.md, "The hand-off"). */
-void wuc_park_switch(struct worker *w, struct wuc_uthread *cur) {
-  cur = switch_away(w, cur, PREV_PARK)->current;
+  struct wuc_uthread *next = take_hand_off(w);
+  if (next)
+    switching(w, cur, action, next);
+  else if (!switch_after_look(w, cur, action))
+    return;
+  next = w->current;
+  wuc_context_switch(&w->prev->ctx, next ? &next->ctx : &w->sched_ctx);
+  /* Resumed, perhaps on another worker. */
+  w = wuc_current_worker();
+  finish_switch(w);
+  /* A park's wait is over (wuc_park_at set these; after other switches
+   * they are NULL already). */
+  cur = w->current;
   __atomic_store_n(&cur->wait_what, NULL, __ATOMIC_RELAXED);
   cur->wait_object = NULL;
   cur->wait_file = NULL;
+}
+
+/* The last switch of an exiting thread.  Its handle may already be freed by
+ * its joiner: its last context is the worker's copy (uthread_entry), nobody
+ * resumes it, and `prev` stays NULL (the stack to recycle is in
+ * w->exited_stack). */
+void wuc_switch_exit(struct worker *w) {
+  struct wuc_uthread *next = take_hand_off(w);
+  if (!next) next = look_for_local_work(w);
+  switching(w, NULL, PREV_EXIT, next);
+  wuc_context_exit(&w->exit_ctx, next ? &next->ctx : &w->sched_ctx);
 }
 
 /* ---- stealing, spinning and sleeping -------------------------------------- */
@@ -725,13 +728,13 @@ static struct wuc_uthread *poll_for_work(struct worker *w) {
   if (atomic_load_explicit(&wuc_poll.waiting, memory_order_relaxed) == 0 ||
       atomic_load_explicit(&wuc_poll.polling, memory_order_relaxed) || wuc_poll_run(false, 0) == 0)
     return NULL;
-  return find_local_work(w);
+  return look_for_local_work(w);
 }
 
 static struct wuc_uthread *find_work_or_sleep(struct worker *w) {
   bool glance = false; /* one look at the others, not a spin: the lookout's check */
   for (;;) {
-    struct wuc_uthread *t = find_local_work(w);
+    struct wuc_uthread *t = look_for_local_work(w);
     if (!t) t = poll_for_work(w);
     if (!t && atomic_load(&wuc_sched.nworkers) > 1) {
       /* Spin only if fewer than half the busy workers already do. */
@@ -753,7 +756,7 @@ static struct wuc_uthread *find_work_or_sleep(struct worker *w) {
           t = steal_work(w, &scan);
           if (!t && (atomic_load_explicit(&w->next, memory_order_relaxed) ||
                      atomic_load(&wuc_sched.global.size)))
-            t = find_local_work(w);
+            t = look_for_local_work(w);
           if (t || scan.now >= until) break;
           for (int i = 0; i < pause; i++) cpu_relax();
         }

@@ -288,12 +288,12 @@ static inline void wuc_reclaim_count_op(struct worker *w) {
 
 /* Makes a thread runnable (it must not be queued or running). */
 void wuc_make_runnable(struct wuc_uthread *t);
-/* Gives up the worker: yield, park (after the caller set wait_*), exit, or
- * be preempted (from the signal handler, preempt.c). */
+/* Gives up the worker: yield, park (after the caller set wait_*, which it
+ * clears when the thread runs again), or be preempted (from the signal
+ * handler, preempt.c). */
 void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action);
-/* wuc_switch_away(w, cur, PREV_PARK) for wuc_park_at, which has set cur's
- * wait_* fields: clears them once cur runs again. */
-void wuc_park_switch(struct worker *w, struct wuc_uthread *cur);
+/* The exiting thread's last switch (uthread.c, uthread_entry). */
+__attribute__((noreturn)) void wuc_switch_exit(struct worker *w);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
 /* The same, for callers running on a worker (cheaper with one worker). */
