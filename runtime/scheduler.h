@@ -20,7 +20,20 @@
  * there is none) and leaves what remains of its own transition — requeue
  * after a yield, commit after a park, recycle its stack after exit — in
  * worker.prev / prev_action, for the resumed side to finish.  So a hand-off
- * between two threads costs one context switch, not two.
+ * between two threads costs one context switch, not two.  Every switch of a
+ * running thread is made from one call in wuc_switch_away (an exiting
+ * thread's last one from wuc_switch_exit), so the return that ends it is
+ * predicted.
+ *
+ * The hand-off.  A thread that switches away while its worker's `next` slot
+ * holds a thread goes straight to that thread, without the full look for
+ * work below (scheduler.c, take_hand_off), unless this schedule is one the
+ * full look treats specially (the 61-schedule fairness turn, the local
+ * queue's turn after 64 hand-offs in a row) or a timer is due.  All it
+ * skips is the quiescent point (reclaim.h), which the full look makes at
+ * least every 31st schedule.  A park/unpark round trip between two threads
+ * of one worker is then: unpark fills `next` (a plain store into an empty
+ * slot), park takes it (one exchange) and switches.
  *
  * Workers.  One per kernel thread.  Where a thread made runnable goes:
  *   - woken by a user thread: the waker's `next` slot (runs when the waker
@@ -29,10 +42,11 @@
  *   - made runnable outside any worker (a foreign kernel thread, or the
  *     monitor firing a busy worker's timer): the global queue;
  *   - preempted: the worker's pinned list, which only it runs (preempt.h).
- * A worker looking for work fires its expired timers, then looks, in order,
- * at: next, its queue, the global queue, its pinned list (every 61st look
- * starts with the global queue, and the look half-way between with the
- * pinned list, so neither starves);
+ * A worker looking for work (the full look) fires its expired timers, then
+ * looks, in order, at: next (at most 64 times in a row, then its queue goes
+ * first once), its queue, the global queue, its pinned list (every 61st
+ * schedule, hand-offs counted, starts with the global queue, and the one
+ * half-way between with the pinned list, so neither starves);
  * then it spins briefly looking at the other workers (and at their overdue
  * timers: sysmon.h), and
  * steals only work that has waited there for a while (STEAL_AGE_NS: half of
