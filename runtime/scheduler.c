@@ -211,10 +211,7 @@ static void ready_next(struct worker *w, struct wuc_uthread *t) {
   }
 }
 
-/* Never inlined, and never switches: reading the thread-local pointer
- * directly is as safe as through wuc_current_worker. */
-__attribute__((noinline)) void wuc_make_runnable(struct wuc_uthread *t) {
-  struct worker *w = wuc_tls_worker;
+void wuc_make_runnable_slow(struct worker *w, struct wuc_uthread *t) {
   if (!w) {
     wuc_check_not_forked("wuc_unpark");
     wuc_global_runq_push(&wuc_sched.global, t);

@@ -300,8 +300,25 @@ static inline void wuc_reclaim_count_op(struct worker *w) {
   if ((++w->reclaim_ops & 255) == 0) wuc_reclaim_quiescent(w);
 }
 
-/* Makes a thread runnable (it must not be queued or running). */
-void wuc_make_runnable(struct wuc_uthread *t);
+/* Makes a thread runnable (it must not be queued or running).  Inline for
+ * the hand-off's case, a user thread waking one into its worker's empty
+ * `next` slot: only the owner fills the slot (a thief only empties it), so
+ * an empty slot stays empty until this store, which needs no locked
+ * instruction (scheduler.c, ready_next, does the rest).  Reading
+ * wuc_tls_worker directly is safe: nothing here switches. */
+void wuc_make_runnable_slow(struct worker *w, struct wuc_uthread *t);
+static inline void wuc_make_runnable(struct wuc_uthread *t) {
+  struct worker *w = wuc_tls_worker;
+  if (__builtin_expect(!w || w->in_timer_callbacks ||
+                           atomic_load_explicit(&w->next, memory_order_relaxed) != NULL,
+                       0)) {
+    wuc_make_runnable_slow(w, t);
+    return;
+  }
+  atomic_store_explicit(&w->next, t, memory_order_release);
+  uint32_t epoch = atomic_load_explicit(&w->next_epoch, memory_order_relaxed);
+  atomic_store_explicit(&w->next_epoch, epoch + 1, memory_order_relaxed); /* owner only */
+}
 /* Gives up the worker: yield, park (after the caller set wait_*, which it
  * clears when the thread runs again), or be preempted (from the signal
  * handler, preempt.c). */
