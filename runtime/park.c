@@ -6,8 +6,11 @@
 #include "fatal.h"
 #include "scheduler.h"
 
-void wuc_park_at(const char *what, const void *object, const char *file, int line) {
-  struct worker *w = wuc_current_worker();
+/* Never inlined: wuc_tls_worker is read before the switch only, which is
+ * a tail call (scheduler.h). */
+__attribute__((noinline)) void wuc_park_at(const char *what, const void *object, const char *file,
+                                           int line) {
+  struct worker *w = wuc_tls_worker;
   struct wuc_uthread *cur = w ? w->current : NULL;
   if (!cur) wuc_check_not_forked(what ? what : "wuc_park");
   if (!cur || w->in_timer_callbacks)
@@ -23,10 +26,7 @@ void wuc_park_at(const char *what, const void *object, const char *file, int lin
   cur->wait_object = object;
   cur->wait_file = file;
   cur->wait_line = line;
-  wuc_switch_away(w, cur, PREV_PARK);
-  __atomic_store_n(&cur->wait_what, NULL, __ATOMIC_RELAXED);
-  cur->wait_object = NULL;
-  cur->wait_file = NULL;
+  wuc_switch_away(w, cur, PREV_PARK); /* clears the wait_* fields when cur runs again */
 }
 
 void wuc_park(const char *what, const void *object) { wuc_park_at(what, object, NULL, 0); }

@@ -44,7 +44,7 @@ struct scheduler wuc_sched = {
 extern const char wuc_gdb_scripts_anchor;
 __attribute__((used)) static const char *const gdb_scripts_link = &wuc_gdb_scripts_anchor;
 
-static __thread struct worker *tls_worker __attribute__((tls_model("initial-exec")));
+__thread struct worker *wuc_tls_worker __attribute__((tls_model("initial-exec")));
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define NO_IPA __attribute__((noinline, noipa))
@@ -54,12 +54,12 @@ static __thread struct worker *tls_worker __attribute__((tls_model("initial-exec
 
 NO_IPA struct worker *wuc_current_worker(void) {
   __asm__ volatile("" ::: "memory");
-  return tls_worker;
+  return wuc_tls_worker;
 }
 
 /* The same, for the preemption handler (WUC_NO_TSAN: see preempt.c). */
 WUC_NO_TSAN __attribute__((noinline)) struct worker *wuc_current_worker_in_handler(void) {
-  return tls_worker;
+  return wuc_tls_worker;
 }
 
 struct wuc_fork_state wuc_fork;
@@ -92,7 +92,7 @@ struct wuc_uthread *wuc_current_thread_or_die_at(const char *call, const char *f
  * as safe as through wuc_current_worker (nothing switches in between), and
  * every channel operation saves a call. */
 __attribute__((noinline)) void wuc_reclaim_op_start(void) {
-  struct worker *w = tls_worker;
+  struct worker *w = wuc_tls_worker;
   if (w)
     wuc_reclaim_count_op(w);
   else /* a foreign kernel thread's non-blocking operation, or the child of a fork */
@@ -113,7 +113,7 @@ static __attribute__((noinline, cold)) void yield_if_asked(struct worker *w, uin
 }
 
 __attribute__((noinline)) void wuc_blocking_op_start(const char *what) {
-  struct worker *w = tls_worker;
+  struct worker *w = wuc_tls_worker;
   if (!w) {
     wuc_check_not_forked(what);
     return;
@@ -124,7 +124,7 @@ __attribute__((noinline)) void wuc_blocking_op_start(const char *what) {
 }
 
 __attribute__((noinline)) struct wuc_uthread *wuc_statement_start(const char *call) {
-  struct worker *w = tls_worker;
+  struct worker *w = wuc_tls_worker;
   if (!w || !w->current) outside_user_thread(call);
   wuc_reclaim_count_op(w);
   return w->current;
@@ -133,7 +133,7 @@ __attribute__((noinline)) struct wuc_uthread *wuc_statement_start(const char *ca
 /* A lowered statement's set-up (<wuc/waituntil.h>): wuc_statement_start and
  * wuc_select_stmt_fill in one call, every statement's first. */
 void wuc_wu_stmt_init(wuc_select_stmt *s, bool all_or) {
-  struct worker *w = tls_worker;
+  struct worker *w = wuc_tls_worker;
   if (!w || !w->current) outside_user_thread("waituntil");
   wuc_select_stmt_fill(s, w->current, all_or, true);
   wuc_reclaim_count_op(w); /* last: a tail call when it announces */
@@ -193,9 +193,16 @@ void wuc_wake_other_worker(void) {
   wuc_wake_idle_worker();
 }
 
-/* Puts t in w's `next` slot; the thread it displaces becomes stealable. */
+/* Puts t in w's `next` slot; the thread it displaces becomes stealable.
+ * Only the owner fills the slot (a thief only empties it, by CAS from the
+ * thread it saw), so an empty slot stays empty until our store: filling it
+ * needs no locked instruction, only a release store for the thief's load. */
 static void ready_next(struct worker *w, struct wuc_uthread *t) {
-  struct wuc_uthread *old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
+  struct wuc_uthread *old = atomic_load_explicit(&w->next, memory_order_relaxed);
+  if (!old)
+    atomic_store_explicit(&w->next, t, memory_order_release);
+  else
+    old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
   uint32_t epoch = atomic_load_explicit(&w->next_epoch, memory_order_relaxed);
   atomic_store_explicit(&w->next_epoch, epoch + 1, memory_order_relaxed); /* owner only */
   if (old) {
@@ -204,8 +211,7 @@ static void ready_next(struct worker *w, struct wuc_uthread *t) {
   }
 }
 
-void wuc_make_runnable(struct wuc_uthread *t) {
-  struct worker *w = wuc_current_worker();
+void wuc_make_runnable_slow(struct worker *w, struct wuc_uthread *t) {
   if (!w) {
     wuc_check_not_forked("wuc_unpark");
     wuc_global_runq_push(&wuc_sched.global, t);
@@ -282,7 +288,7 @@ static inline struct wuc_uthread *take_next(struct worker *w) {
 
 /* At every schedule while a timer is pending: the TSC filter (clock.h)
  * answers "not yet" without a clock read for most of a timer's wait. */
-static void run_due_timers(struct worker *w) {
+static inline void run_due_timers(struct worker *w) {
   int64_t due = wuc_timers_earliest(&w->timers);
   if (due == INT64_MAX || wuc_deadline_surely_ahead(&w->timer_filter, due)) return;
   int64_t now = wuc_now_for_deadline(&w->timer_filter, due);
@@ -307,19 +313,24 @@ static void poll_while_busy(void) {
     wuc_poll_run(false, 0);
 }
 
-/* Work this worker can take without stealing. */
-static struct wuc_uthread *find_local_work(struct worker *w) {
+/* Work this worker can take without stealing: the full look.  Inlined in
+ * the switch; the scheduler context's callers use look_for_local_work. */
+static inline __attribute__((always_inline)) struct wuc_uthread *find_local_work(struct worker *w) {
   struct wuc_uthread *t;
   wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
-  /* Every 61st look the global queue goes first, and half-way between, the
-   * pinned list: with both always non-empty (100,000 threads yielding, one
-   * of them preempted), neither waits for the other. */
-  uint32_t phase = ++w->schedtick % GLOBAL_QUEUE_PERIOD;
-  if (phase == 0) {
+  /* Every 61st schedule the global queue goes first, and half-way between,
+   * the pinned list: with both always non-empty (100,000 threads yielding,
+   * one of them preempted), neither waits for the other.  Counted down over
+   * every schedule, hand-offs included (take_hand_off). */
+  if (w->fair_countdown != 0) {
+    w->fair_countdown--;
+  } else if ((w->fair_global = !w->fair_global)) {
+    w->fair_countdown = GLOBAL_QUEUE_PERIOD / 2 - 1;
     poll_while_busy();
     if ((t = wuc_global_runq_take(&wuc_sched.global, w)) || (t = take_pinned(w))) return t;
-  } else if (phase == GLOBAL_QUEUE_PERIOD / 2 && (t = take_pinned(w))) {
-    return t;
+  } else {
+    w->fair_countdown = GLOBAL_QUEUE_PERIOD - GLOBAL_QUEUE_PERIOD / 2 - 1;
+    if ((t = take_pinned(w))) return t;
   }
   run_due_timers(w);
   if (w->next_streak < NEXT_STREAK_LIMIT && (t = take_next(w))) {
@@ -331,6 +342,10 @@ static struct wuc_uthread *find_local_work(struct worker *w) {
       (t = wuc_global_runq_take(&wuc_sched.global, w)))
     return t;
   return take_pinned(w);
+}
+
+static __attribute__((noinline)) struct wuc_uthread *look_for_local_work(struct worker *w) {
+  return find_local_work(w);
 }
 
 /* A yield that finds nothing else to run here returns at once, unless
@@ -354,30 +369,89 @@ static void polling_pause(void) {
   } while (wuc_now() < until);
 }
 
-void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action) {
-  struct wuc_uthread *next = find_local_work(w);
-  if (!next && action == PREV_YIELD) { /* nobody else to run here */
-    polling_pause();
-    return;
+/* The hand-off: the thread in w's `next` slot, when the switch may go
+ * straight to it without the full look (find_local_work), else NULL.  It
+ * may when the full look would take that thread too and has nothing else
+ * to do this time:
+ *   - not the schedule that looks at the global queue or the pinned list
+ *     first (fair_countdown), nor the one after NEXT_STREAK_LIMIT
+ *     hand-offs in a row, which looks at the local queue first;
+ *   - no timer due (the full look's check: timers firing there would put
+ *     their threads behind `next` anyway).
+ * What it leaves out is the quiescent point (reclaim.h): the full look
+ * makes one at least every GLOBAL_QUEUE_PERIOD / 2 + 1 schedules.  A yield
+ * request (sysmon.c) is honoured at preemption points, not at switches, and
+ * thieves see `next` as before (steal_stale_next). */
+static inline __attribute__((always_inline)) struct wuc_uthread *take_hand_off(struct worker *w) {
+  if (!atomic_load_explicit(&w->next, memory_order_relaxed) || w->fair_countdown == 0 ||
+      w->next_streak >= NEXT_STREAK_LIMIT)
+    return NULL;
+  int64_t due = wuc_timers_earliest(&w->timers);
+  if (due != INT64_MAX && !wuc_deadline_surely_ahead(&w->timer_filter, due)) return NULL;
+  struct wuc_uthread *t = atomic_exchange_explicit(&w->next, NULL, memory_order_acq_rel);
+  if (t) { /* else a thief took it meanwhile */
+    w->fair_countdown--;
+    w->next_streak++;
   }
-  if (!next && action == PREV_PREEMPT) return; /* nobody to make room for */
-  /* An exiting thread's handle may already be freed by its joiner: its last
-   * context is the worker's copy (uthread_entry), nobody resumes it, and
-   * `prev` stays NULL (the stack to recycle is in w->exited_stack). */
-  wuc_context *save = &cur->ctx;
-  if (action == PREV_EXIT) {
-    save = &w->exit_ctx;
-    cur = NULL;
-  }
+  return t;
+}
+
+/* Records the switch from cur to next (NULL: to w's scheduler context). */
+static inline void switching(struct worker *w, struct wuc_uthread *cur, enum prev_action action,
+                             struct wuc_uthread *next) {
   w->prev = cur;
   w->prev_action = action;
   w->current = next;
-  wuc_context *to = next ? &next->ctx : &w->sched_ctx;
   if (next) count(&w->threads_run);
-  if (action == PREV_EXIT) wuc_context_exit(save, to);
-  wuc_context_switch(save, to);
+}
+
+/* The full look's half of wuc_switch_away: finds what to switch to and
+ * records the switch; false for a yield or a preemption with nobody else
+ * to run here.  Out of line: the hand-off then needs no saved registers
+ * but the worker's. */
+static __attribute__((noinline)) bool switch_after_look(struct worker *w, struct wuc_uthread *cur,
+                                                        enum prev_action action) {
+  struct wuc_uthread *next = find_local_work(w);
+  if (!next && action == PREV_YIELD) { /* nobody else to run here */
+    polling_pause();
+    return false;
+  }
+  if (!next && action == PREV_PREEMPT) return false; /* nobody to make room for */
+  switching(w, cur, action, next);
+  return true;
+}
+
+/* Every switch of a user thread but its last is made here, from one call
+ * of wuc_context_switch: the `ret` that ends a switch then returns where
+ * the return-stack predictor expects (docs/benchmarks.md, "bare switch"). */
+void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action) {
+  struct wuc_uthread *next = take_hand_off(w);
+  if (next)
+    switching(w, cur, action, next);
+  else if (!switch_after_look(w, cur, action))
+    return;
+  next = w->current;
+  wuc_context_switch(&w->prev->ctx, next ? &next->ctx : &w->sched_ctx);
   /* Resumed, perhaps on another worker. */
-  finish_switch(wuc_current_worker());
+  w = wuc_current_worker();
+  finish_switch(w);
+  /* A park's wait is over (wuc_park_at set these; after other switches
+   * they are NULL already). */
+  cur = w->current;
+  __atomic_store_n(&cur->wait_what, NULL, __ATOMIC_RELAXED);
+  cur->wait_object = NULL;
+  cur->wait_file = NULL;
+}
+
+/* The last switch of an exiting thread.  Its handle may already be freed by
+ * its joiner: its last context is the worker's copy (uthread_entry), nobody
+ * resumes it, and `prev` stays NULL (the stack to recycle is in
+ * w->exited_stack). */
+void wuc_switch_exit(struct worker *w) {
+  struct wuc_uthread *next = take_hand_off(w);
+  if (!next) next = look_for_local_work(w);
+  switching(w, NULL, PREV_EXIT, next);
+  wuc_context_exit(&w->exit_ctx, next ? &next->ctx : &w->sched_ctx);
 }
 
 /* ---- stealing, spinning and sleeping -------------------------------------- */
@@ -651,13 +725,13 @@ static struct wuc_uthread *poll_for_work(struct worker *w) {
   if (atomic_load_explicit(&wuc_poll.waiting, memory_order_relaxed) == 0 ||
       atomic_load_explicit(&wuc_poll.polling, memory_order_relaxed) || wuc_poll_run(false, 0) == 0)
     return NULL;
-  return find_local_work(w);
+  return look_for_local_work(w);
 }
 
 static struct wuc_uthread *find_work_or_sleep(struct worker *w) {
   bool glance = false; /* one look at the others, not a spin: the lookout's check */
   for (;;) {
-    struct wuc_uthread *t = find_local_work(w);
+    struct wuc_uthread *t = look_for_local_work(w);
     if (!t) t = poll_for_work(w);
     if (!t && atomic_load(&wuc_sched.nworkers) > 1) {
       /* Spin only if fewer than half the busy workers already do. */
@@ -679,7 +753,7 @@ static struct wuc_uthread *find_work_or_sleep(struct worker *w) {
           t = steal_work(w, &scan);
           if (!t && (atomic_load_explicit(&w->next, memory_order_relaxed) ||
                      atomic_load(&wuc_sched.global.size)))
-            t = find_local_work(w);
+            t = look_for_local_work(w);
           if (t || scan.now >= until) break;
           for (int i = 0; i < pause; i++) cpu_relax();
         }
@@ -728,7 +802,7 @@ static struct worker *worker_new(unsigned id) {
 }
 
 static void worker_os_thread_setup(struct worker *w) {
-  tls_worker = w;
+  wuc_tls_worker = w;
   atomic_store_explicit(&w->tid, gettid(), memory_order_relaxed);
   w->signal_stack = wuc_stack_overflow_altstack_init();
   /* Timer wake-ups within ~10 µs instead of the default 50 µs slack. */
@@ -830,14 +904,14 @@ void wuc_uthread_main_init(struct wuc_uthread *t);
  * (docs/runtime.md, 'fork'). */
 
 static void fork_child(void) {
-  struct worker *w = tls_worker;
+  struct worker *w = wuc_tls_worker;
   if (!atomic_load(&wuc_sched.started) && w && w->current && !w->in_timer_callbacks) {
     atomic_store_explicit(&w->tid, gettid(), memory_order_relaxed);
     return;
   }
   wuc_fork.thread = w && !w->in_timer_callbacks ? w->current : NULL;
   atomic_store_explicit(&wuc_fork.in_child, true, memory_order_relaxed);
-  tls_worker = NULL;
+  wuc_tls_worker = NULL;
 }
 
 void wuc_fork_child_fatal(const char *call) {

@@ -20,7 +20,20 @@
  * there is none) and leaves what remains of its own transition — requeue
  * after a yield, commit after a park, recycle its stack after exit — in
  * worker.prev / prev_action, for the resumed side to finish.  So a hand-off
- * between two threads costs one context switch, not two.
+ * between two threads costs one context switch, not two.  Every switch of a
+ * running thread is made from one call in wuc_switch_away (an exiting
+ * thread's last one from wuc_switch_exit), so the return that ends it is
+ * predicted.
+ *
+ * The hand-off.  A thread that switches away while its worker's `next` slot
+ * holds a thread goes straight to that thread, without the full look for
+ * work below (scheduler.c, take_hand_off), unless this schedule is one the
+ * full look treats specially (the 61-schedule fairness turn, the local
+ * queue's turn after 64 hand-offs in a row) or a timer is due.  All it
+ * skips is the quiescent point (reclaim.h), which the full look makes at
+ * least every 31st schedule.  A park/unpark round trip between two threads
+ * of one worker is then: unpark fills `next` (a plain store into an empty
+ * slot), park takes it (one exchange) and switches.
  *
  * Workers.  One per kernel thread.  Where a thread made runnable goes:
  *   - woken by a user thread: the waker's `next` slot (runs when the waker
@@ -29,10 +42,11 @@
  *   - made runnable outside any worker (a foreign kernel thread, or the
  *     monitor firing a busy worker's timer): the global queue;
  *   - preempted: the worker's pinned list, which only it runs (preempt.h).
- * A worker looking for work fires its expired timers, then looks, in order,
- * at: next, its queue, the global queue, its pinned list (every 61st look
- * starts with the global queue, and the look half-way between with the
- * pinned list, so neither starves);
+ * A worker looking for work (the full look) fires its expired timers, then
+ * looks, in order, at: next (at most 64 times in a row, then its queue goes
+ * first once), its queue, the global queue, its pinned list (every 61st
+ * schedule, hand-offs counted, starts with the global queue, and the one
+ * half-way between with the pinned list, so neither starves);
  * then it spins briefly looking at the other workers (and at their overdue
  * timers: sysmon.h), and
  * steals only work that has waited there for a while (STEAL_AGE_NS: half of
@@ -147,8 +161,9 @@ struct worker {
   bool in_timer_callbacks;       /* wakes go to the queue's back, not `next` */
   bool keep_one_wake;            /* the next such wake wakes no other worker (poller.c) */
   bool spinning;
-  uint32_t schedtick;
-  uint32_t next_streak; /* consecutive schedules served from `next` */
+  uint32_t fair_countdown; /* schedules before one looks at global or pinned first */
+  bool fair_global;        /* the last such look was at the global queue */
+  uint32_t next_streak;    /* consecutive schedules served from `next` */
   uint32_t rng;
 
   struct runq runq;
@@ -256,6 +271,11 @@ struct worker *wuc_current_worker(void);
 /* wuc_current_worker for a signal handler that may have interrupted a
  * sanitizer's runtime (preempt.c). */
 struct worker *wuc_current_worker_in_handler(void);
+/* The same, read directly, for a function that switches (parks, yields)
+ * only in a tail call, if at all: one that switches and then uses it again
+ * must use wuc_current_worker, or the compiler may keep the address of the
+ * old kernel thread's variable across the switch. */
+extern __thread struct worker *wuc_tls_worker __attribute__((tls_model("initial-exec")));
 /* As above, but stops the program if the caller is not a user thread. */
 struct wuc_uthread *wuc_current_thread_or_die(const char *call);
 /* The same for a call whose macro recorded its site: the message names it
@@ -280,11 +300,31 @@ static inline void wuc_reclaim_count_op(struct worker *w) {
   if ((++w->reclaim_ops & 255) == 0) wuc_reclaim_quiescent(w);
 }
 
-/* Makes a thread runnable (it must not be queued or running). */
-void wuc_make_runnable(struct wuc_uthread *t);
-/* Gives up the worker: yield, park (after the caller set wait_*), exit, or
- * be preempted (from the signal handler, preempt.c). */
+/* Makes a thread runnable (it must not be queued or running).  Inline for
+ * the hand-off's case, a user thread waking one into its worker's empty
+ * `next` slot: only the owner fills the slot (a thief only empties it), so
+ * an empty slot stays empty until this store, which needs no locked
+ * instruction (scheduler.c, ready_next, does the rest).  Reading
+ * wuc_tls_worker directly is safe: nothing here switches. */
+void wuc_make_runnable_slow(struct worker *w, struct wuc_uthread *t);
+static inline void wuc_make_runnable(struct wuc_uthread *t) {
+  struct worker *w = wuc_tls_worker;
+  if (__builtin_expect(!w || w->in_timer_callbacks ||
+                           atomic_load_explicit(&w->next, memory_order_relaxed) != NULL,
+                       0)) {
+    wuc_make_runnable_slow(w, t);
+    return;
+  }
+  atomic_store_explicit(&w->next, t, memory_order_release);
+  uint32_t epoch = atomic_load_explicit(&w->next_epoch, memory_order_relaxed);
+  atomic_store_explicit(&w->next_epoch, epoch + 1, memory_order_relaxed); /* owner only */
+}
+/* Gives up the worker: yield, park (after the caller set wait_*, which it
+ * clears when the thread runs again), or be preempted (from the signal
+ * handler, preempt.c). */
 void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action);
+/* The exiting thread's last switch (uthread.c, uthread_entry). */
+__attribute__((noreturn)) void wuc_switch_exit(struct worker *w);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
 /* The same, for callers running on a worker (cheaper with one worker). */

@@ -56,8 +56,7 @@ static void uthread_entry(void *arg) {
   w->exited_stack = t->stack;
   w->exit_ctx = t->ctx;
   uthread_finished(t);
-  wuc_switch_away(w, t, PREV_EXIT); /* never returns: nobody resumes an exited thread */
-  __builtin_unreachable();
+  wuc_switch_exit(w); /* never returns: nobody resumes an exited thread */
 }
 
 /* Publishes t's end and wakes its joiner, who then runs next on this worker

@@ -1,8 +1,8 @@
 // sched_test.cc — the scheduler: idle workers steal queued threads and
 // threads left waiting in a busy worker's `next` slot, a full run queue
-// spills to the global queue, hand-off pairs cannot starve the queue, a
-// lone spawn is taken from a computing spawner, a thread asked to yield
-// yields at its next blocking operation; the registry's walk.
+// spills to the global queue, hand-off pairs cannot starve the local or the
+// global queue, a lone spawn is taken from a computing spawner, a thread
+// asked to yield yields at its next blocking operation; the registry's walk.
 #include <gtest/gtest.h>
 
 #include <park.h>
@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <thread>
 
 #include "runtime_probe.h"
 #include "scenario.h"
@@ -224,6 +225,47 @@ WUC_SCENARIO(hand_off_pair_does_not_starve_queue) {
 
 TEST(Scheduler, HandOffPairDoesNotStarveTheQueue) {
   auto r = RunScenario("hand_off_pair_does_not_starve_queue", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+  std::printf("%s", r.out.c_str());
+}
+
+// The same pair, and a thread made runnable by a foreign kernel thread: it
+// waits in the global queue, which the hand-offs must not skip for good
+// (the fairness turn every 61st schedule counts them: scheduler.h, "The
+// hand-off").  It stops the pair; starved, the test hangs.
+struct GlobalStopper {
+  Pair *pair;
+  std::atomic<bool> go{false};
+};
+
+void StopThePairWhenWoken(void *arg) {
+  auto *g = static_cast<GlobalStopper *>(arg);
+  while (!g->go.load()) wuc_park("test: woken from outside", g);
+  StopThePair(g->pair);
+}
+
+WUC_SCENARIO(hand_off_pair_does_not_starve_global_queue) {
+  static Pair pair;
+  static PairArg args[2] = {{&pair, 0}, {&pair, 1}};
+  static GlobalStopper g{&pair};
+  uthread_t *stopper = uthread_spawn(StopThePairWhenWoken, &g);
+  pair.player[0] = uthread_spawn(PlayUntilStopped, &args[0]);
+  pair.player[1] = uthread_spawn(PlayUntilStopped, &args[1]);
+  std::thread outside([stopper] {
+    while (pair.turns.load() < 1000) usleep(100);
+    g.go = true;
+    wuc_unpark(stopper); /* from no worker: into the global queue */
+  });
+  uthread_join(stopper);
+  uthread_join(pair.player[0]);
+  uthread_join(pair.player[1]);
+  outside.join();
+  std::printf("the thread from outside ran after %ld hand-offs\n", pair.turns_before_stop);
+  return 0;
+}
+
+TEST(Scheduler, HandOffPairDoesNotStarveTheGlobalQueue) {
+  auto r = RunScenario("hand_off_pair_does_not_starve_global_queue", {{"WUC_PROCESSORS", "1"}});
   EXPECT_TRUE(ExitedWith(r, 0));
   std::printf("%s", r.out.c_str());
 }
