@@ -443,12 +443,43 @@ void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action
   cur->wait_file = NULL;
 }
 
-/* The last switch of an exiting thread.  Its handle may already be freed by
- * its joiner: its last context is the worker's copy (uthread_entry), nobody
- * resumes it, and `prev` stays NULL (the stack to recycle is in
- * w->exited_stack). */
-void wuc_switch_exit(struct worker *w) {
+/* ---- a thread's exit (uthread.c, uthread_entry) ----------------------------
+ *
+ * The thread that runs after an exiting one was usually parked long ago: the
+ * stack lines its resumption reads (the switch's saved frame, the frames it
+ * returns into) are out of the caches, and each miss waits for the one
+ * before.  An exit that no joiner waits for therefore takes its successor
+ * before it publishes the end, and prefetches that stack while the end is
+ * published (registry, join word): taken, the successor is ours, so its
+ * handle may be read (a thread only peeked at in a queue could be stolen,
+ * run, joined and freed meanwhile).  A waiting joiner is not delayed: it is
+ * woken into `next` and runs next (a hand-off keeps a recursive fork-join
+ * depth first).  rss100k's wake+join: docs/benchmarks.md, "Thread life
+ * cycle". */
+
+/* Lines from the saved stack pointer up: the switch's frame (64 bytes, on one
+ * or two lines) and the callers' frames it returns into. */
+#define EXIT_PREFETCH_LINES 4
+
+struct wuc_uthread *wuc_exit_successor(struct worker *w) {
+  /* Nothing queued here (a spawn+join whose joiner came late): no look now,
+   * wuc_switch_exit looks once the end is published. */
+  if (wuc_worker_has_no_work(w)) return NULL;
   struct wuc_uthread *next = take_hand_off(w);
+  if (!next) next = look_for_local_work(w);
+  if (next) {
+    const char *sp = next->ctx.sp;
+    for (int i = 0; i < EXIT_PREFETCH_LINES; i++) __builtin_prefetch(sp + 64 * i);
+  }
+  return next;
+}
+
+/* The last switch of an exiting thread, to next if it took one
+ * (wuc_exit_successor).  Its handle may already be freed by its joiner: its
+ * last context is the worker's copy (uthread_entry), nobody resumes it, and
+ * `prev` stays NULL (the stack to recycle is in w->exited_stack). */
+void wuc_switch_exit(struct worker *w, struct wuc_uthread *next) {
+  if (!next) next = take_hand_off(w);
   if (!next) next = look_for_local_work(w);
   switching(w, NULL, PREV_EXIT, next);
   wuc_context_exit(&w->exit_ctx, next ? &next->ctx : &w->sched_ctx);

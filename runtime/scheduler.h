@@ -323,8 +323,13 @@ static inline void wuc_make_runnable(struct wuc_uthread *t) {
  * clears when the thread runs again), or be preempted (from the signal
  * handler, preempt.c). */
 void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action);
-/* The exiting thread's last switch (uthread.c, uthread_entry). */
-__attribute__((noreturn)) void wuc_switch_exit(struct worker *w);
+/* A thread's exit (uthread.c, uthread_entry; scheduler.c, "a thread's
+ * exit"): takes the thread to run after it (NULL if nothing is local) and
+ * prefetches its stack; then, once the end is published, the exiting
+ * thread's last switch, to that thread (with NULL: to whatever is local
+ * then, else the scheduler). */
+struct wuc_uthread *wuc_exit_successor(struct worker *w);
+__attribute__((noreturn)) void wuc_switch_exit(struct worker *w, struct wuc_uthread *next);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
 /* The same, for callers running on a worker (cheaper with one worker). */

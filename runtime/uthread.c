@@ -50,13 +50,18 @@ static void uthread_entry(void *arg) {
   wuc_finish_switch();
   t->fn(t->arg);
   struct worker *w = wuc_current_worker();
+  /* Unless a joiner waits (it runs next: a hand-off), the successor is
+   * taken first, so that its stack comes into the cache while the end is
+   * published (scheduler.c, "a thread's exit"). */
+  struct wuc_uthread *next = NULL;
+  if (atomic_load_explicit(&t->join_word, memory_order_relaxed) == 0) next = wuc_exit_successor(w);
   /* Still on t's stack: the next context to run recycles it, and releases
    * t's last context, copied here because t's joiner may free t as soon as
    * uthread_finished has published the end. */
   w->exited_stack = t->stack;
   w->exit_ctx = t->ctx;
   uthread_finished(t);
-  wuc_switch_exit(w); /* never returns: nobody resumes an exited thread */
+  wuc_switch_exit(w, next); /* never returns: nobody resumes an exited thread */
 }
 
 /* Publishes t's end and wakes its joiner, who then runs next on this worker

@@ -185,6 +185,29 @@ TEST(Thread, WokenThreadRunsBeforeQueuedOnesOnOneWorker) {
   EXPECT_TRUE(ExitedWith(r, 0));
 }
 
+// A joiner woken by an exit runs next, ahead of the threads queued on the
+// worker (a hand-off: the exit takes no successor of its own then,
+// scheduler.c, "a thread's exit"), so a recursive fork-join stays depth
+// first: joining A of A, B, C on one worker resumes between A and B.
+WUC_SCENARIO(exit_hands_off_to_joiner) {
+  static Log log;
+  static Yielder a{'A', &log}, b{'B', &log}, c{'C', &log};
+  uthread_t *ta = uthread_spawn(LogOnce, &a);
+  uthread_t *tb = uthread_spawn(LogOnce, &b);
+  uthread_t *tc = uthread_spawn(LogOnce, &c);
+  uthread_join(ta);
+  log.Add('M');
+  uthread_join(tb);
+  uthread_join(tc);
+  SCENARIO_CHECK(std::string(log.text) == "AMBC", "order %s", log.text);
+  return 0;
+}
+
+TEST(Thread, ExitHandsOffToAWaitingJoinerOnOneWorker) {
+  auto r = RunScenario("exit_hands_off_to_joiner", {{"WUC_PROCESSORS", "1"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+}
+
 // ---- worker count -----------------------------------------------------------
 
 // wuc_set_processors works until the first spawn; 0 means the default
