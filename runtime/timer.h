@@ -43,6 +43,35 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
  * fired (and fire has returned — or, called from t's own fire, is running). */
 bool wuc_timer_cancel(wuc_timer *t);
 
+/* A thread's timer for the timeout(d) clauses of its statements, kept
+ * armed across statements (timeout.c; docs/runtime.md, "The thread's
+ * statement timer"): a receive-or-timeout loop whose timeout never fires
+ * starts a timer once per armed period instead of starting and cancelling
+ * one per statement that waits.  `word` is the node of the clause using it
+ * (0: none) | TT_OWN while some party changes `timer` and `armed` (the
+ * statement's thread, a fire of the timer, a worker dropping it while
+ * idle) | TT_KICK when a fire came while TT_OWN was held (the holder looks
+ * at the timer again before it lets go).  Zero: nothing armed, no node. */
+struct wuc_thread_timer {
+  wuc_timer timer;
+  _Atomic int64_t armed; /* deadline of the started timer; 0: none (changed under TT_OWN) */
+  _Atomic uintptr_t word;
+};
+#define WUC_TT_OWN ((uintptr_t)1)
+#define WUC_TT_KICK ((uintptr_t)2)
+
+/* The thread timer's fire function (timer.c recognises its slots). */
+void wuc_thread_timer_fire(wuc_timer *t);
+/* Called with `held` (a heap's lock) held, for a pending thread-timer slot
+ * of that heap: if no clause uses the thread timer t (its thread is between
+ * statements, or waits for something else), cancels it and returns true.
+ * So an idle worker does not sleep until, and the deadlock report does not
+ * wait for, a timer nobody needs. */
+struct timer_heap;
+bool wuc_thread_timer_drop_idle(wuc_timer *t, struct timer_heap *held);
+/* At the end of the thread that owns tt: cancels its timer if armed. */
+void wuc_thread_timer_end(struct wuc_thread_timer *tt);
+
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,7 @@
 #define WUC_RUNTIME_TIMER_HEAP_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,9 @@ struct timer_slot {
   struct worker *owner;        /* the heap's worker, set when the slot is made */
   _Atomic(const void *) firer; /* while FIRING: the firing kernel thread (timer.c) */
   struct timer_slot *free_next;
+  /* The timer is a thread's statement timer (timer.h): set at its start,
+   * so that the heap's owner can tell without touching the timer. */
+  bool thread_timer;
 };
 
 struct timer_heap {
@@ -64,7 +68,12 @@ struct timer_heap {
 int wuc_timers_run(struct worker *w, int64_t now);
 /* Timers started and neither fired nor cancelled, over all workers. */
 int64_t wuc_timers_pending(void);
-/* The earliest live deadline of w, or INT64_MAX (w's own worker only). */
+/* wuc_timers_pending, not counting thread timers that no clause uses
+ * (they are cancelled first): for the deadlock report, which asks it with
+ * every worker idle. */
+int64_t wuc_timers_pending_needed(void);
+/* The earliest live deadline of w, or INT64_MAX (w's own worker only);
+ * drops the thread timers no clause uses from its top first. */
 int64_t wuc_timers_next_deadline(struct worker *w);
 
 /* The deadline at the top of a heap, without its lock: perhaps a cancelled

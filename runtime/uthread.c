@@ -49,6 +49,7 @@ static void uthread_entry(void *arg) {
   struct wuc_uthread *t = arg;
   wuc_finish_switch();
   t->fn(t->arg);
+  wuc_thread_timer_end(&t->stmt_timer); /* its joiner may free t */
   struct worker *w = wuc_current_worker();
   /* Still on t's stack: the next context to run recycles it, and releases
    * t's last context, copied here because t's joiner may free t as soon as
