@@ -131,7 +131,7 @@ struct wuc_uthread {
   unsigned preemption_off; /* nesting count of wuc_uthread_preemption_off (preempt.h) */
 
   struct wuc_uthread *all_prev, *all_next; /* its worker's registry list, newest first */
-  struct wuc_thread_timer stmt_timer;       /* its statements' timeouts (timer.h, timeout.c) */
+  struct wuc_thread_timer stmt_timer;      /* its statements' timeouts (timer.h, timeout.c) */
 };
 
 enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT, PREV_PREEMPT };

@@ -25,7 +25,7 @@
 enum { NO_TIMER, NODE_TIMER, THREAD_TIMER };
 
 struct timeout_clause {
-  wuc_timer timer; /* NODE_TIMER: a one-shot timer of the node's own */
+  wuc_timer timer;  /* NODE_TIMER: a one-shot timer of the node's own */
   int64_t deadline; /* THREAD_TIMER: the deadline the thread's timer serves */
   unsigned char where;
 } __attribute__((may_alias));

@@ -43,22 +43,8 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
  * fired (and fire has returned — or, called from t's own fire, is running). */
 bool wuc_timer_cancel(wuc_timer *t);
 
-/* A thread's timer for the timeout(d) clauses of its statements, kept
- * armed across statements (timeout.c; docs/runtime.md, "The thread's
- * statement timer"): a receive-or-timeout loop whose timeout never fires
- * starts a timer once per armed period instead of starting and cancelling
- * one per statement that waits.  `word` is the node of the clause using it
- * (0: none) | TT_OWN while some party changes `timer` and `armed` (the
- * statement's thread, a fire of the timer, a worker dropping it while
- * idle) | TT_KICK when a fire came while TT_OWN was held (the holder looks
- * at the timer again before it lets go).  Zero: nothing armed, no node. */
-struct wuc_thread_timer {
-  wuc_timer timer;
-  _Atomic int64_t armed; /* deadline of the started timer; 0: none (changed under TT_OWN) */
-  _Atomic uintptr_t word;
-};
-#define WUC_TT_OWN ((uintptr_t)1)
-#define WUC_TT_KICK ((uintptr_t)2)
+/* A thread's timer for its statements' timeouts: timer_heap.h. */
+struct wuc_thread_timer;
 
 /* The thread timer's fire function (timer.c recognises its slots). */
 void wuc_thread_timer_fire(wuc_timer *t);

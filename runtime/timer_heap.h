@@ -29,6 +29,23 @@
 
 #include "timer.h"
 
+/* A thread's timer for the timeout(d) clauses of its statements, kept
+ * armed across statements (timeout.c; docs/runtime.md, "The thread's
+ * statement timer"): a receive-or-timeout loop whose timeout never fires
+ * starts a timer once per armed period instead of starting and cancelling
+ * one per statement that waits.  `word` is the node of the clause using it
+ * (0: none) | TT_OWN while some party changes `timer` and `armed` (the
+ * statement's thread, a fire of the timer, a worker dropping it while
+ * idle) | TT_KICK when a fire came while TT_OWN was held (the holder looks
+ * at the timer again before it lets go).  Zero: nothing armed, no node. */
+struct wuc_thread_timer {
+  wuc_timer timer;
+  _Atomic int64_t armed; /* deadline of the started timer; 0: none (changed under TT_OWN) */
+  _Atomic uintptr_t word;
+};
+#define WUC_TT_OWN ((uintptr_t)1)
+#define WUC_TT_KICK ((uintptr_t)2)
+
 enum { SLOT_PENDING = 0, SLOT_FIRING = 1, SLOT_FIRED = 2, SLOT_CANCELLED = 3 };
 
 struct worker;
