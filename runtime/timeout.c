@@ -1,11 +1,14 @@
 /* timeout.c — the `timeout(d)` clause of <wuc/timeout.h>.
  *
- * While registered, the node's resource area holds a started wuc_timer.  Its
- * fire claims the node and wakes the statement; unregister cancels it, and
- * wuc_timer_cancel waits for a running fire, so once unregister returns the
- * timer no longer touches the node.  A fire whose claim is lost does
- * nothing (the clause was withdrawn, another won, or the statement is still
- * registering and will register the clause again). */
+ * While registered, the clause waits on its thread's statement timer (below)
+ * or, if another clause of its statement uses that, on a wuc_timer started
+ * in the node's resource area.  A fire claims the node and wakes the
+ * statement; unregister takes the node off the thread's timer (waiting for a
+ * fire that holds it) or cancels the node's timer (wuc_timer_cancel waits for
+ * a running fire), so once unregister returns no timer touches the node.  A
+ * fire whose claim is lost does nothing (the clause was withdrawn, another
+ * won, or the statement is still registering and will register the clause
+ * again). */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,16 +84,19 @@ static void arm(struct wuc_thread_timer *tt, int64_t deadline) {
   atomic_store_explicit(&tt->armed, deadline, memory_order_relaxed);
 }
 
-/* Cancels the armed slot.  Under its heap's lock (`held`: the caller holds
- * it already): a worker looking at its heap under that lock may then touch
- * the timer of any thread-timer slot it finds pending, since the thread's
- * end cancels it under the same lock before the thread can go away. */
+/* Cancels the armed slot, under its heap's lock: a worker looking at its
+ * heap under that lock may then touch the timer of any thread-timer slot it
+ * finds pending, since the thread's end cancels it under the same lock
+ * before the thread can go away.  `held`: the caller holds that heap's lock
+ * already (wuc_thread_timer_drop_idle), and takes no other: it comes here
+ * with the slot elsewhere only after that slot's fire kicked it, when the
+ * slot is pending no more. */
 static void disarm(struct wuc_thread_timer *tt, struct timer_heap *held) {
   if (atomic_load_explicit(&tt->armed, memory_order_relaxed) == 0) return;
-  struct timer_heap *h = &tt->timer.slot->owner->timers;
-  if (h != held) wuc_spin_lock(&h->lock);
+  struct timer_heap *h = held ? NULL : &tt->timer.slot->owner->timers;
+  if (h) wuc_spin_lock(&h->lock);
   (void)wuc_timer_cancel(&tt->timer); /* false: it fired, and its fire kicked us */
-  if (h != held) wuc_spin_unlock(&h->lock);
+  if (h) wuc_spin_unlock(&h->lock);
   atomic_store_explicit(&tt->armed, 0, memory_order_relaxed);
 }
 
@@ -98,14 +104,14 @@ static void disarm(struct wuc_thread_timer *tt, struct timer_heap *held) {
  * perhaps the armed one: the timer is started again for the clause's
  * deadline (if that has passed, it fires at the next look, and that fire
  * claims the node). */
-static void release(struct wuc_thread_timer *tt) {
+static void release(struct wuc_thread_timer *tt, struct timer_heap *held) {
   uintptr_t w = atomic_load_explicit(&tt->word, memory_order_relaxed);
   for (;;) {
     if (!(w & WUC_TT_KICK)) {
       if (atomic_compare_exchange_weak(&tt->word, &w, w & ~WUC_TT_OWN)) return;
       continue;
     }
-    disarm(tt, NULL);
+    disarm(tt, held);
     wuc_select_node *n = (wuc_select_node *)(w & ~(WUC_TT_OWN | WUC_TT_KICK));
     if (n) arm(tt, clause_of(n)->deadline);
     if (atomic_compare_exchange_weak(&tt->word, &w, w & ~WUC_TT_KICK)) w &= ~WUC_TT_KICK;
@@ -134,7 +140,7 @@ void wuc_thread_timer_fire(wuc_timer *timer) {
       arm(tt, deadline); /* early for this clause: an earlier statement armed it */
     }
   }
-  release(tt);
+  release(tt, NULL);
 }
 
 bool wuc_thread_timer_drop_idle(wuc_timer *timer, struct timer_heap *held) {
@@ -145,7 +151,7 @@ bool wuc_thread_timer_drop_idle(wuc_timer *timer, struct timer_heap *held) {
   bool here = atomic_load_explicit(&tt->armed, memory_order_relaxed) != 0 &&
               &tt->timer.slot->owner->timers == held;
   if (here) disarm(tt, held);
-  release(tt); /* no node: a kick restarts nothing */
+  release(tt, held); /* no node: a kick restarts nothing */
   return here;
 }
 
@@ -164,7 +170,6 @@ void wuc_thread_timer_end(struct wuc_thread_timer *tt) {
  * of the statement uses it (then n starts a timer of its own). */
 static bool use_thread_timer(wuc_select_node *n, int64_t deadline) {
   struct wuc_thread_timer *tt = thread_timer_of(n);
-  clause_of(n)->deadline = deadline;
   uintptr_t w = atomic_load_explicit(&tt->word, memory_order_relaxed);
   for (;;) {
     if (w & WUC_TT_OWN) { /* a fire (short: it never waits for us) */
@@ -176,12 +181,13 @@ static bool use_thread_timer(wuc_select_node *n, int64_t deadline) {
     /* (n itself: registered again after its fire's claim was lost) */
     if (atomic_compare_exchange_weak(&tt->word, &w, (uintptr_t)n | WUC_TT_OWN)) break;
   }
+  clause_of(n)->deadline = deadline; /* a fire reads it holding the word */
   int64_t armed = atomic_load_explicit(&tt->armed, memory_order_relaxed);
   if (armed == 0 || armed > deadline) {
     disarm(tt, NULL);
     arm(tt, deadline);
   }
-  release(tt);
+  release(tt, NULL);
   return true;
 }
 

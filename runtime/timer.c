@@ -176,7 +176,9 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
   s->sequence = h->next_sequence++;
   s->timer = t;
   s->thread_timer = fire == wuc_thread_timer_fire;
-  t->fire = fire;
+  /* A thread timer is started again while a fire of its last slot may be
+   * reading t->fire (timeout.c): the same value, left unwritten. */
+  if (t->fire != fire) t->fire = fire;
   t->slot = s;
   t->generation = generation;
   count_under_lock(&h->started, 1);
