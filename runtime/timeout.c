@@ -103,7 +103,9 @@ static void disarm(struct wuc_thread_timer *tt, struct timer_heap *held) {
 /* Lets go of TT_OWN.  A kick means a slot fired while we held the word,
  * perhaps the armed one: the timer is started again for the clause's
  * deadline (if that has passed, it fires at the next look, and that fire
- * claims the node). */
+ * claims the node).  The kick is cleared before the timer starts again: a
+ * fire finding it set does not set it again, so a fire of the new slot
+ * must find it clear, or it would be lost. */
 static void release(struct wuc_thread_timer *tt, struct timer_heap *held) {
   uintptr_t w = atomic_load_explicit(&tt->word, memory_order_relaxed);
   for (;;) {
@@ -111,10 +113,11 @@ static void release(struct wuc_thread_timer *tt, struct timer_heap *held) {
       if (atomic_compare_exchange_weak(&tt->word, &w, w & ~WUC_TT_OWN)) return;
       continue;
     }
+    if (!atomic_compare_exchange_weak(&tt->word, &w, w & ~WUC_TT_KICK)) continue;
+    w &= ~WUC_TT_KICK;
     disarm(tt, held);
-    wuc_select_node *n = (wuc_select_node *)(w & ~(WUC_TT_OWN | WUC_TT_KICK));
+    wuc_select_node *n = (wuc_select_node *)(w & ~WUC_TT_OWN);
     if (n) arm(tt, clause_of(n)->deadline);
-    if (atomic_compare_exchange_weak(&tt->word, &w, w & ~WUC_TT_KICK)) w &= ~WUC_TT_KICK;
   }
 }
 
