@@ -100,24 +100,39 @@ static void disarm(struct wuc_thread_timer *tt, struct timer_heap *held) {
   atomic_store_explicit(&tt->armed, 0, memory_order_relaxed);
 }
 
+/* Who lets go of TT_OWN (release). */
+enum holder { BY_FIRE, BY_OWNER, BY_WORKER };
+
 /* Lets go of TT_OWN.  A kick means a slot fired while we held the word,
  * perhaps the armed one: the timer is started again for the clause's
- * deadline (if that has passed, it fires at the next look, and that fire
- * claims the node).  The kick is cleared before the timer starts again: a
- * fire finding it set does not set it again, so a fire of the new slot
- * must find it clear, or it would be lost. */
-static void release(struct wuc_thread_timer *tt, struct timer_heap *held) {
+ * deadline, unless that has passed: then the holder completes the clause
+ * itself, as the fire would have (a fire claims it; the statement's own
+ * thread, registering it, claims it for itself and returns true: its reg
+ * completed), so that a timer started with a deadline already passed cannot
+ * be fired and kicked round after round.  The kick is cleared before the
+ * timer starts again: a fire finding it set does not set it again, so a
+ * fire of the new slot must find it clear, or it would be lost. */
+static bool release(struct wuc_thread_timer *tt, struct timer_heap *held, enum holder by) {
   uintptr_t w = atomic_load_explicit(&tt->word, memory_order_relaxed);
+  bool completed = false;
   for (;;) {
     if (!(w & WUC_TT_KICK)) {
-      if (atomic_compare_exchange_weak(&tt->word, &w, w & ~WUC_TT_OWN)) return;
+      if (atomic_compare_exchange_weak(&tt->word, &w, w & ~WUC_TT_OWN)) return completed;
       continue;
     }
     if (!atomic_compare_exchange_weak(&tt->word, &w, w & ~WUC_TT_KICK)) continue;
     w &= ~WUC_TT_KICK;
     disarm(tt, held);
     wuc_select_node *n = (wuc_select_node *)(w & ~WUC_TT_OWN);
-    if (n) arm(tt, clause_of(n)->deadline);
+    if (!n || completed) continue;
+    int64_t deadline = clause_of(n)->deadline;
+    if (deadline > wuc_now()) {
+      arm(tt, deadline);
+    } else if (by == BY_OWNER) {
+      completed = wuc_select_claim_done_own(n); /* false: the statement was won */
+    } else if (wuc_select_claim(n)) {
+      wuc_select_wake(n); /* lost: as timeout_fire */
+    }
   }
 }
 
@@ -143,7 +158,7 @@ void wuc_thread_timer_fire(wuc_timer *timer) {
       arm(tt, deadline); /* early for this clause: an earlier statement armed it */
     }
   }
-  release(tt, NULL);
+  (void)release(tt, NULL, BY_FIRE);
 }
 
 bool wuc_thread_timer_drop_idle(wuc_timer *timer, struct timer_heap *held) {
@@ -154,7 +169,7 @@ bool wuc_thread_timer_drop_idle(wuc_timer *timer, struct timer_heap *held) {
   bool here = atomic_load_explicit(&tt->armed, memory_order_relaxed) != 0 &&
               &tt->timer.slot->owner->timers == held;
   if (here) disarm(tt, held);
-  release(tt, held); /* no node: a kick restarts nothing */
+  (void)release(tt, held, BY_WORKER); /* no node: a kick restarts nothing */
   return here;
 }
 
@@ -169,9 +184,12 @@ void wuc_thread_timer_end(struct wuc_thread_timer *tt) {
   atomic_store_explicit(&tt->word, 0, memory_order_release); /* a kick: nothing to restart */
 }
 
-/* Registers n (deadline set) on its thread's timer; false if another clause
- * of the statement uses it (then n starts a timer of its own). */
-static bool use_thread_timer(wuc_select_node *n, int64_t deadline) {
+/* Registers n (deadline set) on its thread's timer: NOT_USED if another
+ * clause of the statement uses it (then n starts a timer of its own),
+ * COMPLETED if n's deadline passed meanwhile and n claimed itself
+ * (release), else WAITING. */
+enum use { NOT_USED, WAITING, COMPLETED };
+static enum use use_thread_timer(wuc_select_node *n, int64_t deadline) {
   struct wuc_thread_timer *tt = thread_timer_of(n);
   uintptr_t w = atomic_load_explicit(&tt->word, memory_order_relaxed);
   for (;;) {
@@ -180,7 +198,7 @@ static bool use_thread_timer(wuc_select_node *n, int64_t deadline) {
       w = atomic_load_explicit(&tt->word, memory_order_relaxed);
       continue;
     }
-    if (w && w != (uintptr_t)n) return false; /* a sibling clause's */
+    if (w && w != (uintptr_t)n) return NOT_USED; /* a sibling clause's */
     /* (n itself: registered again after its fire's claim was lost) */
     if (atomic_compare_exchange_weak(&tt->word, &w, (uintptr_t)n | WUC_TT_OWN)) break;
   }
@@ -190,8 +208,7 @@ static bool use_thread_timer(wuc_select_node *n, int64_t deadline) {
     disarm(tt, NULL);
     arm(tt, deadline);
   }
-  release(tt, NULL);
-  return true;
+  return release(tt, NULL, BY_OWNER) ? COMPLETED : WAITING;
 }
 
 /* Takes n off its thread's timer, which stays armed for later statements. */
@@ -245,9 +262,10 @@ static __attribute__((noinline)) bool register_slow(wuc_timeout *t, wuc_select_n
   /* A saturated deadline never passes: no timer, so that it neither wakes
    * anyone nor counts as pending for the deadlock report. */
   if (n->try_only || t->deadline == INT64_MAX) return false;
-  if (use_thread_timer(n, t->deadline)) {
-    c->where = THREAD_TIMER;
-    return false;
+  enum use use = use_thread_timer(n, t->deadline);
+  if (use != NOT_USED) {
+    c->where = THREAD_TIMER; /* its unreg takes it off the thread's timer */
+    return use == COMPLETED;
   }
   c->where = NODE_TIMER;
   wuc_timer_start(&c->timer, t->deadline, timeout_fire);
