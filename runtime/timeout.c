@@ -112,7 +112,8 @@ enum holder { BY_FIRE, BY_OWNER, BY_WORKER };
  * be fired and kicked round after round.  The kick is cleared before the
  * timer starts again: a fire finding it set does not set it again, so a
  * fire of the new slot must find it clear, or it would be lost. */
-static bool release(struct wuc_thread_timer *tt, struct timer_heap *held, enum holder by) {
+static __attribute__((noinline)) bool release_kicked(struct wuc_thread_timer *tt,
+                                                     struct timer_heap *held, enum holder by) {
   uintptr_t w = atomic_load_explicit(&tt->word, memory_order_relaxed);
   bool completed = false;
   for (;;) {
@@ -134,6 +135,15 @@ static bool release(struct wuc_thread_timer *tt, struct timer_heap *held, enum h
       wuc_select_wake(n); /* lost: as timeout_fire */
     }
   }
+}
+
+/* The common case inline: no kick. */
+static inline __attribute__((always_inline)) bool release(struct wuc_thread_timer *tt,
+                                                          struct timer_heap *held, enum holder by) {
+  uintptr_t w = atomic_load_explicit(&tt->word, memory_order_relaxed);
+  if (!(w & WUC_TT_KICK) && atomic_compare_exchange_strong(&tt->word, &w, w & ~WUC_TT_OWN))
+    return false;
+  return release_kicked(tt, held, by);
 }
 
 void wuc_thread_timer_fire(wuc_timer *timer) {
