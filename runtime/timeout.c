@@ -202,6 +202,21 @@ enum use { NOT_USED, WAITING, COMPLETED };
 static enum use use_thread_timer(wuc_select_node *n, int64_t deadline) {
   struct wuc_thread_timer *tt = thread_timer_of(n);
   uintptr_t w = atomic_load_explicit(&tt->word, memory_order_relaxed);
+  /* The common case, one CAS: armed no later than n's deadline and nobody
+   * holding the word.  Publish n without TT_OWN, then look at `armed`
+   * again: only a holder changes it, and every holder but the thread sets
+   * it to 0 (a fire without a node, a worker dropping it).  Still set: its
+   * slot is pending, or its fire has yet to take the word and will find n.
+   * 0: a fire or a drop came and went before n was published; arm it below
+   * as the slow path does. */
+  int64_t armed = atomic_load_explicit(&tt->armed, memory_order_relaxed);
+  if (w == 0 && armed != 0 && armed <= deadline) {
+    clause_of(n)->deadline = deadline; /* before n is published */
+    if (atomic_compare_exchange_strong(&tt->word, &w, (uintptr_t)n)) {
+      if (atomic_load(&tt->armed) != 0) return WAITING;
+      w = (uintptr_t)n; /* take the word from n below */
+    }
+  }
   for (;;) {
     if (w & WUC_TT_OWN) { /* a fire (short: it never waits for us) */
       cpu_relax();
@@ -213,7 +228,7 @@ static enum use use_thread_timer(wuc_select_node *n, int64_t deadline) {
     if (atomic_compare_exchange_weak(&tt->word, &w, (uintptr_t)n | WUC_TT_OWN)) break;
   }
   clause_of(n)->deadline = deadline; /* a fire reads it holding the word */
-  int64_t armed = atomic_load_explicit(&tt->armed, memory_order_relaxed);
+  armed = atomic_load_explicit(&tt->armed, memory_order_relaxed);
   if (armed == 0 || armed > deadline) {
     disarm(tt, NULL);
     arm(tt, deadline);

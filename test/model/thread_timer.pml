@@ -23,11 +23,15 @@
  * early); a statement waiting for its timeout is always woken (an owner
  * blocked for good is an invalid end state: a lost timer); at most one slot
  * is pending; a fire that takes OWN is the current slot's; after the
- * thread's end no slot is pending.  Seeded mistakes: BUG_KICK_AFTER_ARM is
- * the release that cleared the kick after starting the timer again (a fire
- * of the new slot is lost: stress.chan.churn hung on it);
- * BUG_FIRE_IGNORES_DEADLINE claims a statement whose deadline is later than
- * the slot that fired (early). */
+ * thread's end no slot is pending.  NO_FAST: every register takes OWN (no
+ * one-CAS path).  Seeded mistakes: BUG_KICK_AFTER_ARM is the release that
+ * cleared the kick after starting the timer again (a fire of the new slot
+ * is lost: stress.chan.churn hung on it; with the one-CAS path the thread
+ * seldom holds the word, so it shows with NO_FAST); BUG_FAST_NO_RECHECK
+ * publishes the node without looking at `armed` again (a fire that came
+ * and went just before leaves nothing armed); BUG_FIRE_IGNORES_DEADLINE
+ * claims a statement whose deadline is later than the slot that fired
+ * (early). */
 
 #ifndef NSTMT
 #define NSTMT 3
@@ -127,7 +131,8 @@ inline release(mine) {
 }
 
 proctype Owner() {
-  byte i = 1, d;
+  byte i = 1, d, a;
+  bool fast;
   do
   :: atomic {
        i <= NSTMT && now + 2 <= MAXT -> /* the clock reading, and d = 1 or 2 */
@@ -136,14 +141,44 @@ proctype Owner() {
        :: d = now + 2
        fi
      };
-     /* use_thread_timer */
-     atomic { !own && node == 0 -> own = true; node = i };
+     /* use_thread_timer: the one-CAS path (word 0, armed no later than
+      * d: publish the node without OWN, then look at armed again), else
+      * take OWN, arm if needed, release */
+     a = armed;
      node_deadline[i] = d;
+     fast = false;
      if
-     :: armed == 0 || armed > d -> disarm(255); arm(d)
+#ifndef NO_FAST
+     :: a != 0 && a <= d ->
+#else
+     :: false ->
+#endif
+        atomic {
+          if
+          :: !own && node == 0 -> node = i; fast = true
+          :: else -> skip
+          fi
+        };
+#ifndef BUG_FAST_NO_RECHECK
+        if
+        :: fast && armed == 0 -> fast = false /* consumed meanwhile: the slow path */
+        :: else -> skip
+        fi
+#else
+        skip
+#endif
      :: else -> skip
      fi;
-     release(255);
+     if
+     :: !fast ->
+        atomic { !own && (node == 0 || node == i) -> own = true; node = i };
+        if
+        :: armed == 0 || armed > d -> disarm(255); arm(d)
+        :: else -> skip
+        fi;
+        release(255)
+     :: else -> skip
+     fi;
      if
      :: true -> /* another clause completes, unless the timeout won */
         atomic {
