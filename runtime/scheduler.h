@@ -110,7 +110,7 @@ struct wuc_uthread {
   _Atomic int park_state;
   int spawn_line; /* (for reports, below: here it fills a hole) */
   unsigned long id;
-  uint32_t magic; /* past the words free() reuses, so a stale handle reads DEAD */
+  uint32_t magic;           /* past the words free() reuses, so a stale handle reads DEAD */
   unsigned registry_worker; /* whose registry list holds it (wuc_registry_add) */
   _Atomic uintptr_t join_word;
   struct wuc_uthread *queue_next; /* global run queue link */
