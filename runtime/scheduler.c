@@ -615,8 +615,8 @@ static bool leave_idle_list(struct worker *w) {
  * progress.  Called with idle_lock held. */
 static bool all_blocked(void) {
   return atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
-         wuc_timers_pending() == 0 && atomic_load(&wuc_poll.waiting) == 0 &&
-         atomic_load(&wuc_blocking_jobs) == 0 && !work_visible();
+         atomic_load(&wuc_poll.waiting) == 0 && atomic_load(&wuc_blocking_jobs) == 0 &&
+         !work_visible() && wuc_timers_pending_needed() == 0;
 }
 
 /* How soon a worker that found every thread blocked while kernel threads

@@ -122,8 +122,10 @@ enum park_state { PARK_RUNNING = 0, PARK_PERMIT = 1, PARK_PARKED = 2, PARK_EXITE
 struct wuc_uthread {
   wuc_context ctx;
   _Atomic int park_state;
+  int spawn_line; /* (for reports, below: here it fills a hole) */
   unsigned long id;
-  uint32_t magic; /* past the words free() reuses, so a stale handle reads DEAD */
+  uint32_t magic;           /* past the words free() reuses, so a stale handle reads DEAD */
+  unsigned registry_worker; /* whose registry list holds it (wuc_registry_add) */
   _Atomic uintptr_t join_word;
   struct wuc_uthread *queue_next; /* global run queue link */
 
@@ -132,9 +134,7 @@ struct wuc_uthread {
   void *arg;
 
   /* For reports: where the thread came from and what it waits for. */
-  const char *spawn_file;
-  int spawn_line;
-  unsigned registry_worker; /* whose registry list holds it (wuc_registry_add) */
+  const char *spawn_file; /* (spawn_line and registry_worker are above, in holes) */
   void *spawn_return_address;
   unsigned long parent_id;
   char name[32]; /* "" until named (uthread.c); written by the thread itself or before it starts */
@@ -145,6 +145,7 @@ struct wuc_uthread {
   unsigned preemption_off; /* nesting count of wuc_uthread_preemption_off (preempt.h) */
 
   struct wuc_uthread *all_prev, *all_next; /* its worker's registry list, newest first */
+  struct wuc_thread_timer stmt_timer;      /* its statements' timeouts (timer.h, timeout.c) */
 };
 
 enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT, PREV_PREEMPT };

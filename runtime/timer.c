@@ -97,6 +97,25 @@ int64_t wuc_timers_pending(void) {
   return pending;
 }
 
+int64_t wuc_timers_pending_needed(void) {
+  if (wuc_timers_pending() == 0) return 0;
+  /* Drop the thread timers no clause uses (wuc_thread_timer_drop_idle),
+   * wherever they are in the heaps, then count again. */
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  for (unsigned i = 0; i < n; i++) {
+    struct timer_heap *h = &wuc_sched.workers[i]->timers;
+    wuc_spin_lock(&h->lock);
+    for (size_t k = 0; k < h->len; k++) {
+      struct timer_slot *s = h->heap[k];
+      if (s->thread_timer &&
+          SLOT_STATE(atomic_load_explicit(&s->state, memory_order_acquire)) == SLOT_PENDING)
+        (void)wuc_thread_timer_drop_idle(s->timer, h);
+    }
+    wuc_spin_unlock(&h->lock);
+  }
+  return wuc_timers_pending();
+}
+
 static __attribute__((noinline)) void heap_compact(struct timer_heap *h) {
   size_t kept = 0;
   int64_t dropped = 0;
@@ -156,7 +175,10 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
   s->deadline = deadline;
   s->sequence = h->next_sequence++;
   s->timer = t;
-  t->fire = fire;
+  s->thread_timer = fire == wuc_thread_timer_fire;
+  /* A thread timer is started again while a fire of its last slot may be
+   * reading t->fire (timeout.c): the same value, left unwritten. */
+  if (t->fire != fire) t->fire = fire;
   t->slot = s;
   t->generation = generation;
   count_under_lock(&h->started, 1);
@@ -243,7 +265,13 @@ int64_t wuc_timers_next_deadline(struct worker *w) {
   wuc_spin_lock(&h->lock);
   while (h->len > 0) {
     struct timer_slot *top = h->heap[0];
-    if (SLOT_STATE(atomic_load_explicit(&top->state, memory_order_acquire)) != SLOT_CANCELLED)
+    /* A pending thread timer is alive while we hold the lock
+     * (wuc_thread_timer_end cancels under it); one nobody uses is dropped,
+     * so that an idle worker neither sleeps until it nor keeps the deadlock
+     * report waiting. */
+    if (SLOT_STATE(atomic_load_explicit(&top->state, memory_order_acquire)) != SLOT_CANCELLED &&
+        !(top->thread_timer && wuc_thread_timer_drop_idle(top->timer, h) &&
+          SLOT_STATE(atomic_load_explicit(&top->state, memory_order_acquire)) == SLOT_CANCELLED))
       break;
     heap_pop(h);
     count_under_lock(&h->dropped, 1);

@@ -43,6 +43,21 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
  * fired (and fire has returned — or, called from t's own fire, is running). */
 bool wuc_timer_cancel(wuc_timer *t);
 
+/* A thread's timer for its statements' timeouts: timer_heap.h. */
+struct wuc_thread_timer;
+
+/* The thread timer's fire function (timer.c recognises its slots). */
+void wuc_thread_timer_fire(wuc_timer *t);
+/* Called with `held` (a heap's lock) held, for a pending thread-timer slot
+ * of that heap: if no clause uses the thread timer t (its thread is between
+ * statements, or waits for something else), cancels it and returns true.
+ * So an idle worker does not sleep until, and the deadlock report does not
+ * wait for, a timer nobody needs. */
+struct timer_heap;
+bool wuc_thread_timer_drop_idle(wuc_timer *t, struct timer_heap *held);
+/* At the end of the thread that owns tt: cancels its timer if armed. */
+void wuc_thread_timer_end(struct wuc_thread_timer *tt);
+
 #ifdef __cplusplus
 }
 #endif

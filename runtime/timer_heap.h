@@ -23,10 +23,28 @@
 #define WUC_RUNTIME_TIMER_HEAP_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "timer.h"
+
+/* A thread's timer for the timeout(d) clauses of its statements, kept
+ * armed across statements (timeout.c; docs/runtime.md, "The thread's
+ * statement timer"): a receive-or-timeout loop whose timeout never fires
+ * starts a timer once per armed period instead of starting and cancelling
+ * one per statement that waits.  `word` is the node of the clause using it
+ * (0: none) | TT_OWN while some party changes `timer` and `armed` (the
+ * statement's thread, a fire of the timer, a worker dropping it while
+ * idle) | TT_KICK when a fire came while TT_OWN was held (the holder looks
+ * at the timer again before it lets go).  Zero: nothing armed, no node. */
+struct wuc_thread_timer {
+  wuc_timer timer;
+  _Atomic int64_t armed; /* deadline of the started timer; 0: none (changed under TT_OWN) */
+  _Atomic uintptr_t word;
+};
+#define WUC_TT_OWN ((uintptr_t)1)
+#define WUC_TT_KICK ((uintptr_t)2)
 
 enum { SLOT_PENDING = 0, SLOT_FIRING = 1, SLOT_FIRED = 2, SLOT_CANCELLED = 3 };
 
@@ -40,6 +58,9 @@ struct timer_slot {
   struct worker *owner;        /* the heap's worker, set when the slot is made */
   _Atomic(const void *) firer; /* while FIRING: the firing kernel thread (timer.c) */
   struct timer_slot *free_next;
+  /* The timer is a thread's statement timer (timer.h): set at its start,
+   * so that the heap's owner can tell without touching the timer. */
+  bool thread_timer;
 };
 
 struct timer_heap {
@@ -64,7 +85,12 @@ struct timer_heap {
 int wuc_timers_run(struct worker *w, int64_t now);
 /* Timers started and neither fired nor cancelled, over all workers. */
 int64_t wuc_timers_pending(void);
-/* The earliest live deadline of w, or INT64_MAX (w's own worker only). */
+/* wuc_timers_pending, not counting thread timers that no clause uses
+ * (they are cancelled first): for the deadlock report, which asks it with
+ * every worker idle. */
+int64_t wuc_timers_pending_needed(void);
+/* The earliest live deadline of w, or INT64_MAX (w's own worker only);
+ * drops the thread timers no clause uses from its top first. */
 int64_t wuc_timers_next_deadline(struct worker *w);
 
 /* The deadline at the top of a heap, without its lock: perhaps a cancelled

@@ -13,9 +13,11 @@
  * program.
  *
  * As a waituntil clause: ready when the deadline has passed; the clause does
- * nothing else.  While the clause waits, a one-shot timer lives in the
- * clause's node (no allocation); unregistering cancels it in O(1), which is
- * what a receive-or-timeout loop that rarely times out does every time. */
+ * nothing else.  While the clause waits, its thread's statement timer serves
+ * it, kept armed from one statement to the next (a statement's second
+ * timeout has a one-shot timer in its node; no allocation either way), so a
+ * receive-or-timeout loop that rarely times out starts a timer about once
+ * per d (docs/runtime.md, "Timers"). */
 #ifndef WUC_TIMEOUT_H
 #define WUC_TIMEOUT_H
 

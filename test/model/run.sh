@@ -110,6 +110,18 @@ check closed.bug.settler_silent bug closed.pml safety -DWITH_RECEIVER -DBUG_SETT
 check wake.tso pass wake.pml safety
 check wake.code_a6bd130 bug wake.pml safety -DBUG_UNPARK_PLAIN_LOAD
 
+# A thread's statement timer kept armed across statements (runtime/timeout.c):
+# never early, never lost, one pending slot, cancelled at the thread's end.
+# Two statements here; three with --full (6.3 and 12.7 million states, 1.3 GB).
+check thread_timer pass thread_timer.pml safety -DNSTMT=2
+check thread_timer.idle_drop pass thread_timer.pml safety -DNSTMT=2 -DWITH_DROP
+check thread_timer.no_fast pass thread_timer.pml safety -DNSTMT=2 -DNO_FAST
+check thread_timer.bug.kick_after_arm bug thread_timer.pml safety -DNSTMT=2 -DNO_FAST \
+  -DBUG_KICK_AFTER_ARM
+check thread_timer.bug.fast_no_recheck bug thread_timer.pml safety -DNSTMT=2 -DBUG_FAST_NO_RECHECK
+check thread_timer.bug.fire_ignores_deadline bug thread_timer.pml safety -DNSTMT=2 \
+  -DBUG_FIRE_IGNORES_DEADLINE
+
 # Two all-or statements in the two-sided race.
 check allor.cross pass allor.pml safety-E
 check allor.cross.timeout pass allor.pml safety-E -DWITH_TIMEOUT
@@ -134,6 +146,9 @@ check allor.bug.pair_unordered bug allor.pml safety-E -DBUG_PAIR_UNORDERED
 check allor.bug.pair_restores_open bug allor.pml safety-E -DBUG_PAIR_RESTORES_OPEN
 check allor.bug.end_registration_split bug allor.pml safety-E -DBUG_END_REG_SPLIT
 if [ $full -eq 1 ]; then
+  PAN_CFLAGS="-O2" check thread_timer.three pass thread_timer.pml safety
+  PAN_CFLAGS="-O2 -DCOLLAPSE" check thread_timer.three.idle_drop pass thread_timer.pml safety \
+    -DWITH_DROP
   PAN_CFLAGS="-O2" check allor.cross.timeout.liveness pass allor.pml ltl -DLIVENESS -DWITH_TIMEOUT
   check allor.bug.end_registration_split.timeout bug allor.pml safety-E -DWITH_TIMEOUT -DBUG_END_REG_SPLIT
   # A third party, chan_recv(&A), competing with S0 for S1's element (12.3

@@ -88,7 +88,7 @@ TEST(Timeout, OneClockReadingPerStatement) {
   EXPECT_EQ(tb.deadline - ta.deadline, milliseconds(2));
   EXPECT_FALSE(wuc_timeout_unregister(&ta, &a));
   EXPECT_FALSE(wuc_timeout_unregister(&tb, &b));
-  EXPECT_EQ(probe_pending_timers(), 0);
+  EXPECT_EQ(probe_needed_timers(), 0);
 }
 
 // A mixed statement runs the body of a clause that completes at once before
@@ -202,7 +202,92 @@ TEST(Timeout, UnregisterCancelsTheTimer) {
   EXPECT_FALSE(wuc_timeout_register(&t, &n.node));
   EXPECT_EQ(probe_pending_timers(), 1);
   EXPECT_FALSE(wuc_timeout_unregister(&t, &n.node));
+  EXPECT_EQ(probe_needed_timers(), 0); // the thread's timer, armed but unused, is dropped
   EXPECT_EQ(probe_pending_timers(), 0);
+}
+
+// The thread's timer stays armed after a statement: the next one whose
+// deadline is no earlier starts no timer.
+TEST(Timeout, ThreadTimerServesTheNextStatement) {
+  (void)probe_needed_timers(); // nothing armed to begin with
+  wuc_timeout first = wuc_timeout_make(seconds(60));
+  Node a(/*try_only=*/false);
+  EXPECT_FALSE(wuc_timeout_register(&first, &a.node));
+  EXPECT_FALSE(wuc_timeout_unregister(&first, &a.node));
+  uint64_t started = probe_timers_started();
+  for (int i = 0; i < 100; i++) {
+    wuc_timeout t = wuc_timeout_make(seconds(61));
+    Node n(/*try_only=*/false);
+    EXPECT_FALSE(wuc_timeout_register(&t, &n.node));
+    EXPECT_EQ(probe_pending_timers(), 1);
+    EXPECT_FALSE(wuc_timeout_unregister(&t, &n.node));
+  }
+  EXPECT_EQ(probe_timers_started(), started);
+  EXPECT_EQ(probe_needed_timers(), 0);
+}
+
+// A statement whose deadline is earlier than the armed one starts the
+// timer again, so it is not late: with the thread's timer armed for 60 s,
+// a 2 ms timeout wins after 2 ms.
+TEST(Timeout, EarlierDeadlineRestartsTheThreadTimer) {
+  wuc_timeout far = wuc_timeout_make(seconds(60));
+  Node a(/*try_only=*/false);
+  EXPECT_FALSE(wuc_timeout_register(&far, &a.node));
+  EXPECT_FALSE(wuc_timeout_unregister(&far, &a.node));
+  latch never = {};
+  wuc_timeout t = wuc_timeout_make(milliseconds(2));
+  std::vector<Clause> c = {Bind(&never, WUC_TRAIT(wuc_latch_register)),
+                           Bind(&t, WUC_TRAIT(wuc_timeout_register))};
+  EXPECT_EQ(Waituntil(wuc_test::AnyOf(2), c).ran, std::vector<int>{1});
+  EXPECT_GE(wuc_now(), t.deadline); // never early
+  EXPECT_EQ(probe_needed_timers(), 0);
+}
+
+// The thread's timer armed earlier than a later statement's deadline fires
+// early for it: that firing only starts the timer again, and the statement
+// times out at its own deadline, never before.
+TEST(Timeout, EarlyFiringOfTheThreadTimerIsHarmless) {
+  for (int round = 0; round < 20; round++) {
+    wuc_timeout near = wuc_timeout_make(microseconds(200));
+    Node a(/*try_only=*/false);
+    EXPECT_FALSE(wuc_timeout_register(&near, &a.node));
+    EXPECT_FALSE(wuc_timeout_unregister(&near, &a.node));
+    latch never = {};
+    wuc_timeout t = wuc_timeout_make(milliseconds(3));
+    std::vector<Clause> c = {Bind(&never, WUC_TRAIT(wuc_latch_register)),
+                             Bind(&t, WUC_TRAIT(wuc_timeout_register))};
+    EXPECT_EQ(Waituntil(wuc_test::AnyOf(2), c).ran, std::vector<int>{1});
+    ASSERT_GE(wuc_now(), t.deadline); // never early
+  }
+  EXPECT_EQ(probe_needed_timers(), 0);
+}
+
+// Two timeouts in one statement: the second gets a timer of its own (the
+// thread's serves one clause), and the earlier one wins.
+TEST(Timeout, SecondTimeoutOfAStatementHasItsOwnTimer) {
+  latch never = {};
+  wuc_timeout late = wuc_timeout_make(seconds(60)), soon = wuc_timeout_make(milliseconds(2));
+  std::vector<Clause> c = {Bind(&never, WUC_TRAIT(wuc_latch_register)),
+                           Bind(&late, WUC_TRAIT(wuc_timeout_register)),
+                           Bind(&soon, WUC_TRAIT(wuc_timeout_register))};
+  EXPECT_EQ(Waituntil(wuc_test::AnyOf(3), c).ran, std::vector<int>{2});
+  EXPECT_GE(wuc_now(), soon.deadline);
+  EXPECT_EQ(probe_needed_timers(), 0);
+}
+
+// A thread that ends with its timer armed cancels it.
+TEST(Timeout, ThreadEndCancelsItsTimer) {
+  (void)probe_needed_timers();
+  int64_t before = probe_pending_timers();
+  uthread_t *t = SpawnFn([] {
+    wuc_timeout far = wuc_timeout_make(seconds(60));
+    Node a(/*try_only=*/false);
+    EXPECT_FALSE(wuc_timeout_register(&far, &a.node));
+    EXPECT_FALSE(wuc_timeout_unregister(&far, &a.node));
+    EXPECT_EQ(probe_pending_timers(), 1); // still armed, for its next statement
+  });
+  uthread_join(t);
+  EXPECT_EQ(probe_pending_timers(), before);
 }
 
 TEST(Timeout, WinsWhenNothingElseComes) {
@@ -232,8 +317,8 @@ TEST(Timeout, ReadyFutureEarlierInSourceOrderWins) {
   EXPECT_EQ(Waituntil(wuc_test::AnyOf(2), reversed).ran, std::vector<int>{0});
 }
 
-// A receive-or-timeout loop whose timeout never fires: every statement
-// starts a timer and cancels it, and nothing accumulates.
+// A receive-or-timeout loop whose timeout never fires: the thread's timer
+// serves every statement, and nothing accumulates.
 TEST(Timeout, LoopThatNeverTimesOutLeavesNoTimers) {
   const int kRounds = 20000;
   std::unique_ptr<timeout_test_future[]> futures(new timeout_test_future[kRounds]());
@@ -255,7 +340,7 @@ TEST(Timeout, LoopThatNeverTimesOutLeavesNoTimers) {
     max_heap = std::max(max_heap, probe_timer_heap_len());
   }
   uthread_join(setter);
-  EXPECT_EQ(probe_pending_timers(), 0);
+  EXPECT_EQ(probe_needed_timers(), 0);
   EXPECT_LT(max_heap, 1000u); // cancelled entries are dropped as they go
 }
 

@@ -40,6 +40,15 @@ uint64_t probe_threads_stolen(unsigned worker) {
 
 int64_t probe_pending_timers(void) { return wuc_timers_pending(); }
 
+int64_t probe_needed_timers(void) { return wuc_timers_pending_needed(); }
+
+uint64_t probe_timers_started(void) {
+  uint64_t started = 0;
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  for (unsigned i = 0; i < n; i++) started += atomic_load(&wuc_sched.workers[i]->timers.started);
+  return started;
+}
+
 size_t probe_timer_heap_len(void) { return wuc_current_worker()->timers.len; }
 
 struct registry_walk {

@@ -30,6 +30,12 @@ uint64_t probe_threads_run(unsigned worker);
 uint64_t probe_threads_stolen(unsigned worker);
 /* Timers started and neither fired nor cancelled, over all workers. */
 int64_t probe_pending_timers(void);
+/* Pending timers that some clause or sleeper needs: cancels every thread's
+ * statement timer that no clause uses (timer_heap.h), then counts, as the
+ * deadlock report does. */
+int64_t probe_needed_timers(void);
+/* Timers started so far, over all workers. */
+uint64_t probe_timers_started(void);
 /* Entries (live or cancelled) in the heap of the caller's worker.  Only the
  * owner touches its heap, so this must run on a user thread. */
 size_t probe_timer_heap_len(void);
