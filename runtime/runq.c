@@ -12,19 +12,26 @@ static inline void slot_store(struct runq *q, uint32_t i, struct wuc_uthread *t)
   atomic_store_explicit(&q->slots[i & RUNQ_MASK], t, memory_order_relaxed);
 }
 
+/* Appends the chain first .. last (n threads, linked by queue_next, last's
+ * link NULL) to g under one lock. */
+static void global_append(struct global_runq *g, struct wuc_uthread *first,
+                          struct wuc_uthread *last, uint32_t n) {
+  pthread_mutex_lock(&g->lock);
+  if (g->tail)
+    g->tail->queue_next = first;
+  else
+    g->head = first;
+  g->tail = last;
+  atomic_fetch_add(&g->size, n);
+  pthread_mutex_unlock(&g->lock);
+}
+
 /* Appends batch[0 .. n) to g under one lock (an overflow moves 129 threads:
  * a lock per thread cost rss100k's wake loop ~50 instructions per thread). */
 static void global_push_batch(struct global_runq *g, struct wuc_uthread *const *batch, uint32_t n) {
   for (uint32_t i = 0; i + 1 < n; i++) batch[i]->queue_next = batch[i + 1];
   batch[n - 1]->queue_next = NULL;
-  pthread_mutex_lock(&g->lock);
-  if (g->tail)
-    g->tail->queue_next = batch[0];
-  else
-    g->head = batch[0];
-  g->tail = batch[n - 1];
-  atomic_fetch_add(&g->size, n);
-  pthread_mutex_unlock(&g->lock);
+  global_append(g, batch[0], batch[n - 1], n);
 }
 
 /* Moves half of a full local queue, plus t, to the global queue.  Fails (and
@@ -98,15 +105,8 @@ struct wuc_uthread *wuc_runq_steal(struct worker *thief, struct worker *victim) 
 }
 
 void wuc_global_runq_push(struct global_runq *g, struct wuc_uthread *t) {
-  pthread_mutex_lock(&g->lock);
   t->queue_next = NULL;
-  if (g->tail)
-    g->tail->queue_next = t;
-  else
-    g->head = t;
-  g->tail = t;
-  atomic_fetch_add(&g->size, 1);
-  pthread_mutex_unlock(&g->lock);
+  global_append(g, t, t, 1);
 }
 
 struct wuc_uthread *wuc_global_runq_take(struct global_runq *g, struct worker *w) {
