@@ -203,8 +203,7 @@ static void ready_next(struct worker *w, struct wuc_uthread *t) {
     atomic_store_explicit(&w->next, t, memory_order_release);
   else
     old = atomic_exchange_explicit(&w->next, t, memory_order_acq_rel);
-  uint32_t epoch = atomic_load_explicit(&w->next_epoch, memory_order_relaxed);
-  atomic_store_explicit(&w->next_epoch, epoch + 1, memory_order_relaxed); /* owner only */
+  wuc_next_filled(w);
   if (old) {
     wuc_runq_push(w, old);
     wuc_wake_other_worker();
@@ -461,12 +460,17 @@ void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action
  * or two lines) and the callers' frames it returns into. */
 #define EXIT_PREFETCH_LINES 4
 
+/* What an exiting thread switches to: the hand-off, else the full look. */
+static struct wuc_uthread *exit_successor_now(struct worker *w) {
+  struct wuc_uthread *next = take_hand_off(w);
+  return next ? next : look_for_local_work(w);
+}
+
 struct wuc_uthread *wuc_exit_successor(struct worker *w) {
   /* Nothing queued here (a spawn+join whose joiner came late): no look now,
    * wuc_switch_exit looks once the end is published. */
   if (wuc_worker_has_no_work(w)) return NULL;
-  struct wuc_uthread *next = take_hand_off(w);
-  if (!next) next = look_for_local_work(w);
+  struct wuc_uthread *next = exit_successor_now(w);
   if (next) {
     const char *sp = next->ctx.sp;
     for (int i = 0; i < EXIT_PREFETCH_LINES; i++) __builtin_prefetch(sp + 64 * i);
@@ -479,8 +483,7 @@ struct wuc_uthread *wuc_exit_successor(struct worker *w) {
  * last context is the worker's copy (uthread_entry), nobody resumes it, and
  * `prev` stays NULL (the stack to recycle is in w->exited_stack). */
 void wuc_switch_exit(struct worker *w, struct wuc_uthread *next) {
-  if (!next) next = take_hand_off(w);
-  if (!next) next = look_for_local_work(w);
+  if (!next) next = exit_successor_now(w);
   switching(w, NULL, PREV_EXIT, next);
   wuc_context_exit(&w->exit_ctx, next ? &next->ctx : &w->sched_ctx);
 }

@@ -308,6 +308,12 @@ static inline void wuc_reclaim_count_op(struct worker *w) {
  * instruction (scheduler.c, ready_next, does the rest).  Reading
  * wuc_tls_worker directly is safe: nothing here switches. */
 void wuc_make_runnable_slow(struct worker *w, struct wuc_uthread *t);
+/* The owner has filled w's `next` slot: a new hand-off, which thieves tell
+ * from the last by next_epoch (scheduler.c, steal_stale_next). */
+static inline void wuc_next_filled(struct worker *w) {
+  uint32_t epoch = atomic_load_explicit(&w->next_epoch, memory_order_relaxed);
+  atomic_store_explicit(&w->next_epoch, epoch + 1, memory_order_relaxed); /* owner only */
+}
 static inline void wuc_make_runnable(struct wuc_uthread *t) {
   struct worker *w = wuc_tls_worker;
   if (__builtin_expect(!w || w->in_timer_callbacks ||
@@ -317,8 +323,7 @@ static inline void wuc_make_runnable(struct wuc_uthread *t) {
     return;
   }
   atomic_store_explicit(&w->next, t, memory_order_release);
-  uint32_t epoch = atomic_load_explicit(&w->next_epoch, memory_order_relaxed);
-  atomic_store_explicit(&w->next_epoch, epoch + 1, memory_order_relaxed); /* owner only */
+  wuc_next_filled(w);
 }
 /* Gives up the worker: yield, park (after the caller set wait_*, which it
  * clears when the thread runs again), or be preempted (from the signal
