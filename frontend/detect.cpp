@@ -151,8 +151,8 @@ struct Skim {
         const bool sign = (c == 'e' || c == 'E' || c == 'p' || c == 'P') && j + 1 < n &&
                           (p[j + 1] == '+' || p[j + 1] == '-');
         j += sign ? 2 : 1;
-      } else if (c == '\'' && j + 1 < n && kT.id[p[j + 1]] && p[j + 1] != '$' && p[j + 1] < 0x80) {
-        j += 2; // a digit separator (C23)
+      } else if (size_t after; c == '\'' && separatorFollows(j, &after)) {
+        j = after; // a digit separator (C23)
       } else {
         const size_t s = splice(j);
         if (s == 0) break;
@@ -160,6 +160,24 @@ struct Skim {
       }
     }
     return j;
+  }
+
+  // Whether what follows the quote at j lets it be a digit separator: an
+  // identifier character but `$` or a non-ASCII byte, read through line
+  // continuations (phase 2 removes them first: `8'\<newline>1` is `8'1`);
+  // *after is just past that character.
+  bool separatorFollows(size_t j, size_t *after) const {
+    const size_t k = unsplice(j + 1);
+    if (k >= n || !kT.id[p[k]] || p[k] == '$' || p[k] >= 0x80) return false;
+    *after = k + 1;
+    return true;
+  }
+
+  // The length of the line continuation that ends just before k (0: none).
+  size_t spliceBefore(size_t k) const {
+    if (k >= 2 && p[k - 1] == '\n' && p[k - 2] == '\\') return 2;
+    if (k >= 3 && p[k - 1] == '\n' && p[k - 2] == '\r' && p[k - 3] == '\\') return 3;
+    return 0;
   }
 
   // Whether the quote at j is a digit separator (C23) in a pp-number.  The
@@ -171,22 +189,31 @@ struct Skim {
   // identifier (`arra.5'5` is `arra`, then the pp-number `.5'5`), and a
   // quote outside a pp-number opens a character literal.
   bool separator(size_t j, size_t floor) const {
-    if (j + 1 >= n || !kT.id[p[j + 1]] || p[j + 1] == '$' || p[j + 1] >= 0x80) return false;
+    size_t after;
+    if (!separatorFollows(j, &after)) return false;
     size_t k = j;
-    while (k > floor &&
-           (kT.id[p[k - 1]] || p[k - 1] == '.' || p[k - 1] == '\'' ||
-            ((p[k - 1] == '+' || p[k - 1] == '-') && k >= 2 &&
-             (p[k - 2] == 'e' || p[k - 2] == 'E' || p[k - 2] == 'p' || p[k - 2] == 'P'))))
-      k--;
+    for (size_t s; k > floor;) {
+      if ((s = spliceBefore(k)) != 0 && k - s >= floor) {
+        k -= s; // a continuation inside the run
+      } else if (kT.id[p[k - 1]] || p[k - 1] == '.' || p[k - 1] == '\'' ||
+                 ((p[k - 1] == '+' || p[k - 1] == '-') && k >= 2 &&
+                  (p[k - 2] == 'e' || p[k - 2] == 'E' || p[k - 2] == 'p' || p[k - 2] == 'P'))) {
+        k--;
+      } else {
+        break;
+      }
+    }
     bool inNumber = false;
     for (size_t t = k; t < j;) {
       const unsigned char c = p[t];
-      if (inNumber) {
-        const bool quoteSeparates =
-            c == '\'' && t + 1 < n && kT.id[p[t + 1]] && p[t + 1] != '$' && p[t + 1] < 0x80;
-        if (quoteSeparates || ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && t + 1 < j &&
-                               (p[t + 1] == '+' || p[t + 1] == '-')))
-          t += 2; // a separator and what follows it, or an exponent's sign
+      if (const size_t s = splice(t)) {
+        t += s; // a continuation: not a token boundary
+      } else if (inNumber) {
+        if (c == '\'' && separatorFollows(t, &after))
+          t = after; // a separator and what follows it
+        else if ((c == 'e' || c == 'E' || c == 'p' || c == 'P') && t + 1 < j &&
+                 (p[t + 1] == '+' || p[t + 1] == '-'))
+          t += 2; // an exponent's sign
         else if (c == '\'')
           inNumber = false; // not followed by a digit or nondigit: a literal opens
         else if (kT.id[c] || c == '.')

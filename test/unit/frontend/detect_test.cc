@@ -95,6 +95,13 @@ TEST(Detect, PpNumbers) {
   EXPECT_TRUE(may("x = arra.5'5`us;"));
   EXPECT_TRUE(may("x = a.b'c'; waituntil"));
   EXPECT_TRUE(may("x = 'a'5'6`us;"));
+  // Line continuations go before tokens: `8'\<newline>1` is the pp-number
+  // 8'1 (found by the fuzzer: the frontend lowered 8'1`s, the detector had
+  // read a character literal), and so is `8\<newline>'1`.
+  EXPECT_TRUE(may("8'\\\n1`s"));
+  EXPECT_TRUE(may("x = 8\\\n'1`s;"));
+  EXPECT_TRUE(may("x = .5'\\\r\n5`us;"));
+  EXPECT_FALSE(may("int x = 1'\\\n000'waituntil;"));
   // A quote not followed by a digit or nondigit ends the pp-number: 2 '' 'p' ( 0`s.
   EXPECT_TRUE(may("2'''p'(0`s"));
   // A pp-number does not reach back over a literal: ' ' then 8'J.
