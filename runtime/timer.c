@@ -237,10 +237,13 @@ int wuc_timers_run(struct worker *w, int64_t now) {
       slot_free(h, s);
       continue;
     }
-    count_under_lock(&h->fired, 1);
     publish_earliest(h);
     /* fire() runs without the lock: it may start a timer (on this heap,
-     * when the monitor runs it: wuc_timer_start). */
+     * when the monitor runs it: wuc_timer_start).  The slot counts as
+     * pending until fire() has returned: the deadlock report must not see
+     * "no timer pending" while a fire is about to wake a thread or to start
+     * a thread's timer again (timeout.c); a true report this delays waits for
+     * the next worker that goes idle. */
     wuc_spin_unlock(&h->lock);
     wuc_timer *t = s->timer;
     struct worker *firing_for_before = firing_for;
@@ -252,6 +255,7 @@ int wuc_timers_run(struct worker *w, int64_t now) {
     atomic_store_explicit(&s->state, (firing & ~(uint64_t)3) | SLOT_FIRED, memory_order_release);
     fired++;
     wuc_spin_lock(&h->lock);
+    count_under_lock(&h->fired, 1);
     slot_free(h, s);
   }
   publish_earliest(h);
