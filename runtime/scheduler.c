@@ -112,15 +112,16 @@ static __attribute__((noinline, cold)) void yield_if_asked(struct worker *w, uin
   wuc_switch_away(w, cur, PREV_YIELD);
 }
 
-__attribute__((noinline)) void wuc_blocking_op_start(const char *what) {
-  struct worker *w = wuc_tls_worker;
+/* wuc_blocking_op_start's rare cases: no worker, the op count at a multiple
+ * of 256 (already counted), or a yield asked. */
+__attribute__((noinline)) void wuc_blocking_op_slow(struct worker *w, const char *what) {
   if (!w) {
     wuc_check_not_forked(what);
     return;
   }
-  wuc_reclaim_count_op(w);
+  if ((w->reclaim_ops & 255) == 0) wuc_reclaim_quiescent(w);
   uint64_t asked = atomic_load_explicit(&w->yield_request, memory_order_relaxed);
-  if (__builtin_expect(asked != 0, 0)) yield_if_asked(w, asked);
+  if (asked != 0) yield_if_asked(w, asked);
 }
 
 __attribute__((noinline)) struct wuc_uthread *wuc_statement_start(const char *call) {

@@ -294,11 +294,24 @@ struct wuc_uthread *wuc_statement_start(const char *call);
  * finds its resource ready (a connection whose next request is always
  * there) would otherwise keep its worker as long as that lasts, in code
  * (libc, libwuc) where the preemption signal never switches. */
-void wuc_blocking_op_start(const char *what);
+void wuc_blocking_op_slow(struct worker *w, const char *what);
 
 /* One operation started on w (reclaim.h, wuc_reclaim_op_start). */
 static inline void wuc_reclaim_count_op(struct worker *w) {
   if ((++w->reclaim_ops & 255) == 0) wuc_reclaim_quiescent(w);
+}
+
+/* Inline for its common case, an operation that is neither the 256th since
+ * the last quiescent point nor asked to yield: three loads and a store.  The
+ * slow part may switch (and so resume on another kernel thread): a caller
+ * reads the worker afresh afterwards (wuc_current_worker), never through
+ * wuc_tls_worker. */
+static inline void wuc_blocking_op_start(const char *what) {
+  struct worker *w = wuc_tls_worker;
+  if (__builtin_expect(w != NULL, 1) && __builtin_expect((++w->reclaim_ops & 255) != 0, 1) &&
+      __builtin_expect(atomic_load_explicit(&w->yield_request, memory_order_relaxed) == 0, 1))
+    return;
+  wuc_blocking_op_slow(w, what);
 }
 
 /* Makes a thread runnable (it must not be queued or running).  Inline for
