@@ -198,7 +198,7 @@ static char *take_locked(void) {
 static void fill(struct wuc_stack *s, char *guard) {
   s->guard = guard;
   s->base = guard + GUARD_SIZE;
-  s->top = s->base + stack_size;
+  s->top = s->base + stack_size - WUC_STACK_SLOT;
   s->free_next = NULL;
 }
 
@@ -292,9 +292,16 @@ static void release_pages(char *const *guards, size_t n) {
   struct iovec iov[TRIM_BATCH];
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++) {
-    iov[i].iov_base = guards[i] + GUARD_SIZE;
-    iov[i].iov_len = stack_size;
-    bytes += stack_size;
+    /* A held slot keeps its page (stack.h, "The slot"): nobody can claim
+     * the slot meanwhile, and a holder that lets go of it now leaves the
+     * page resident until the stack's next use, no more. */
+    struct wuc_stack s;
+    fill(&s, guards[i]);
+    size_t keep =
+        atomic_load_explicit(wuc_stack_slot_held(&s), memory_order_relaxed) ? page_size : 0;
+    iov[i].iov_base = s.base;
+    iov[i].iov_len = stack_size - keep;
+    bytes += stack_size - keep;
   }
   bool done = false;
   if (!stacks.no_vector_madvise) {

@@ -12,20 +12,47 @@
  * stacks beyond a bound give their pages back to the kernel.
  *
  * A fault inside a guard region is reported as a stack overflow of the thread
- * that owns the stack (see stack_overflow.c). */
+ * that owns the stack (see stack_overflow.c).
+ *
+ * The slot.  The last WUC_STACK_SLOT bytes of each stack's range, above
+ * `top`, are not for frames: they outlive the stack's reuse by other
+ * threads.  uthread.c keeps a thread's handle there (docs/runtime.md,
+ * "Thread handles"), in the page the thread's first frames touch anyway, so
+ * a handle costs no memory of its own; the handle lives until joined, which
+ * may be long after the stack went back to the pool.  The slot's first word
+ * (wuc_stack_slot_held) is nonzero while its user keeps something there:
+ * the trim then gives back every page of the stack but the slot's. */
 #ifndef WUC_RUNTIME_STACK_H
 #define WUC_RUNTIME_STACK_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sanitizer.h"
+
 struct wuc_stack {
   char *guard;                      /* lowest address: the guard region begins here */
   char *base;                       /* lowest usable address (end of the guard) */
-  char *top;                        /* one past the highest usable address */
+  char *top;                        /* one past the highest usable address; the slot begins here */
   struct wuc_stack_free *free_next; /* link while pooled */
 };
+
+/* The slot's size (a handle is larger in a sanitized build: context.h). */
+#ifdef WUC_FIBER_ANNOTATIONS
+#define WUC_STACK_SLOT 512
+#else
+#define WUC_STACK_SLOT 256
+#endif
+/* Where the slot's user keeps its data: 16 bytes into the slot. */
+#define WUC_STACK_SLOT_DATA 16
+
+/* The slot's first word: 0 while the slot is free (a stack never used, or
+ * whose pages went back, reads 0). */
+static inline _Atomic uint32_t *wuc_stack_slot_held(const struct wuc_stack *s) {
+  return (_Atomic uint32_t *)(void *)s->top;
+}
 
 /* A worker's own few free stacks (with their pages), so that a spawn and an
  * exit on it take no lock: filled and drained in halves from the pool.

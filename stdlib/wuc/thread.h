@@ -29,7 +29,9 @@ typedef struct wuc_uthread wuc_uthread_t;
 wuc_uthread_t *wuc_uthread_spawn(void (*__wuc_fn)(void *), void *__wuc_arg);
 /* Waits until t has returned from its function, then frees t.  Each thread is
  * joined at most once; a thread that is never joined keeps only its handle
- * (its stack is recycled as soon as it finishes). */
+ * (its stack is recycled as soon as it finishes; the handle lives in the
+ * stack's top page, which stays resident for it if the stack's other pages
+ * are given back: docs/runtime.md, 'Stacks'). */
 void wuc_uthread_join(wuc_uthread_t *__wuc_t);
 /* Lets the other runnable threads of this worker run first. */
 void wuc_uthread_yield(void);

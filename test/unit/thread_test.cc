@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -228,6 +229,69 @@ WUC_SCENARIO(set_processors_before_first_spawn) {
 TEST(Thread, SetProcessorsBeforeTheFirstSpawn) {
   auto r = RunScenario("set_processors_before_first_spawn", {{"WUC_PROCESSORS", "2"}});
   EXPECT_TRUE(ExitedWith(r, 0));
+}
+
+// ---- handles in their stacks' slots ----------------------------------------
+
+// A handle lives in its stack's slot (runtime/stack.h, "The slot") and must
+// outlive the stack: a thread not joined yet leaves its handle there while
+// its stack runs other threads (their handles then come from malloc) and
+// while the monitor gives the pooled stack's pages back.  600 threads: more
+// than the pool keeps committed (256) plus the workers' caches, so the trim
+// takes most of their stacks.
+WUC_SCENARIO(handles_outlive_their_stacks) {
+  constexpr int kThreads = 600;
+  std::atomic<int> runs{0};
+  auto spawn_all = [&](std::vector<uthread_t *> &out) {
+    for (auto &t : out) t = uthread_spawn(CountRun, &runs);
+  };
+  auto await_exits = [&](const std::vector<uthread_t *> &ts) {
+    for (auto *t : ts)
+      while (!probe_has_exited(t)) uthread_sleep(microseconds(100));
+    uthread_sleep(milliseconds(2)); // one worker: the last exit's switch is done
+  };
+  // One worker, no blocking while spawning: each thread gets a fresh stack.
+  std::vector<uthread_t *> first(kThreads), second(kThreads), third(kThreads);
+  std::vector<unsigned long> ids(kThreads);
+  std::set<const void *> first_stacks;
+  spawn_all(first);
+  for (int i = 0; i < kThreads; i++) {
+    SCENARIO_CHECK(probe_handle_in_slot(first[i]), "handle %d of a fresh stack not in its slot", i);
+    ids[i] = uthread_id(first[i]);
+    first_stacks.insert(probe_stack_of(first[i]));
+  }
+  await_exits(first);
+  // Their stacks again, with the slots still held by unjoined handles.
+  spawn_all(second);
+  int reused = 0;
+  for (int i = 0; i < kThreads; i++) {
+    if (!first_stacks.count(probe_stack_of(second[i]))) continue;
+    reused++;
+    SCENARIO_CHECK(!probe_handle_in_slot(second[i]), "thread %d took a held slot", i);
+  }
+  SCENARIO_CHECK(reused == kThreads, "%d of %d stacks reused", reused, kThreads);
+  await_exits(second);
+  for (auto *t : second) uthread_join(t); // malloc'd handles
+  int calls = probe_trim_stacks();
+  SCENARIO_CHECK(calls > 0, "nothing to trim");
+  // The unjoined handles survived the reuse and the trim.
+  for (int i = 0; i < kThreads; i++)
+    SCENARIO_CHECK(uthread_id(first[i]) == ids[i], "handle %d: id %lu, was %lu", i,
+                   uthread_id(first[i]), ids[i]);
+  for (int i = kThreads - 1; i >= 0; i--) uthread_join(first[i]);
+  // Joined, the slots are free again.
+  spawn_all(third);
+  for (int i = 0; i < kThreads; i++)
+    SCENARIO_CHECK(probe_handle_in_slot(third[i]), "thread %d: its slot was not freed", i);
+  for (auto *t : third) uthread_join(t);
+  SCENARIO_CHECK(runs.load() == 3 * kThreads, "%d runs", runs.load());
+  return 0;
+}
+
+TEST(Thread, HandlesOutliveTheirStacksReuseAndTrim) {
+  auto r = RunScenario("handles_outlive_their_stacks",
+                       {{"WUC_PROCESSORS", "1"}, {"WUC_TIMESLICE", "0"}});
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
 }
 
 // ---- returning from main ----------------------------------------------------

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <scheduler.h>
+#include <stack.h>
 #include <wuc.h>
 #include <wuc/thread.h>
 
@@ -89,4 +90,25 @@ const char *probe_registry_walk(const unsigned *on, int n) {
     if (found != 1) return "a made-up thread missing";
   }
   return NULL;
+}
+
+int probe_handle_in_slot(const struct wuc_uthread *t) {
+  const char *h = (const char *)t;
+  return h >= t->stack.top && h < t->stack.top + WUC_STACK_SLOT;
+}
+
+const void *probe_stack_of(const struct wuc_uthread *t) { return t->stack.base; }
+
+int probe_has_exited(const struct wuc_uthread *t) {
+  return atomic_load(&((struct wuc_uthread *)t)->park_state) == PARK_EXITED;
+}
+
+int probe_trim_stacks(void) {
+  /* An hour ahead: every pooled stack has aged; each call plans the next
+   * (a batch later, or once the rest has aged), INT64_MAX when done. */
+  int64_t now = wuc_now() + 3600 * (int64_t)1000000000;
+  int calls = 0;
+  for (int64_t next; calls < 100000 && (next = wuc_stacks_trim(now)) != INT64_MAX; calls++)
+    if (next > now) now = next;
+  return calls;
 }

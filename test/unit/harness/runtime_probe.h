@@ -46,6 +46,19 @@ size_t probe_timer_heap_len(void);
  * n <= 64. */
 const char *probe_registry_walk(const unsigned *on, int n);
 
+/* Whether t's handle lies in its stack's slot (runtime/stack.h, "The
+ * slot"), not in malloc'd memory. */
+int probe_handle_in_slot(const struct wuc_uthread *t);
+/* The lowest address of t's stack: the same for two threads that ran on
+ * one stack. */
+const void *probe_stack_of(const struct wuc_uthread *t);
+/* Whether t's function has returned (its handle reads EXITED). */
+int probe_has_exited(const struct wuc_uthread *t);
+/* Does what the monitor does to pooled stacks beyond the pool's bound once
+ * they have aged (stack.c, wuc_stacks_trim), at once and to all of them.
+ * Returns the number of trim calls it made. */
+int probe_trim_stacks(void);
+
 #ifdef __cplusplus
 }
 #endif
