@@ -155,8 +155,7 @@ public:
       c_.note("{ /* the clauses' evaluation, the early try, the set-up and the paths */");
       c_.indent();
     } else {
-      c_.code("wuc_wu_init(&" + wu_ + ", " + p_ + ".__wuc_clauses, " + (allOr_ ? "1" : "0") +
-              ");");
+      c_.code("wuc_wu_init(&" + wu_ + ", " + p_ + ".__wuc_clauses, " + (allOr_ ? "1" : "0") + ");");
     }
     if (families_) {
       c_.code("wuc_wu_storage_init(&" + p_ + ".__wuc_storage, " + capacity + ", " +
@@ -913,8 +912,8 @@ private:
       if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
         convert = text(c.lhs) + " = " + name(i, "_elem") + "; /* the element, converted */";
       else if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
-        convert = "*" + name(i, "_target") + " = " + name(i, "_elem") +
-                  "; /* the element, converted */";
+        convert =
+            "*" + name(i, "_target") + " = " + name(i, "_elem") + "; /* the element, converted */";
       // A channel clause's on_selected says yes after a try that completed:
       // the early try enters the body past it, and converts there.
       if (!early && !convert.empty()) {
