@@ -110,8 +110,14 @@ public:
       names_.push_back(p_ + ".__wuc_clause" + std::to_string(c.index) + "_" +
                        kindName(facts[c.index]));
       enabled_.push_back("1");
+      data_.push_back("0");
       families_ += c.family;
     }
+    // The early try (docs/select.md, "The early try"): an all-or statement
+    // whose first clause is a channel receive or send, without families and
+    // not [[wuc::fair]], tries that clause before it is set up.
+    early_ = allOr_ && !families_ && !w.fair && !w.clauses.empty() &&
+             (facts[0].kind == ClauseFacts::Recv || facts[0].kind == ClauseFacts::Send);
   }
 
   void emit() {
@@ -141,7 +147,16 @@ public:
     member("wuc_wu_clause", p_ + ".__wuc_clauses",
            "[" + (families_ ? capacity : std::to_string(k)) + "]");
     c_.forget();
-    c_.code("wuc_wu_init(&" + wu_ + ", " + p_ + ".__wuc_clauses, " + (allOr_ ? "1" : "0") + ");");
+    if (early_) {
+      // Only what the cleanup reads: the statement starts in its early try.
+      // One block holds the evaluation's locals up to the paths (they are
+      // needed by the set-up after the early try), none of the bodies.
+      c_.code("wuc_wu_begin(&" + wu_ + ", " + p_ + ".__wuc_clauses);");
+      c_.note("{ /* the clauses' evaluation, the early try, the set-up and the paths */");
+      c_.indent();
+    } else {
+      c_.code("wuc_wu_init(&" + wu_ + ", " + p_ + ".__wuc_clauses, " + (allOr_ ? "1" : "0") + ");");
+    }
     if (families_) {
       c_.code("wuc_wu_storage_init(&" + p_ + ".__wuc_storage, " + capacity + ", " +
               cStringLiteral(where(w_.range.begin)) + ");");
@@ -159,12 +174,17 @@ public:
     // each body's epilogue and the block's end (its cleanup) are the
     // statement's last line: `next` never returns to its first line.
     dispatchLine_ = c_.codeLine();
+    if (early_) emitEarlyTry();
     if (allOr_ && families_)
       emitAllOrFamilies();
     else if (allOr_)
       emitAllOr();
     else
       emitMixed();
+    if (early_) {
+      c_.outdent();
+      c_.note("}");
+    }
     emitBodies();
     c_.outdent();
     c_.codeLine(lastLine_);
@@ -341,8 +361,9 @@ private:
     const bool localResource =
         !allOr_ && (f.kind == ClauseFacts::Resource || f.kind == ClauseFacts::Invalid);
     std::string res = localResource ? label(i, "") : resArg(i);
-    const bool block = f.kind == ClauseFacts::Recv || f.kind == ClauseFacts::Send ||
-                       f.kind == ClauseFacts::Closed || localResource;
+    // (In a statement with an early try, one block holds them all.)
+    const bool block = !early_ && (f.kind == ClauseFacts::Recv || f.kind == ClauseFacts::Send ||
+                                   f.kind == ClauseFacts::Closed || localResource);
     if (block) {
       c_.note("{");
       c_.indent();
@@ -446,8 +467,13 @@ private:
       break;
     }
     }
-    c_.code("wuc_wu_clause_init(&" + wu_ + ", " + at(i) + ", " + en + ", (void *)" + res + ", " +
-            ops(f) + ", (void *)" + data + ", " + site(c) + ");");
+    data_[i] = data;
+    std::string init = "wuc_wu_clause_init(&" + wu_ + ", " + at(i) + ", " + en + ", (void *)" +
+                       res + ", " + ops(f) + ", (void *)" + data + ", " + site(c) + ");";
+    if (early_)
+      setups_.push_back(init); // after the early try
+    else
+      c_.code(init);
     // Mixed statements can be left by a jump while this clause completes:
     // the cleanup then converts the element into the target itself.
     if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace && !f.recvTargetIsRegister)
@@ -707,6 +733,32 @@ private:
     c_.note("}");
   }
 
+  // The early try of clause 0 (a channel receive or send), once every
+  // clause and the else's guard are evaluated: no node, no set-up before
+  // it; if it completes, clause 0's body runs (its _early label).  If not,
+  // the runtime has set the statement up, its clauses are set up here, and
+  // the fast path goes on from clause 1.
+  void emitEarlyTry() {
+    const ClauseFacts &f = facts(0);
+    const std::string &en = enabled_[0];
+    c_.note("");
+    c_.note("/* early try: clause 0 before the statement is set up, without a node */");
+    if (f.kind == ClauseFacts::Recv)
+      c_.code("if (wuc_wu_recv_early(&" + wu_ + ", &" + name(0) + ", (void *)" + data_[0] + ", " +
+              en + ")) {");
+    else
+      c_.code("if (wuc_wu_send_early(&" + wu_ + ", &" + name(0) + ", " + data_[0] + ", " + en +
+              ", " + site(w_.clauses[0]) + ")) {");
+    c_.indent();
+    c_.code("wuc_wu_won_early(&" + wu_ + ", 0);");
+    c_.code("goto " + label(0, "_early") + ";");
+    c_.outdent();
+    c_.note("}");
+    c_.note("");
+    c_.note("/* set-up: the clauses (the early try set the statement up) */");
+    for (const std::string &l : setups_) c_.code(l);
+  }
+
   void emitElseGuard() {
     const ElseBranch &e = w_.elseBranch;
     if (!e.present || !e.hasGuard) return;
@@ -738,7 +790,10 @@ private:
     for (const Clause &c : w_.clauses) {
       unsigned i = c.index;
       const std::string &en = enabled_[i];
-      if (!w_.fair)
+      if (early_ && i == 0)
+        c_.code((en == "1" ? "" : "if (" + en + ") ") + "(void)wuc_wu_try_node(&" + wu_ +
+                ", 0); /* tried early: its node only */");
+      else if (!w_.fair)
         c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
                 ", wuc_wu_try_node(&" + wu_ + ", " + std::to_string(i) + "))) goto " +
                 label(i, "_tried") + ";");
@@ -840,7 +895,8 @@ private:
       c_.note(clauseComment(c));
       c_.codeLine(dispatchLine_);
       c_.outdent();
-      if (allOr_) {
+      const bool early = early_ && i == 0; // reached by its early try, not by a fast-path try
+      if (allOr_ && !early) {
         c_.note(label(i, "_tried") + ": /* its try on the fast path completed */");
         c_.indent();
         c_.code("wuc_wu_won_try(&" + wu_ + ", " + at(i) + ");");
@@ -852,12 +908,22 @@ private:
         emitFamilyBody(c);
         continue;
       }
+      std::string convert;
       if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
-        c_.user(c.lhs, text(c.lhs) + " = " + name(i, "_elem") + "; /* the element, converted */");
+        convert = text(c.lhs) + " = " + name(i, "_elem") + "; /* the element, converted */";
       else if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
-        c_.code("*" + name(i, "_target") + " = " + name(i, "_elem") +
-                "; /* the element, converted */");
-      emitWinnerBody(i, c.body, 0);
+        convert =
+            "*" + name(i, "_target") + " = " + name(i, "_elem") + "; /* the element, converted */";
+      // A channel clause's on_selected says yes after a try that completed:
+      // the early try enters the body past it, and converts there.
+      if (!early && !convert.empty()) {
+        if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
+          c_.user(c.lhs, convert);
+        else
+          c_.code(convert);
+        convert.clear();
+      }
+      emitWinnerBody(i, c.body, 0, early, convert);
     }
     if (w_.elseBranch.present) {
       c_.note("");
@@ -891,13 +957,23 @@ private:
   // Clause i's body as the winner, then what follows it: the end of the
   // statement (all-or) or the next mixed step.  `scopes` blocks opened
   // around the body (a family element's index) close before leaving.
-  void emitWinnerBody(unsigned i, Range body, int scopes) {
+  void emitWinnerBody(unsigned i, Range body, int scopes, bool early = false,
+                      const std::string &convert = "") {
     const ClauseFacts &f = facts(i);
     if (allOr_) {
       c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
       c_.indent();
     } else {
       c_.note("{");
+    }
+    if (early) {
+      c_.outdent();
+      c_.note(label(i, "_early") + ": /* its early try completed */");
+      c_.indent();
+      if (!convert.empty() && f.recvTargetIsRegister)
+        c_.user(w_.clauses[i].lhs, convert);
+      else if (!convert.empty())
+        c_.code(convert);
     }
     c_.body(body);
     c_.codeLine(lastLine_);
@@ -935,6 +1011,9 @@ private:
   std::vector<std::pair<std::string, unsigned>> typedefs_;      // before it: families' index types
   std::vector<std::pair<std::string, unsigned>> familyMembers_; // of __wucN_values
   std::vector<std::string> enabled_; // per clause: its guard variable, or "1"
+  std::vector<std::string> data_;    // per clause: its node's data (a receive's target...)
+  std::vector<std::string> setups_;  // with an early try: the clauses' set-up, after it
+  bool early_ = false;               // clause 0 has an early try
   std::string elseEnabled_ = "1";
   bool blocks_ = false;       // a switch reaches the bodies' _won labels
   unsigned families_ = 0;     // how many clauses are families

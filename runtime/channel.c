@@ -48,6 +48,7 @@
 
 #include <wuc/channel.h>
 #include <wuc/select.h>
+#include <wuc/waituntil.h> /* wuc_wu_recv_early, wuc_wu_send_early */
 
 #include "chan_cell.h"
 #include "chan_segment.h"
@@ -310,10 +311,15 @@ static void wake_closed(uintptr_t state) {
 /* A suspended sender met after close (its cell is busy, held by the caller):
  * it fails, as close_cell would have failed it — blocked senders never
  * deliver once the channel is closed, whoever reaches them first. */
-static bool fail_sender_if_closed(wuc_chan *ch, _Atomic uintptr_t *c, uintptr_t state) {
-  if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
+static __attribute__((noinline, cold)) void fail_sender(_Atomic uintptr_t *c, uintptr_t state) {
   wake_closed(state);
   atomic_store(c, CELL_INTERRUPTED_SEND);
+}
+
+/* (Inline: the check is on every receive that meets a suspended sender.) */
+static inline bool fail_sender_if_closed(wuc_chan *ch, _Atomic uintptr_t *c, uintptr_t state) {
+  if (!(atomic_load(&ch->senders) & CLOSED_BIT)) return false;
+  fail_sender(c, state);
   return true;
 }
 
@@ -970,9 +976,12 @@ size_t wuc_chan_cap(wuc_chan *ch) {
  * operation, with its node as the waiter (see struct waiter).  A registered
  * clause pins its segment until it unregisters. */
 
+static __attribute__((noreturn, cold)) void send_on_closed_at(const char *site) {
+  wuc_fatal("waituntil%s%s: send on a closed channel", site ? " at " : "", site ? site : "");
+}
+
 static __attribute__((noreturn)) void send_on_closed(wuc_select_node *n) {
-  wuc_fatal("waituntil%s%s: send on a closed channel", n->site ? " at " : "",
-            n->site ? n->site : "");
+  send_on_closed_at(n->site);
 }
 
 /* A clause registered before (and dropped for re-registration) lets go of
@@ -1042,6 +1051,67 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
   }
   op_end(ch, true, n->stmt);
   return completed;
+}
+
+/* ---- a lowered statement's early try (<wuc/waituntil.h>) ------------------- *
+ *
+ * The first clause of an all-or statement, tried before the statement is
+ * set up: the cell machine of chan_try_recv / chan_try_send (WAITER_TRY),
+ * which gives its cell up rather than wait and claims nothing of its own.
+ * That is what the clause's try does (WAITER_CLAUSE with try_only) in a
+ * statement none of whose nodes is queued yet: its claim of its own node
+ * (a private try) cannot fail, and a clause of its own statement is never
+ * in a cell.  Its end is the clause's (op_end with took_cell, as reg). */
+
+/* The statement starts: as wuc_wu_stmt_init, one operation for reclamation
+ * (nothing is held yet: this may be a quiescent point). */
+static inline struct wuc_uthread *early_start(void) {
+  struct worker *w = wuc_tls_worker;
+  if (__builtin_expect(!w || !w->current, 0)) wuc_current_thread_or_die("waituntil"); /* stops */
+  struct wuc_uthread *t = w->current;
+  wuc_reclaim_count_op(w);
+  return t;
+}
+
+/* The early try found nothing: the statement is set up as by wuc_wu_init. */
+static void early_setup(wuc_wu *wu, struct wuc_uthread *t) {
+  wuc_select_stmt_fill(&wu->s, t, true, true);
+  wu->next_reg = 0;
+  wu->try_only = false;
+}
+
+bool wuc_wu_recv_early(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled) {
+  struct wuc_uthread *t = early_start();
+  if (enabled) {
+    wuc_chan *ch = clause->chan;
+    chan_ready(ch, clause->elem_size, "waituntil (x << ch)");
+    struct waiter w = {.kind = WAITER_TRY, .node = NULL, .thread = NULL};
+    struct wuc_chan_segment *seg;
+    uint64_t r;
+    enum outcome outcome = recv_cells(ch, out, &w, &seg, &r);
+    op_end(ch, true, NULL);
+    if (outcome == OUTCOME_COMPLETED) return true;
+  }
+  early_setup(wu, t);
+  return false;
+}
+
+bool wuc_wu_send_early(wuc_wu *wu, wuc_chan_send_clause *clause, const void *value, bool enabled,
+                       const char *site) {
+  struct wuc_uthread *t = early_start();
+  if (enabled) {
+    wuc_chan *ch = clause->chan;
+    chan_ready(ch, clause->elem_size, "waituntil (ch << e)");
+    struct waiter w = {.kind = WAITER_TRY, .node = NULL, .thread = NULL};
+    struct wuc_chan_segment *seg;
+    uint64_t s;
+    enum outcome outcome = send_cells(ch, value, &w, &seg, &s);
+    if (outcome == OUTCOME_CLOSED) send_on_closed_at(site);
+    op_end(ch, true, NULL);
+    if (outcome == OUTCOME_COMPLETED) return true;
+  }
+  early_setup(wu, t);
+  return false;
 }
 
 /* Withdraws a send or receive clause: takes its node out of its cell if it

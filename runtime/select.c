@@ -26,9 +26,10 @@ void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
   wuc_select_stmt_fill(s, wuc_statement_start("waituntil"), all_or, false);
 }
 
-/* wuc_wu_stmt_init, every lowered statement's first call, is in
- * scheduler.c: it reads the worker's thread-local pointer itself, one call
- * less (wuc_statement_start). */
+/* wuc_wu_stmt_init, the first call of a lowered statement without an early
+ * try, is in scheduler.c: it reads the worker's thread-local pointer itself,
+ * one call less (wuc_statement_start).  A statement with an early try starts
+ * in it (channel.c, wuc_wu_recv_early / wuc_wu_send_early). */
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
 

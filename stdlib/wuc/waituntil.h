@@ -163,14 +163,41 @@ static inline wuc_select_node *wuc_wu_node_setup(wuc_wu *__wuc_w, unsigned __wuc
  * so the deadlock report can list its clauses (docs/debugging.md). */
 void wuc_wu_stmt_init(wuc_select_stmt *__wuc_s, wuc_bool __wuc_all_or);
 
-/* n counts the clauses evaluated so far (wuc_wu_clause_init), so the
+/* What the statement's cleanup reads, set before anything can jump out of
+ * it: n counts the clauses set up so far (wuc_wu_clause_init), so the
  * cleanup never reads a clause a jump out of a guard skipped. */
-static inline void wuc_wu_init(wuc_wu *__wuc_w, wuc_wu_clause *__wuc_cl, wuc_bool __wuc_all_or) {
-  wuc_wu_stmt_init(&__wuc_w->s, __wuc_all_or);
+static inline void wuc_wu_begin(wuc_wu *__wuc_w, wuc_wu_clause *__wuc_cl) {
   __wuc_w->cl = __wuc_cl;
   __wuc_w->n = 0;
+}
+
+static inline void wuc_wu_init(wuc_wu *__wuc_w, wuc_wu_clause *__wuc_cl, wuc_bool __wuc_all_or) {
+  wuc_wu_stmt_init(&__wuc_w->s, __wuc_all_or);
+  wuc_wu_begin(__wuc_w, __wuc_cl);
   __wuc_w->next_reg = 0;
   __wuc_w->try_only = 0;
+}
+
+/* The early try of an all-or statement whose first clause is a channel
+ * receive (or send), after wuc_wu_begin and the evaluation of every clause
+ * (docs/select.md, "The early try"): the statement starts (it counts as one
+ * operation, and stops the program outside a user thread, as wuc_wu_init
+ * does), then, if the clause is `enabled`, tries it as chan_try_recv (or
+ * chan_try_send) does, with no node: into `out` (from `value`).  True: the
+ * element moved, and the statement is not set up at all (its body runs,
+ * then wuc_wu_end_winner ends it: wuc_wu_won_early).  False: nothing moved
+ * and the statement is set up as by wuc_wu_init; its clauses follow
+ * (wuc_wu_clause_init), and the fast path goes on with the second clause.
+ * A send on a closed channel stops the program, as the clause's try does
+ * (the message names `site`). */
+wuc_bool wuc_wu_recv_early(wuc_wu *__wuc_w, wuc_chan_recv_clause *__wuc_c, void *__wuc_out,
+                           wuc_bool __wuc_enabled);
+wuc_bool wuc_wu_send_early(wuc_wu *__wuc_w, wuc_chan_send_clause *__wuc_c, const void *__wuc_value,
+                           wuc_bool __wuc_enabled, const char *__wuc_site);
+/* The early try of clause i won: nothing of the statement is live (as after
+ * wuc_wu_won_try of a channel clause). */
+static inline void wuc_wu_won_early(wuc_wu *__wuc_w, unsigned __wuc_i) {
+  __wuc_w->cl[__wuc_i].live = 0;
 }
 
 /* Fast path, clause i: the node is set up for a try (try_only: a resource

@@ -62,27 +62,29 @@ TEST(Lowering, SingleReceiveInPlace) {
                   "wuc_wu __wuc_wu; /* withdraws on any exit: wuc_wu_exit */",
                   "wuc_wu_clause __wuc_clauses[1];", "wuc_chan_recv_clause __wuc_clause0_recv;",
                   "} __wuc0 __attribute__((__cleanup__(wuc_wu_state_exit)));",
-                  "wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);",
+                  "wuc_wu_begin(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses);",
+                  // the operands' addresses: locals of the evaluation's block
+                  "{ /* the clauses' evaluation, the early try, the set-up and the paths */",
                   "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
-                  // the operands' addresses: locals of the clause's own block
-                  "{", "__extension__ __auto_type __wuc0_clause0_recv_target = &(x);",
+                  "__extension__ __auto_type __wuc0_clause0_recv_target = &(x);",
                   "__extension__ __auto_type __wuc0_clause0_recv_chan = &(a);",
                   "__wuc0.__wuc_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan);",
+                  "/* early try: clause 0 before the statement is set up, without a node */",
+                  "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
+                  "*)__wuc0_clause0_recv_target, 1)) {",
+                  "wuc_wu_won_early(&__wuc0.__wuc_wu, 0);", "goto __wuc0_clause0_recv_early;",
                   "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_recv, "
                   "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
                   "\"t.wc:10:3\");",
-                  "}", "/* fast path: try each clause in source order without registering */",
-                  "if (wuc_chan_recv_register(&__wuc0.__wuc_clause0_recv, "
-                  "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
-                  "__wuc0_clause0_recv_tried;",
+                  "/* fast path: try each clause in source order without registering */",
+                  "(void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0); /* tried early: its node only */",
                   "/* block: register every enabled clause, park until one completes */",
                   "switch (wuc_wu_block_all_or(&__wuc0.__wuc_wu)) {",
-                  "case 0: goto __wuc0_clause0_recv_won;", "default: goto __wuc0_end;",
-                  "__wuc0_clause0_recv_tried: /* its try on the fast path completed */",
-                  "wuc_wu_won_try(&__wuc0.__wuc_wu, 0);", "__wuc0_clause0_recv_won:",
+                  "case 0: goto __wuc0_clause0_recv_won;", "default: goto __wuc0_end;", "}",
+                  "__wuc0_clause0_recv_won:",
                   "if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv, "
                   "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
-                  "{ x++; }",
+                  "__wuc0_clause0_recv_early: /* its early try completed */", "{ x++; }",
                   "if (wuc_wu_end_winner(&__wuc0.__wuc_wu, 0)) "
                   "(void)wuc_chan_recv_unregister(&__wuc0.__wuc_clause0_recv, "
                   "&__wuc0.__wuc_clauses[0].__wuc_node);",
@@ -230,10 +232,12 @@ TEST(Lowering, ReceiveIntoAnotherTypeConvertsBeforeTheBody) {
                           "__extension__ __auto_type __wuc0_clause0_recv_chan = &(a);",
                           "__builtin_memset(&__wuc0.__wuc_clause0_recv_elem, 0, sizeof "
                           "__wuc0.__wuc_clause0_recv_elem);",
-                          "__wuc0_clause0_recv_won:",
+                          "__wuc0_clause0_recv_won:", "if (wuc_chan_recv_on_selected(",
+                          // (the early try enters here: the body's if says yes after a try)
+                          "__wuc0_clause0_recv_early:",
                           "*__wuc0.__wuc_clause0_recv_target = __wuc0.__wuc_clause0_recv_elem; /* "
                           "the element, converted */",
-                          "if (wuc_chan_recv_on_selected(", "{ use(z); }"}))
+                          "{ use(z); }"}))
       << s;
   EXPECT_NE(s.find("(void *)&__wuc0.__wuc_clause0_recv_elem, \"t.wc:11:3\");"), std::string::npos)
       << s;
@@ -290,12 +294,12 @@ TEST(Lowering, SendConvertsItsValueToTheElementType) {
           "__extension__ __auto_type __wuc0_clause0_send_chan = &(a);",
           "__wuc0.__wuc_clause0_send_value = (n * 2.5);",
           "__wuc0.__wuc_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan);",
+          "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_send, "
+          "&__wuc0.__wuc_clause0_send_value, 1, \"t.wc:10:3\")) {",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_send, "
           "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0.__wuc_clause0_send_value, "
           "\"t.wc:10:3\");",
-          "if (wuc_chan_send_register(&__wuc0.__wuc_clause0_send, "
-          "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
-          "__wuc0_clause0_send_tried;",
+          "(void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0); /* tried early: its node only */",
           "if (wuc_chan_send_on_selected(&__wuc0.__wuc_clause0_send, "
           "&__wuc0.__wuc_clauses[0].__wuc_node)) {",
           "{ r = 1; }",
@@ -340,16 +344,17 @@ TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
   EXPECT_TRUE(inOrder(
       s,
       {"all-or, 3 clauses */", "wuc_wu_clause __wuc_clauses[3];",
-       "wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);",
+       "wuc_wu_begin(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses);",
        // evaluation, in source order
        "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
-       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1,",
        "/* clause 1 at t.wc:11:6: waituntil (b << 2) */",
-       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, 1,",
        "/* clause 2 at t.wc:12:6: waituntil (y << c) */",
-       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 2, 1,",
+       // the early try of clause 0, then the set-up
+       "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv,",
+       "goto __wuc0_clause0_recv_early;", "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1,",
+       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, 1,", "wuc_wu_clause_init(&__wuc0.__wuc_wu, 2, 1,",
        // the fast path, in source order
-       "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto __wuc0_clause0_recv_tried;",
+       "(void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0); /* tried early: its node only */",
        "wuc_wu_try_node(&__wuc0.__wuc_wu, 1))) goto __wuc0_clause1_send_tried;",
        "wuc_wu_try_node(&__wuc0.__wuc_wu, 2))) goto __wuc0_clause2_recv_tried;",
        // the blocking path: only gotos
@@ -357,7 +362,7 @@ TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
        "case 1: goto __wuc0_clause1_send_won;", "case 2: goto __wuc0_clause2_recv_won;",
        "default: goto __wuc0_end;",
        // the bodies, in source order
-       "__wuc0_clause0_recv_tried:", "__wuc0_clause0_recv_won:", "{ r = 1; }", "goto __wuc0_end;",
+       "__wuc0_clause0_recv_won:", "__wuc0_clause0_recv_early:", "{ r = 1; }", "goto __wuc0_end;",
        "__wuc0_clause1_send_tried:", "__wuc0_clause1_send_won:", "{ r = 2; }", "goto __wuc0_end;",
        "__wuc0_clause2_recv_tried:", "__wuc0_clause2_recv_won:", "{ r = 3; }", "goto __wuc0_end;",
        "__wuc0_end:;"}))
@@ -408,19 +413,26 @@ int f(int n) {
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(
       s, {"{ /* waituntil statement 0 at t.wc:6:3: all-or, 2 clauses */",
-          "\n    /* clause 1 at t.wc:7:6: when (n > 0) waituntil (e) */\n"
-          "    __wuc0.__wuc_clause1_latch_enabled = (n > 0) != 0;\n"
-          "    __wuc0.__wuc_clause1_latch = __wuc0.__wuc_clause1_latch_enabled ? &(e) : "
-          "0;\n"
-          "    wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, __wuc0.__wuc_clause1_latch_enabled, (void "
+          "\n      /* clause 1 at t.wc:7:6: when (n > 0) waituntil (e) */\n"
+          "      __wuc0.__wuc_clause1_latch_enabled = (n > 0) != 0;\n"
+          "      __wuc0.__wuc_clause1_latch = __wuc0.__wuc_clause1_latch_enabled ? &(e) : "
+          "0;\n",
+          "\n      /* early try: clause 0 before the statement is set up, without a node */\n"
+          "      if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
+          "*)__wuc0_clause0_recv_target, 1)) {\n"
+          "        wuc_wu_won_early(&__wuc0.__wuc_wu, 0);\n"
+          "        goto __wuc0_clause0_recv_early;\n      }\n",
+          "      wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, __wuc0.__wuc_clause1_latch_enabled, (void "
           "*)__wuc0.__wuc_clause1_latch, "
           "&wuc_selectable_ops_wuc_latch_register, (void *)0, \"t.wc:7:19\");\n",
-          "\n    if (wuc_chan_recv_register(&__wuc0.__wuc_clause0_recv, "
-          "wuc_wu_try_node(&__wuc0.__wuc_wu, 0))) goto "
-          "__wuc0_clause0_recv_tried;\n"
-          "    if (__wuc0.__wuc_clause1_latch_enabled && "
+          "\n      (void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0); /* tried early: its node only */\n"
+          "      if (__wuc0.__wuc_clause1_latch_enabled && "
           "wuc_latch_register(__wuc0.__wuc_clause1_latch, "
           "wuc_wu_try_node(&__wuc0.__wuc_wu, 1))) goto __wuc0_clause1_latch_tried;\n",
+          "\n  __wuc0_clause0_recv_won:\n"
+          "    if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause0_recv, "
+          "&__wuc0.__wuc_clauses[0].__wuc_node)) {\n"
+          "    __wuc0_clause0_recv_early: /* its early try completed */\n",
           "\n  __wuc0_clause1_latch_tried: /* its try on the fast path completed */\n"
           "    wuc_wu_won_try(&__wuc0.__wuc_wu, 1);\n"
           "  __wuc0_clause1_latch_won:\n"
@@ -454,13 +466,16 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
           "0;",
           "__wuc0.__wuc_clause0_recv = __wuc0.__wuc_clause0_recv_enabled ? "
           "WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan) : (wuc_chan_recv_clause){0};",
-          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, __wuc0.__wuc_clause0_recv_enabled,",
           "__wuc0.__wuc_clause1_latch_enabled = (g(1)) != 0;",
           "__wuc0.__wuc_clause1_latch = __wuc0.__wuc_clause1_latch_enabled ? &(e) : 0;",
           "__wuc0.__wuc_clause2_timeout_enabled = (g(2)) != 0;",
           "__wuc0.__wuc_clause2_timeout = __wuc0.__wuc_clause2_timeout_enabled ? "
           "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
-          "if (__wuc0.__wuc_clause0_recv_enabled && wuc_chan_recv_register(",
+          // the early try, after every guard
+          "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
+          "*)__wuc0_clause0_recv_target, __wuc0.__wuc_clause0_recv_enabled)) {",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, __wuc0.__wuc_clause0_recv_enabled,",
+          "if (__wuc0.__wuc_clause0_recv_enabled) (void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0);",
           "if (__wuc0.__wuc_clause1_latch_enabled && wuc_latch_register(",
           "if (__wuc0.__wuc_clause2_timeout_enabled && wuc_timeout_register(",
           "if (!(__wuc0.__wuc_clause0_recv_enabled || __wuc0.__wuc_clause1_latch_enabled || "
@@ -471,7 +486,7 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
   for (const char *call : {"g(0)", "g(1)", "g(2)", "g(3)"})
     EXPECT_EQ(count(codeLines(l.plain), call), 1u) << call << " evaluated once";
   // Each guard on a line of its own source line; comments name the guard.
-  EXPECT_NE(l.c.find("#line 11\n    __wuc0.__wuc_clause1_latch_enabled = (g(1)) != 0;"),
+  EXPECT_NE(l.c.find("#line 11\n      __wuc0.__wuc_clause1_latch_enabled = (g(1)) != 0;"),
             std::string::npos)
       << l.c;
   EXPECT_NE(s.find("/* clause 1 at t.wc:11:6: when (g(1)) waituntil (e) */"), std::string::npos);
@@ -495,7 +510,8 @@ TEST(Lowering, GuardedSendZeroesItsValueAndAssignsItOnlyIfEnabled) {
                   "if (__wuc0.__wuc_clause0_send_enabled) __wuc0.__wuc_clause0_send_value = (n);",
                   "__wuc0.__wuc_clause0_send = __wuc0.__wuc_clause0_send_enabled ? "
                   "WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
-                  "if (__wuc0.__wuc_clause0_send_enabled && wuc_chan_send_register("}))
+                  "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_send, "
+                  "&__wuc0.__wuc_clause0_send_value, __wuc0.__wuc_clause0_send_enabled, "}))
       << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s; // clause 1 has no guard
   EXPECT_TRUE(compilesCleanly(l.c));
@@ -673,8 +689,9 @@ TEST(Lowering, OrElseRunsTheElseInsteadOfBlocking) {
   lower(fn("  waituntil (x << a) { r = 1; }\n  or else { r = 2; }"), {{recvFacts()}}, l);
   std::string s = l.statement(0);
   EXPECT_TRUE(inOrder(s, {"all-or, 1 clause, else */",
-                          "goto __wuc0_clause0_recv_tried;\n    goto __wuc0_else;\n",
-                          "__wuc0_clause0_recv_tried:", "{ r = 1; }", "goto __wuc0_end;",
+                          "(void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0); /* tried early: its node "
+                          "only */\n      goto __wuc0_else;\n",
+                          "__wuc0_clause0_recv_early:", "{ r = 1; }", "goto __wuc0_end;",
                           "__wuc0_else: /* the else at t.wc:11:6 */", "{ r = 2; }",
                           "goto __wuc0_end;", "__wuc0_end:;"}))
       << s;
@@ -1034,20 +1051,20 @@ TEST(Lowering, GeneratedCodeIsAttributedToTheUserLineItFollows) {
   // The setup is the first line's; the paths and the bodies' prologues the
   // last line evaluated (13), as are the bodies' ends and the cleanup (the
   // statement's last line): once past line 10, nothing returns to it.
-  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_init(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses, 1);\n"),
+  EXPECT_NE(l.c.find("#line 10\n    wuc_wu_begin(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses);\n"),
             std::string::npos);
   EXPECT_NE(l.c.find("#line 13\n    wuc_wu_won_try(&__wuc0.__wuc_wu, 1);\n"), std::string::npos);
   EXPECT_NE(l.c.find("#line 13\n    if (wuc_wu_end_winner(&__wuc0.__wuc_wu, 0)) "),
             std::string::npos);
   EXPECT_NE(l.c.find("#line 13\n    } __wuc0 __attribute__((__cleanup__(wuc_wu_state_exit)));\n"),
             std::string::npos);
-  size_t guard = l.c.find("#line 11\n    __wuc0.__wuc_clause1_recv_enabled", b);
+  size_t guard = l.c.find("#line 11\n      __wuc0.__wuc_clause1_recv_enabled", b);
   ASSERT_NE(guard, std::string::npos);
   // (but for clause 0's body, which is on line 10)
   std::string rest = l.c.substr(guard, e - guard);
   EXPECT_EQ(count(rest, "#line 10\n"), 1u) << l.c;
   EXPECT_NE(rest.find("#line 10\n                     { r = 1; }"), std::string::npos) << l.c;
-  EXPECT_NE(l.c.find("#line 11\n    __wuc0.__wuc_clause1_recv_enabled = (n > 0) != 0;\n"),
+  EXPECT_NE(l.c.find("#line 11\n      __wuc0.__wuc_clause1_recv_enabled = (n > 0) != 0;\n"),
             std::string::npos);
   // The text after the statement, on the statement's last line, is padded
   // to its column.
@@ -1088,12 +1105,14 @@ TEST(Lowering, BlockIsIndentedLikeTheStatementsLine) {
            "  }"),
         {{recvFacts()}}, l);
   std::string s = l.statement(0);
-  EXPECT_TRUE(inOrder(l.plain, {"\n      { /* waituntil statement 0 at t.wc:11:7:",
-                                "\n        struct { /* the statement's state */\n",
-                                "\n          wuc_wu_clause __wuc_clauses[1];\n",
-                                "\n      __wuc0_clause0_recv_tried:",
-                                "\n        wuc_wu_won_try(&__wuc0.__wuc_wu, 0);\n",
-                                "\n      __wuc0_end:;\n", "      }\n"}))
+  EXPECT_TRUE(
+      inOrder(l.plain, {"\n      { /* waituntil statement 0 at t.wc:11:7:",
+                        "\n        struct { /* the statement's state */\n",
+                        "\n          wuc_wu_clause __wuc_clauses[1];\n",
+                        "\n        { /* the clauses' evaluation, the early try",
+                        "\n          if (wuc_wu_recv_early(", "\n        }\n",
+                        "\n      __wuc0_clause0_recv_won:", "\n        __wuc0_clause0_recv_early:",
+                        "\n      __wuc0_end:;\n", "      }\n"}))
       << l.plain;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
