@@ -270,6 +270,12 @@ private:
     return name(i, suffix) + "[" + j_ + "]";
   }
   const ClauseFacts &facts(unsigned i) const { return facts_[i]; }
+  // A receive lands in its target only in an all-or statement, where one
+  // clause wins.  In a mixed one several may complete, each by a thread of
+  // its own, while this thread runs another clause's body: each lands in a
+  // temporary of its own and is copied into the target just before its body
+  // (docs/lowering.md), so a body never sees a target change under it.
+  bool receivesInPlace(const ClauseFacts &f) const { return f.recvInPlace && allOr_; }
   unsigned lineOf(unsigned offset) const { return r_.file().lineCol(offset).line; }
   std::string where(unsigned offset) const {
     LineCol lc = r_.file().lineCol(offset);
@@ -387,8 +393,8 @@ private:
     switch (f.kind) {
     case ClauseFacts::Recv: {
       // (a member when the body's prologue converts into it)
-      std::string target = f.recvInPlace ? label(i, "_target") : name(i, "_target");
-      if (!f.recvTargetIsRegister && f.recvInPlace) {
+      std::string target = receivesInPlace(f) ? label(i, "_target") : name(i, "_target");
+      if (!f.recvTargetIsRegister && receivesInPlace(f)) {
         c_.user(c.lhs, "__extension__ __auto_type " + target + " = " +
                            ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
       } else if (!f.recvTargetIsRegister) {
@@ -396,7 +402,7 @@ private:
         c_.user(c.lhs, target + " = " + ifEnabled(en, "&(" + text(c.lhs) + ")", "0") + ";");
       }
       channel(c.rhs);
-      if (f.recvInPlace) {
+      if (receivesInPlace(f)) {
         data = target;
       } else {
         std::string elem = name(i, "_elem");
@@ -476,7 +482,7 @@ private:
       c_.code(init);
     // Mixed statements can be left by a jump while this clause completes:
     // the cleanup then converts the element into the target itself.
-    if (!allOr_ && f.kind == ClauseFacts::Recv && !f.recvInPlace && !f.recvTargetIsRegister)
+    if (!allOr_ && f.kind == ClauseFacts::Recv && !receivesInPlace(f) && !f.recvTargetIsRegister)
       c_.code("wuc_wu_clause_converts(&" + wu_ + ", " + at(i) + ", (void *)" + name(i, "_target") +
               ", WUC_WU_KIND(*" + name(i, "_target") + "), WUC_WU_KIND(" + ch +
               "->__wuc_elem[0]));");
@@ -527,7 +533,7 @@ private:
     // clause objects the elements' clauses point to.
     array(indexT, "_index");
     std::string e = name(i) + "[" + n + "]", data = "0";
-    const bool converts = f.kind == ClauseFacts::Recv && !f.recvInPlace;
+    const bool converts = f.kind == ClauseFacts::Recv && !receivesInPlace(f);
     switch (f.kind) {
     case ClauseFacts::Recv:
       if (converts) {
@@ -911,7 +917,7 @@ private:
       std::string convert;
       if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
         convert = text(c.lhs) + " = " + name(i, "_elem") + "; /* the element, converted */";
-      else if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
+      else if (f.kind == ClauseFacts::Recv && !receivesInPlace(f))
         convert =
             "*" + name(i, "_target") + " = " + name(i, "_elem") + "; /* the element, converted */";
       // A channel clause's on_selected says yes after a try that completed:
@@ -949,7 +955,7 @@ private:
     c_.user(c.indexType, text(c.indexType) + " " + text(c.indexName) + " = " + el(i, "_index") +
                              "; /* the element's index */");
     c_.code("(void)" + text(c.indexName) + ";");
-    if (f.kind == ClauseFacts::Recv && !f.recvInPlace)
+    if (f.kind == ClauseFacts::Recv && !receivesInPlace(f))
       c_.code("*" + el(i, "_target") + " = " + el(i, "_elem") + "; /* the element, converted */");
     emitWinnerBody(i, c.body, 1);
   }
