@@ -896,7 +896,6 @@ private:
   void emitBodies() {
     for (const Clause &c : w_.clauses) {
       unsigned i = c.index;
-      const ClauseFacts &f = facts(i);
       c_.note("");
       c_.note(clauseComment(c));
       c_.codeLine(dispatchLine_);
@@ -914,22 +913,10 @@ private:
         emitFamilyBody(c);
         continue;
       }
-      std::string convert;
-      if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
-        convert = text(c.lhs) + " = " + name(i, "_elem") + "; /* the element, converted */";
-      else if (f.kind == ClauseFacts::Recv && !receivesInPlace(f))
-        convert =
-            "*" + name(i, "_target") + " = " + name(i, "_elem") + "; /* the element, converted */";
       // A channel clause's on_selected says yes after a try that completed:
       // the early try enters the body past it, and converts there.
-      if (!early && !convert.empty()) {
-        if (f.kind == ClauseFacts::Recv && f.recvTargetIsRegister)
-          c_.user(c.lhs, convert);
-        else
-          c_.code(convert);
-        convert.clear();
-      }
-      emitWinnerBody(i, c.body, 0, early, convert);
+      if (!early) emitConversion(i);
+      emitWinnerBody(i, c.body, 0, early);
     }
     if (w_.elseBranch.present) {
       c_.note("");
@@ -960,11 +947,22 @@ private:
     emitWinnerBody(i, c.body, 1);
   }
 
+  // Clause i's element, received into a temporary, into its target (a
+  // register variable by name); nothing for a receive in place or another kind.
+  void emitConversion(unsigned i) {
+    const ClauseFacts &f = facts(i);
+    if (f.kind != ClauseFacts::Recv) return;
+    const std::string elem = name(i, "_elem") + "; /* the element, converted */";
+    if (f.recvTargetIsRegister)
+      c_.user(w_.clauses[i].lhs, text(w_.clauses[i].lhs) + " = " + elem);
+    else if (!receivesInPlace(f))
+      c_.code("*" + name(i, "_target") + " = " + elem);
+  }
+
   // Clause i's body as the winner, then what follows it: the end of the
   // statement (all-or) or the next mixed step.  `scopes` blocks opened
   // around the body (a family element's index) close before leaving.
-  void emitWinnerBody(unsigned i, Range body, int scopes, bool early = false,
-                      const std::string &convert = "") {
+  void emitWinnerBody(unsigned i, Range body, int scopes, bool early = false) {
     const ClauseFacts &f = facts(i);
     if (allOr_) {
       c_.code("if (" + selFn(f) + "(" + resArg(i) + ", " + node(i) + ")) {");
@@ -976,10 +974,7 @@ private:
       c_.outdent();
       c_.note(label(i, "_early") + ": /* its early try completed */");
       c_.indent();
-      if (!convert.empty() && f.recvTargetIsRegister)
-        c_.user(w_.clauses[i].lhs, convert);
-      else if (!convert.empty())
-        c_.code(convert);
+      emitConversion(i);
     }
     c_.body(body);
     c_.codeLine(lastLine_);
