@@ -365,8 +365,7 @@ static bool update_cell_expand_buffer(wuc_chan *ch, struct wuc_chan_segment *seg
 
 /* After a receive took (or waits for) the first buffered cell: move the end
  * of the buffer one cell on, resuming the sender waiting there if any. */
-static void expand_buffer(wuc_chan *ch) {
-  if (!buffered_channel(ch)) return;
+static void expand_buffer_cells(wuc_chan *ch) {
   struct wuc_chan_segment *seg = atomic_load(&ch->buffer_end_segment);
   for (;;) {
     uint64_t b = atomic_fetch_add(&ch->buffer_end, 1);
@@ -385,6 +384,68 @@ static void expand_buffer(wuc_chan *ch) {
     seg = found;
     if (update_cell_expand_buffer(ch, seg, b)) return;
   }
+}
+
+/* ---- expansions in flight ----------------------------------------------------- *
+ *
+ * An expandBuffer takes its cell b from B, then looks at S, and visits cell b
+ * if a sender has reached it.  A cell whose receiver left (INTERRUPTED_RCV)
+ * ends an expansion that visits it: it counts as buffer room.  If that cell
+ * counted as cleaned while an expansion that took it was still on its way,
+ * its segment could be removed first; the expansion would then skip the
+ * segment as if its cells were senders' and expand once more: the buffer
+ * would hold one element past its capacity.  So such a cell counts as
+ * cleaned only once B has passed it and no expansion that took it or an
+ * earlier cell is still running (every one after takes a later cell).
+ * kotlinx.coroutines' BufferedChannel counts completed expansions for this
+ * (a locked instruction per receive); here each worker says which channel it
+ * expands (a plain store on each side of the expansion), and only the rare
+ * receiver that leaves a cell looks at the workers. */
+
+/* Expansions outside any worker (a foreign kernel thread's chan_try_recv). */
+static _Atomic unsigned foreign_expansions;
+
+static inline __attribute__((always_inline)) void expand_buffer(wuc_chan *ch) {
+  if (!buffered_channel(ch)) return;
+  struct worker *w = wuc_tls_worker;
+  /* Seen by whoever sees B moved: the fetch-and-add on B releases it. */
+  if (__builtin_expect(w != NULL, 1))
+    atomic_store_explicit(&w->expanding, ch, memory_order_relaxed);
+  else
+    atomic_fetch_add(&foreign_expansions, 1);
+  expand_buffer_cells(ch);
+  if (__builtin_expect(w != NULL, 1))
+    atomic_store_explicit(&w->expanding, NULL, memory_order_release);
+  else
+    atomic_fetch_sub(&foreign_expansions, 1);
+}
+
+/* Cell r of a buffered channel is INTERRUPTED_RCV: can no expansion visit it
+ * any more?  False while B has not passed it (its expansion is still to
+ * come); otherwise waits for the expansions running elsewhere, which finish
+ * in a few instructions and never wait for a receiver. */
+static bool no_expansion_can_visit(wuc_chan *ch, uint64_t r) {
+  if (atomic_load(&ch->buffer_end) <= r) return false;
+  struct worker *self = wuc_tls_worker;
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  for (unsigned i = 0; i < n; i++) {
+    struct worker *w = wuc_sched.workers[i];
+    if (w == self) continue;
+    uint32_t spins = 0;
+    while (atomic_load_explicit(&w->expanding, memory_order_acquire) == ch) wuc_spin_step(&spins);
+  }
+  uint32_t spins = 0;
+  while (atomic_load(&foreign_expansions)) wuc_spin_step(&spins);
+  return true;
+}
+
+/* A receiver left cell r (INTERRUPTED_RCV): it counts as cleaned, unless an
+ * expansion may still visit it.  Then it never does, and its segment goes
+ * when every head pointer has passed it, not before (B has not passed r:
+ * rare, since a receive expands as it takes its cell). */
+static void receive_cell_cleaned(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r) {
+  if (buffered_channel(ch) && !no_expansion_can_visit(ch, r)) return;
+  wuc_chan_segment_cell_cleaned(ch, seg);
 }
 
 /* ---- who operates -------------------------------------------------------------- */
@@ -568,13 +629,13 @@ update_cell_send(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t s, const v
         return OUTCOME_COMPLETED;
       case WUC_PAIR_THEIRS_LOST:
         atomic_store(c, CELL_INTERRUPTED_RCV);
-        wuc_chan_segment_cell_cleaned(ch, seg);
+        receive_cell_cleaned(ch, seg, s);
         return OUTCOME_FAILED;
       case WUC_PAIR_MINE_LOST:
         own_claim_lost(w->node);
       case SELECT_PAIR_OWN: /* our statement's receive clause: it leaves the cell */
         atomic_store(c, CELL_INTERRUPTED_RCV);
-        wuc_chan_segment_cell_cleaned(ch, seg);
+        receive_cell_cleaned(ch, seg, s);
         let_go_of_cell(receiver);
         wuc_chan_set_aside(ch, receiver, s);
         return OUTCOME_FAILED;
@@ -753,7 +814,7 @@ update_cell_receive(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r, void
       } else if (gives_up(w)) {
         if (atomic_compare_exchange_strong(c, &state, CELL_INTERRUPTED_RCV)) {
           expand_buffer(ch); /* the cell is used up, as if a receiver waited in it */
-          wuc_chan_segment_cell_cleaned(ch, seg);
+          receive_cell_cleaned(ch, seg, r);
           return OUTCOME_GAVE_UP;
         }
       } else if (atomic_compare_exchange_strong(c, &state, waiting_state(w, out, "chan_recv"))) {
@@ -1133,7 +1194,10 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
       for (uintptr_t state = atomic_load(c);; state = atomic_load(c)) {
         if (is_waiter(state) && waiter_ptr(state) == n) {
           if (atomic_compare_exchange_weak(c, &state, gone)) {
-            wuc_chan_segment_cell_cleaned(ch, seg);
+            if (gone == CELL_INTERRUPTED_RCV)
+              receive_cell_cleaned(ch, seg, n->res.word[RES_INDEX]);
+            else
+              wuc_chan_segment_cell_cleaned(ch, seg);
             /* expandBuffer left this sender's cell to its receiver, who
              * will now find it interrupted and not expand: expand for it,
              * or the buffer would lose a cell for good.  Not for a

@@ -194,6 +194,9 @@ struct worker {
   uint64_t retired_count;
   uint32_t reclaim_tick;
   uint32_t reclaim_ops; /* operations started since the last announcement */
+  /* The buffered channel whose expandBuffer runs here, or NULL (channel.c,
+   * "expansions in flight"): written only by this worker, read by others. */
+  _Atomic(struct wuc_chan *) expanding;
 
   /* The registry of live threads, in one list per worker (deadlock.c): the
    * threads spawned here (worker 0's also has main), newest first, linked by

@@ -515,6 +515,33 @@ void CheckCapacity(elem_chan *c, size_t cap) {
   CHECK(!chan_try_recv(c, &e), "the capacity probe left an element");
 }
 
+// n elements from each of `senders` plain senders, taken by `receivers`
+// threads whose `x << c or timeout(d)` statements mostly withdraw; then the
+// buffer must have exactly its capacity.
+void WithdrawingReceivers(elem_chan *c, size_t cap, uint32_t n, uint32_t senders, int receivers,
+                          uint64_t seed, ChurnStats &stats) {
+  std::vector<uthread_t *> threads;
+  Tally tally(senders, n);
+  for (uint32_t p = 0; p < senders; p++)
+    threads.push_back(SpawnFn([=] {
+      Rng r(seed + p);
+      for (uint32_t s = 1; s <= n; s++) {
+        if (r.Below(4) == 0) uthread_sleep(microseconds(r.Below(40)));
+        CHECK(chan_send(c, MakeElem(p, s)), "send failed");
+      }
+    }));
+  for (int k = 0; k < receivers; k++)
+    threads.push_back(SpawnFn([=, &tally, &stats] {
+      Rng r(seed * 3 + k);
+      Elem e;
+      while (tally.total.load() < static_cast<long>(n) * senders)
+        if (ReceiveOrTimeout(c, &e, microseconds(r.Below(30)), stats)) tally.Add(e, senders);
+    }));
+  JoinAll(threads);
+  tally.ExpectAll(senders);
+  CheckCapacity(c, cap);
+}
+
 void ChurnRound(Rng &rng, ChurnStats &stats) {
   const size_t cap = PickCap(rng);
   elem_chan *c = NewChan(cap);
@@ -547,25 +574,8 @@ void ChurnRound(Rng &rng, ChurnStats &stats) {
   }
   case 1: { // receive-or-timeout clauses that mostly withdraw
     const uint32_t n = 1 + rng.Below(48);
-    Tally tally(1, n);
-    threads.push_back(SpawnFn([=] {
-      Rng r(seed);
-      for (uint32_t s = 1; s <= n; s++) {
-        if (r.Below(4) == 0) uthread_sleep(microseconds(r.Below(40)));
-        CHECK(chan_send(c, MakeElem(0, s)), "send failed");
-      }
-    }));
     const int receivers = 1 + static_cast<int>(rng.Below(4));
-    for (int k = 0; k < receivers; k++)
-      threads.push_back(SpawnFn([=, &tally, &stats] {
-        Rng r(seed * 3 + k);
-        Elem e;
-        while (tally.total.load() < n)
-          if (ReceiveOrTimeout(c, &e, microseconds(r.Below(30)), stats)) tally.Add(e, 1);
-      }));
-    JoinAll(threads);
-    tally.ExpectAll(1);
-    CheckCapacity(c, cap);
+    WithdrawingReceivers(c, cap, n, 1, receivers, seed, stats);
     break;
   }
   case 2: { // send-or-timeout clauses that mostly withdraw
@@ -781,6 +791,28 @@ void RunChurn() {
               stats.max_linked, growth);
   CHECK(growth < 256 * 1024, "the heap grew by %ld bytes over %ld rounds", growth,
         rounds - rounds / 4);
+}
+
+// Only buffered channels and receive clauses that withdraw, with more of them
+// than churn uses: the rounds that once let a full buffer take one more
+// element (README.md, "Known runtime bugs").
+void RunWithdraw() {
+  g_phase = "withdraw";
+  Rng rng(g_seed);
+  ChurnStats stats;
+  const long rounds = 1500 * g_scale;
+  for (long i = 0; i < rounds; i++) {
+    g_round = i;
+    const size_t cap = rng.Below(2) == 0 ? 1 : 4;
+    elem_chan *c = NewChan(cap);
+    const uint32_t n = 1 + rng.Below(64);
+    const uint32_t senders = 1 + rng.Below(3);
+    const int receivers = 2 + static_cast<int>(rng.Below(7));
+    WithdrawingReceivers(c, cap, n, senders, receivers, rng.Next(), stats);
+    DeleteChan(c);
+  }
+  std::printf("withdraw: %ld rounds, %ld clauses withdrawn, %ld timeouts\n", rounds,
+              stats.withdrawn_clauses, stats.timeouts);
 }
 
 // ---- linearizability ---------------------------------------------------------------
@@ -1136,9 +1168,10 @@ void StartWatchdog(int seconds) {
 }
 
 int Usage() {
-  std::fprintf(stderr,
-               "usage: wuc_chan_stress fifo|close|churn|lincheck|selftest [--seed N] [--scale K] "
-               "[--known-bugs=try-races|close|all]\n");
+  std::fprintf(
+      stderr,
+      "usage: wuc_chan_stress fifo|close|churn|withdraw|lincheck|selftest [--seed N] [--scale K] "
+      "[--known-bugs=try-races|close|all]\n");
   return 2;
 }
 
@@ -1187,6 +1220,8 @@ int main(int argc, char **argv) {
     RunClose();
   else if (mode == "churn")
     RunChurn();
+  else if (mode == "withdraw")
+    RunWithdraw();
   else if (mode == "lincheck")
     RunLincheck();
   else if (mode == "selftest")
