@@ -50,7 +50,9 @@ private:
   int IndexOf(const wuc_select_node *n) const { return static_cast<int>(n - nodes_.get()); }
 
   bool Register(size_t i, bool try_only) {
-    nodes_[i].try_only = try_only;
+    // Written only when it changes: a clause registered again after a drop
+    // may still be queued (a timer that can fire and read it meanwhile).
+    if (nodes_[i].try_only != try_only) nodes_[i].try_only = try_only;
     registered_[i] = true;
     return clauses_[i].reg(&nodes_[i]);
   }
