@@ -7,6 +7,10 @@
 #   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF
 #   ninja -C build-bench benchmarks
 #   bench/instructions.sh [build-bench]      (N=20000 by default; N=... to change)
+#   bench/instructions.sh build-bench select  the statements' rows instead: select-contend
+#                                             and select-spin at C = 2, 4, 8, shared-done,
+#                                             timeout-loop ready and pc (the early try,
+#                                             docs/select.md)
 set -euo pipefail
 bench_dir=${1:-build-bench}/bench
 n=${N:-20000}
@@ -30,6 +34,17 @@ per_element() {
     -v l2="${two[1]}" 'BEGIN { printf "%-40s %6d %6.1f\n", name, (i2 - i1) / n, (l2 - l1) / n }'
 }
 printf '%-40s %6s %6s\n' "per element" instr locked
+if [ "${2:-}" = select ]; then
+  for c in 2 4 8; do
+    per_element select-contend -c "$c" -cap 0
+    per_element select-contend -c "$c" -cap 64
+  done
+  for c in 2 4 8; do per_element select-spin -c "$c" -cap 64; done
+  per_element shared-done
+  per_element timeout-loop -shape ready
+  per_element timeout-loop -shape pc
+  exit 0
+fi
 per_element pingpong-chan
 per_element select-contend -c 2 -cap 0
 per_element select-contend -c 2 -cap 64

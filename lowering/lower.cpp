@@ -114,10 +114,13 @@ public:
       families_ += c.family;
     }
     // The early try (docs/select.md, "The early try"): an all-or statement
-    // whose first clause is a channel receive or send, without families and
-    // not [[wuc::fair]], tries that clause before it is set up.
-    early_ = allOr_ && !families_ && !w.fair && !w.clauses.empty() &&
-             (facts[0].kind == ClauseFacts::Recv || facts[0].kind == ClauseFacts::Send);
+    // without families and not [[wuc::fair]] tries its leading channel
+    // receives and sends before it is set up.
+    if (allOr_ && !families_ && !w.fair)
+      while (earlyCount_ < w.clauses.size() && (facts[earlyCount_].kind == ClauseFacts::Recv ||
+                                                facts[earlyCount_].kind == ClauseFacts::Send))
+        earlyCount_++;
+    early_ = earlyCount_ > 0;
   }
 
   void emit() {
@@ -739,27 +742,38 @@ private:
     c_.note("}");
   }
 
-  // The early try of clause 0 (a channel receive or send), once every
-  // clause and the else's guard are evaluated: no node, no set-up before
-  // it; if it completes, clause 0's body runs (its _early label).  If not,
-  // the runtime has set the statement up, its clauses are set up here, and
-  // the fast path goes on from clause 1.
+  // The early try of the leading channel clauses 0 to earlyCount_ - 1, in
+  // source order, once every clause and the else's guard are evaluated: no
+  // node, no set-up before it; the first that completes runs its body (its
+  // _early label).  The first call starts the statement; if none completes,
+  // the last has set it up, its clauses are set up here, and the fast path
+  // goes on from clause earlyCount_.
   void emitEarlyTry() {
-    const ClauseFacts &f = facts(0);
-    const std::string &en = enabled_[0];
+    const unsigned k = earlyCount_;
     c_.note("");
-    c_.note("/* early try: clause 0 before the statement is set up, without a node */");
-    if (f.kind == ClauseFacts::Recv)
-      c_.code("if (wuc_wu_recv_early(&" + wu_ + ", &" + name(0) + ", (void *)" + data_[0] + ", " +
-              en + ")) {");
+    if (k == 1)
+      c_.note("/* early try: clause 0 before the statement is set up, without a node */");
     else
-      c_.code("if (wuc_wu_send_early(&" + wu_ + ", &" + name(0) + ", " + data_[0] + ", " + en +
-              ", " + site(w_.clauses[0]) + ")) {");
-    c_.indent();
-    c_.code("wuc_wu_won_early(&" + wu_ + ", 0);");
-    c_.code("goto " + label(0, "_early") + ";");
-    c_.outdent();
-    c_.note("}");
+      c_.note("/* early try: clauses 0 to " + std::to_string(k - 1) +
+              ", in source order, before the statement is set up, without nodes */");
+    for (unsigned i = 0; i < k; i++) {
+      const std::string &en = enabled_[i];
+      const char *how = k == 1       ? "WUC_WU_EARLY_ONLY"
+                        : i == 0     ? "WUC_WU_EARLY_FIRST"
+                        : i == k - 1 ? "WUC_WU_EARLY_LAST"
+                                     : "WUC_WU_EARLY_NEXT";
+      if (facts(i).kind == ClauseFacts::Recv)
+        c_.code("if (wuc_wu_recv_early(&" + wu_ + ", &" + name(i) + ", (void *)" + data_[i] + ", " +
+                en + ", " + how + ")) {");
+      else
+        c_.code("if (wuc_wu_send_early(&" + wu_ + ", &" + name(i) + ", " + data_[i] + ", " + en +
+                ", " + how + ", " + site(w_.clauses[i]) + ")) {");
+      c_.indent();
+      c_.code("wuc_wu_won_early(&" + wu_ + ", " + std::to_string(i) + ");");
+      c_.code("goto " + label(i, "_early") + ";");
+      c_.outdent();
+      c_.note("}");
+    }
     c_.note("");
     c_.note("/* set-up: the clauses (the early try set the statement up) */");
     for (const std::string &l : setups_) c_.code(l);
@@ -796,9 +810,9 @@ private:
     for (const Clause &c : w_.clauses) {
       unsigned i = c.index;
       const std::string &en = enabled_[i];
-      if (early_ && i == 0)
-        c_.code((en == "1" ? "" : "if (" + en + ") ") + "(void)wuc_wu_try_node(&" + wu_ +
-                ", 0); /* tried early: its node only */");
+      if (i < earlyCount_)
+        c_.code((en == "1" ? "" : "if (" + en + ") ") + "(void)wuc_wu_try_node(&" + wu_ + ", " +
+                std::to_string(i) + "); /* tried early: its node only */");
       else if (!w_.fair)
         c_.code("if (" + (en == "1" ? "" : en + " && ") + regFn(facts(i)) + "(" + resArg(i) +
                 ", wuc_wu_try_node(&" + wu_ + ", " + std::to_string(i) + "))) goto " +
@@ -900,7 +914,7 @@ private:
       c_.note(clauseComment(c));
       c_.codeLine(dispatchLine_);
       c_.outdent();
-      const bool early = early_ && i == 0; // reached by its early try, not by a fast-path try
+      const bool early = i < earlyCount_; // reached by its early try, not by a fast-path try
       if (allOr_ && !early) {
         c_.note(label(i, "_tried") + ": /* its try on the fast path completed */");
         c_.indent();
@@ -1014,7 +1028,8 @@ private:
   std::vector<std::string> enabled_; // per clause: its guard variable, or "1"
   std::vector<std::string> data_;    // per clause: its node's data (a receive's target...)
   std::vector<std::string> setups_;  // with an early try: the clauses' set-up, after it
-  bool early_ = false;               // clause 0 has an early try
+  bool early_ = false;               // the statement has an early try
+  unsigned earlyCount_ = 0;          // of its clauses 0 to earlyCount_ - 1
   std::string elseEnabled_ = "1";
   bool blocks_ = false;       // a switch reaches the bodies' _won labels
   unsigned families_ = 0;     // how many clauses are families

@@ -1116,33 +1116,36 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
 
 /* ---- a lowered statement's early try (<wuc/waituntil.h>) ------------------- *
  *
- * The first clause of an all-or statement, tried before the statement is
- * set up: the cell machine of chan_try_recv / chan_try_send (WAITER_TRY),
- * which gives its cell up rather than wait and claims nothing of its own.
- * That is what the clause's try does (WAITER_CLAUSE with try_only) in a
- * statement none of whose nodes is queued yet: its claim of its own node
- * (a private try) cannot fail, and a clause of its own statement is never
- * in a cell.  Its end is the clause's (op_end with took_cell, as reg). */
+ * The leading channel clauses of an all-or statement, tried in source order
+ * before the statement is set up: the cell machine of chan_try_recv /
+ * chan_try_send (WAITER_TRY), which gives its cell up rather than wait and
+ * claims nothing of its own.  That is what each clause's try does
+ * (WAITER_CLAUSE with try_only) in a statement none of whose nodes is queued
+ * yet: its claim of its own node (a private try) cannot fail, and a clause
+ * of its own statement is never in a cell.  Its end is the clause's (op_end
+ * with took_cell, as reg).  The first clause's call starts the statement
+ * (WUC_WU_EARLY_FIRST), the last one's sets it up if nothing moved
+ * (WUC_WU_EARLY_LAST): one call per clause, as in the try pass. */
 
 /* The statement starts: as wuc_wu_stmt_init, one operation for reclamation
  * (nothing is held yet: this may be a quiescent point). */
-static inline struct wuc_uthread *early_start(void) {
+static inline void early_start(void) {
   struct worker *w = wuc_tls_worker;
   if (__builtin_expect(!w || !w->current, 0)) wuc_current_thread_or_die("waituntil"); /* stops */
-  struct wuc_uthread *t = w->current;
   wuc_reclaim_count_op(w);
-  return t;
 }
 
-/* The early try found nothing: the statement is set up as by wuc_wu_init. */
-static void early_setup(wuc_wu *wu, struct wuc_uthread *t) {
-  wuc_select_stmt_fill(&wu->s, t, true, true);
+/* The early tries found nothing: the statement is set up as by wuc_wu_init
+ * (its thread is the current one: early_start checked that there is one). */
+static void early_setup(wuc_wu *wu) {
+  wuc_select_stmt_fill(&wu->s, wuc_tls_worker->current, true, true);
   wu->next_reg = 0;
   wu->try_only = false;
 }
 
-bool wuc_wu_recv_early(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled) {
-  struct wuc_uthread *t = early_start();
+bool wuc_wu_recv_early(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled,
+                       unsigned how) {
+  if (how & WUC_WU_EARLY_FIRST) early_start();
   if (enabled) {
     wuc_chan *ch = clause->chan;
     chan_ready(ch, clause->elem_size, "waituntil (x << ch)");
@@ -1153,13 +1156,13 @@ bool wuc_wu_recv_early(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool
     op_end(ch, true, NULL);
     if (outcome == OUTCOME_COMPLETED) return true;
   }
-  early_setup(wu, t);
+  if (how & WUC_WU_EARLY_LAST) early_setup(wu);
   return false;
 }
 
 bool wuc_wu_send_early(wuc_wu *wu, wuc_chan_send_clause *clause, const void *value, bool enabled,
-                       const char *site) {
-  struct wuc_uthread *t = early_start();
+                       unsigned how, const char *site) {
+  if (how & WUC_WU_EARLY_FIRST) early_start();
   if (enabled) {
     wuc_chan *ch = clause->chan;
     chan_ready(ch, clause->elem_size, "waituntil (ch << e)");
@@ -1171,7 +1174,7 @@ bool wuc_wu_send_early(wuc_wu *wu, wuc_chan_send_clause *clause, const void *val
     op_end(ch, true, NULL);
     if (outcome == OUTCOME_COMPLETED) return true;
   }
-  early_setup(wu, t);
+  if (how & WUC_WU_EARLY_LAST) early_setup(wu);
   return false;
 }
 

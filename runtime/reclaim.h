@@ -47,8 +47,9 @@ void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *));
  * and announces one every 256 calls (scheduler.c; wuc_reclaim_count_op in
  * scheduler.h for callers that have the worker).  A waituntil statement
  * counts once, when it starts (wuc_statement_start, or wuc_wu_stmt_init for a
- * lowered one, or its early try: wuc_wu_recv_early / wuc_wu_send_early, which
- * set it up without counting again), not once per clause. */
+ * lowered one, or its early try: the first clause's wuc_wu_recv_early /
+ * wuc_wu_send_early, WUC_WU_EARLY_FIRST; the set-up after the early tries
+ * does not count again), not once per clause. */
 void wuc_reclaim_op_start(void);
 
 /* Scheduler hooks: a quiescent point, going to sleep, waking up. */

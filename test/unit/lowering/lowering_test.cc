@@ -71,7 +71,7 @@ TEST(Lowering, SingleReceiveInPlace) {
                   "__wuc0.__wuc_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan);",
                   "/* early try: clause 0 before the statement is set up, without a node */",
                   "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
-                  "*)__wuc0_clause0_recv_target, 1)) {",
+                  "*)__wuc0_clause0_recv_target, 1, WUC_WU_EARLY_ONLY)) {",
                   "wuc_wu_won_early(&__wuc0.__wuc_wu, 0);", "goto __wuc0_clause0_recv_early;",
                   "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_recv, "
                   "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
@@ -295,7 +295,7 @@ TEST(Lowering, SendConvertsItsValueToTheElementType) {
           "__wuc0.__wuc_clause0_send_value = (n * 2.5);",
           "__wuc0.__wuc_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan);",
           "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_send, "
-          "&__wuc0.__wuc_clause0_send_value, 1, \"t.wc:10:3\")) {",
+          "&__wuc0.__wuc_clause0_send_value, 1, WUC_WU_EARLY_ONLY, \"t.wc:10:3\")) {",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_send, "
           "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0.__wuc_clause0_send_value, "
           "\"t.wc:10:3\");",
@@ -349,24 +349,38 @@ TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
        "/* clause 0 at t.wc:10:3: waituntil (x << a) */",
        "/* clause 1 at t.wc:11:6: waituntil (b << 2) */",
        "/* clause 2 at t.wc:12:6: waituntil (y << c) */",
-       // the early try of clause 0, then the set-up
+       // the early try of every clause (all are channel clauses), in source
+       // order: the first starts the statement, the last sets it up
+       "/* early try: clauses 0 to 2, in source order, before the statement is set up, without "
+       "nodes */",
        "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv,",
-       "goto __wuc0_clause0_recv_early;", "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1,",
-       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, 1,", "wuc_wu_clause_init(&__wuc0.__wuc_wu, 2, 1,",
-       // the fast path, in source order
+       ", 1, WUC_WU_EARLY_FIRST)) {", "wuc_wu_won_early(&__wuc0.__wuc_wu, 0);",
+       "goto __wuc0_clause0_recv_early;",
+       "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause1_send,",
+       ", 1, WUC_WU_EARLY_NEXT, \"t.wc:11:6\")) {", "wuc_wu_won_early(&__wuc0.__wuc_wu, 1);",
+       "goto __wuc0_clause1_send_early;",
+       "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause2_recv,",
+       ", 1, WUC_WU_EARLY_LAST)) {", "wuc_wu_won_early(&__wuc0.__wuc_wu, 2);",
+       "goto __wuc0_clause2_recv_early;",
+       // then the set-up
+       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1,", "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, 1,",
+       "wuc_wu_clause_init(&__wuc0.__wuc_wu, 2, 1,",
+       // the fast path: the nodes only, every clause was tried early
        "(void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0); /* tried early: its node only */",
-       "wuc_wu_try_node(&__wuc0.__wuc_wu, 1))) goto __wuc0_clause1_send_tried;",
-       "wuc_wu_try_node(&__wuc0.__wuc_wu, 2))) goto __wuc0_clause2_recv_tried;",
+       "(void)wuc_wu_try_node(&__wuc0.__wuc_wu, 1); /* tried early: its node only */",
+       "(void)wuc_wu_try_node(&__wuc0.__wuc_wu, 2); /* tried early: its node only */",
        // the blocking path: only gotos
        "switch (wuc_wu_block_all_or(&__wuc0.__wuc_wu)) {", "case 0: goto __wuc0_clause0_recv_won;",
        "case 1: goto __wuc0_clause1_send_won;", "case 2: goto __wuc0_clause2_recv_won;",
        "default: goto __wuc0_end;",
        // the bodies, in source order
        "__wuc0_clause0_recv_won:", "__wuc0_clause0_recv_early:", "{ r = 1; }", "goto __wuc0_end;",
-       "__wuc0_clause1_send_tried:", "__wuc0_clause1_send_won:", "{ r = 2; }", "goto __wuc0_end;",
-       "__wuc0_clause2_recv_tried:", "__wuc0_clause2_recv_won:", "{ r = 3; }", "goto __wuc0_end;",
+       "__wuc0_clause1_send_won:", "__wuc0_clause1_send_early:", "{ r = 2; }", "goto __wuc0_end;",
+       "__wuc0_clause2_recv_won:", "__wuc0_clause2_recv_early:", "{ r = 3; }", "goto __wuc0_end;",
        "__wuc0_end:;"}))
       << s;
+  // No clause is tried again on the fast path.
+  EXPECT_EQ(count(s, "_tried"), 0u) << s;
   for (const char *body : {"{ r = 1; }", "{ r = 2; }", "{ r = 3; }"})
     EXPECT_EQ(count(l.c, body), 1u) << body;
   EXPECT_EQ(count(s, "wuc_wu_mixed"), 0u) << s;
@@ -419,7 +433,7 @@ int f(int n) {
           "0;\n",
           "\n      /* early try: clause 0 before the statement is set up, without a node */\n"
           "      if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
-          "*)__wuc0_clause0_recv_target, 1)) {\n"
+          "*)__wuc0_clause0_recv_target, 1, WUC_WU_EARLY_ONLY)) {\n"
           "        wuc_wu_won_early(&__wuc0.__wuc_wu, 0);\n"
           "        goto __wuc0_clause0_recv_early;\n      }\n",
           "      wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, __wuc0.__wuc_clause1_latch_enabled, (void "
@@ -473,7 +487,7 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
           "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
           // the early try, after every guard
           "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
-          "*)__wuc0_clause0_recv_target, __wuc0.__wuc_clause0_recv_enabled)) {",
+          "*)__wuc0_clause0_recv_target, __wuc0.__wuc_clause0_recv_enabled, WUC_WU_EARLY_ONLY)) {",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, __wuc0.__wuc_clause0_recv_enabled,",
           "if (__wuc0.__wuc_clause0_recv_enabled) (void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0);",
           "if (__wuc0.__wuc_clause1_latch_enabled && wuc_latch_register(",
@@ -687,6 +701,40 @@ TEST(Lowering, TimeoutClauseFixesItsDeadlineAtEvaluation) {
   // The duration's backquote survives only in comments.
   for (const std::string &line : linesWith(l.plain, "10`ms"))
     EXPECT_NE(line.find("/* clause 1"), std::string::npos) << line;
+  EXPECT_TRUE(compilesCleanly(l.c));
+}
+
+// docs/select.md, "The early try": the leading run of channel clauses, up to
+// the first clause of another kind; a guarded one passes its guard.
+TEST(Lowering, EarlyTryCoversTheLeadingChannelClausesOnly) {
+  Lowered l;
+  lower(fn("  when (n > 0) waituntil (x << a) { r = 1; }\n"
+           "  or waituntil (b << 2) { r = 2; }\n"
+           "  or waituntil (timeout(0)) { r = 3; }\n"
+           "  or waituntil (y << c) { r = 4; }"),
+        {{recvFacts(), sendFacts(), timeoutFacts(), recvFacts()}}, l);
+  std::string s = l.statement(0);
+  EXPECT_TRUE(inOrder(
+      s, {"/* early try: clauses 0 to 1, in source order, before the statement is set up, "
+          "without nodes */",
+          "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
+          "*)__wuc0_clause0_recv_target, __wuc0.__wuc_clause0_recv_enabled, "
+          "WUC_WU_EARLY_FIRST)) {",
+          "goto __wuc0_clause0_recv_early;",
+          "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause1_send, "
+          "&__wuc0.__wuc_clause1_send_value, 1, WUC_WU_EARLY_LAST, \"t.wc:11:6\")) {",
+          "wuc_wu_won_early(&__wuc0.__wuc_wu, 1);", "goto __wuc0_clause1_send_early;",
+          "wuc_wu_clause_init(&__wuc0.__wuc_wu, 3, 1,",
+          "if (__wuc0.__wuc_clause0_recv_enabled) (void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0); /* "
+          "tried early: its node only */",
+          "(void)wuc_wu_try_node(&__wuc0.__wuc_wu, 1); /* tried early: its node only */",
+          "wuc_wu_try_node(&__wuc0.__wuc_wu, 2))) goto __wuc0_clause2_timeout_tried;",
+          "wuc_wu_try_node(&__wuc0.__wuc_wu, 3))) goto __wuc0_clause3_recv_tried;",
+          "__wuc0_clause1_send_early:", "{ r = 2; }", "__wuc0_clause2_timeout_tried:", "{ r = 3; }",
+          "__wuc0_clause3_recv_tried:", "{ r = 4; }"}))
+      << s;
+  EXPECT_EQ(count(s, "wuc_wu_recv_early(") + count(s, "wuc_wu_send_early("), 2u) << s;
+  EXPECT_EQ(count(s, "__wuc0_clause3_recv_early"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
 
@@ -1059,7 +1107,8 @@ TEST(Lowering, GeneratedCodeIsAttributedToTheUserLineItFollows) {
   // statement's last line): once past line 10, nothing returns to it.
   EXPECT_NE(l.c.find("#line 10\n    wuc_wu_begin(&__wuc0.__wuc_wu, __wuc0.__wuc_clauses);\n"),
             std::string::npos);
-  EXPECT_NE(l.c.find("#line 13\n    wuc_wu_won_try(&__wuc0.__wuc_wu, 1);\n"), std::string::npos);
+  EXPECT_NE(l.c.find("#line 13\n    if (wuc_chan_recv_on_selected(&__wuc0.__wuc_clause1_recv, "),
+            std::string::npos);
   EXPECT_NE(l.c.find("#line 13\n    if (wuc_wu_end_winner(&__wuc0.__wuc_wu, 0)) "),
             std::string::npos);
   EXPECT_NE(l.c.find("#line 13\n    } __wuc0 __attribute__((__cleanup__(wuc_wu_state_exit)));\n"),
