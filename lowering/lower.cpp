@@ -758,16 +758,15 @@ private:
               ", in source order, before the statement is set up, without nodes */");
     for (unsigned i = 0; i < k; i++) {
       const std::string &en = enabled_[i];
-      const char *how = k == 1       ? "WUC_WU_EARLY_ONLY"
-                        : i == 0     ? "WUC_WU_EARLY_FIRST"
-                        : i == k - 1 ? "WUC_WU_EARLY_LAST"
-                                     : "WUC_WU_EARLY_NEXT";
+      // The first call starts the statement, the last sets it up if none
+      // completed (one clause: both).
+      const char *which = k == 1 ? "" : i == 0 ? "_first" : i == k - 1 ? "_last" : "_next";
       if (facts(i).kind == ClauseFacts::Recv)
-        c_.code("if (wuc_wu_recv_early(&" + wu_ + ", &" + name(i) + ", (void *)" + data_[i] + ", " +
-                en + ", " + how + ")) {");
+        c_.code("if (wuc_wu_recv_early" + std::string(which) + "(&" + wu_ + ", &" + name(i) +
+                ", (void *)" + data_[i] + ", " + en + ")) {");
       else
-        c_.code("if (wuc_wu_send_early(&" + wu_ + ", &" + name(i) + ", " + data_[i] + ", " + en +
-                ", " + how + ", " + site(w_.clauses[i]) + ")) {");
+        c_.code("if (wuc_wu_send_early" + std::string(which) + "(&" + wu_ + ", &" + name(i) + ", " +
+                data_[i] + ", " + en + ", " + site(w_.clauses[i]) + ")) {");
       c_.indent();
       c_.code("wuc_wu_won_early(&" + wu_ + ", " + std::to_string(i) + ");");
       c_.code("goto " + label(i, "_early") + ";");

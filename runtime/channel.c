@@ -1124,28 +1124,35 @@ bool wuc_chan_recv_register(wuc_chan_recv_clause *clause, wuc_select_node *n) {
  * yet: its claim of its own node (a private try) cannot fail, and a clause
  * of its own statement is never in a cell.  Its end is the clause's (op_end
  * with took_cell, as reg).  The first clause's call starts the statement
- * (WUC_WU_EARLY_FIRST), the last one's sets it up if nothing moved
- * (WUC_WU_EARLY_LAST): one call per clause, as in the try pass. */
+ * (EARLY_FIRST), the last one's sets it up if nothing moved (EARLY_LAST):
+ * one call per clause, as in the try pass, each specialised by the compiler
+ * (the entry points below pass constants), so no call tests what it is. */
+
+enum { EARLY_FIRST = 1, EARLY_LAST = 2 };
 
 /* The statement starts: as wuc_wu_stmt_init, one operation for reclamation
  * (nothing is held yet: this may be a quiescent point). */
-static inline void early_start(void) {
+static inline struct wuc_uthread *early_start(void) {
   struct worker *w = wuc_tls_worker;
   if (__builtin_expect(!w || !w->current, 0)) wuc_current_thread_or_die("waituntil"); /* stops */
+  struct wuc_uthread *t = w->current;
   wuc_reclaim_count_op(w);
+  return t;
 }
 
 /* The early tries found nothing: the statement is set up as by wuc_wu_init
- * (its thread is the current one: early_start checked that there is one). */
-static void early_setup(wuc_wu *wu) {
-  wuc_select_stmt_fill(&wu->s, wuc_tls_worker->current, true, true);
+ * (`t`: the current thread, early_start's, or read again after a first call
+ * that checked there is one). */
+static void early_setup(wuc_wu *wu, struct wuc_uthread *t) {
+  wuc_select_stmt_fill(&wu->s, t ? t : wuc_tls_worker->current, true, true);
   wu->next_reg = 0;
   wu->try_only = false;
 }
 
-bool wuc_wu_recv_early(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled,
-                       unsigned how) {
-  if (how & WUC_WU_EARLY_FIRST) early_start();
+static inline __attribute__((always_inline)) bool recv_early(wuc_wu *wu,
+                                                            wuc_chan_recv_clause *clause,
+                                                            void *out, bool enabled, int how) {
+  struct wuc_uthread *t = (how & EARLY_FIRST) ? early_start() : NULL;
   if (enabled) {
     wuc_chan *ch = clause->chan;
     chan_ready(ch, clause->elem_size, "waituntil (x << ch)");
@@ -1156,13 +1163,15 @@ bool wuc_wu_recv_early(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool
     op_end(ch, true, NULL);
     if (outcome == OUTCOME_COMPLETED) return true;
   }
-  if (how & WUC_WU_EARLY_LAST) early_setup(wu);
+  if (how & EARLY_LAST) early_setup(wu, t);
   return false;
 }
 
-bool wuc_wu_send_early(wuc_wu *wu, wuc_chan_send_clause *clause, const void *value, bool enabled,
-                       unsigned how, const char *site) {
-  if (how & WUC_WU_EARLY_FIRST) early_start();
+static inline __attribute__((always_inline)) bool send_early(wuc_wu *wu,
+                                                            wuc_chan_send_clause *clause,
+                                                            const void *value, bool enabled,
+                                                            const char *site, int how) {
+  struct wuc_uthread *t = (how & EARLY_FIRST) ? early_start() : NULL;
   if (enabled) {
     wuc_chan *ch = clause->chan;
     chan_ready(ch, clause->elem_size, "waituntil (ch << e)");
@@ -1174,8 +1183,37 @@ bool wuc_wu_send_early(wuc_wu *wu, wuc_chan_send_clause *clause, const void *val
     op_end(ch, true, NULL);
     if (outcome == OUTCOME_COMPLETED) return true;
   }
-  if (how & WUC_WU_EARLY_LAST) early_setup(wu);
+  if (how & EARLY_LAST) early_setup(wu, t);
   return false;
+}
+
+bool wuc_wu_recv_early(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled) {
+  return recv_early(wu, clause, out, enabled, EARLY_FIRST | EARLY_LAST);
+}
+bool wuc_wu_recv_early_first(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled) {
+  return recv_early(wu, clause, out, enabled, EARLY_FIRST);
+}
+bool wuc_wu_recv_early_next(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled) {
+  return recv_early(wu, clause, out, enabled, 0);
+}
+bool wuc_wu_recv_early_last(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled) {
+  return recv_early(wu, clause, out, enabled, EARLY_LAST);
+}
+bool wuc_wu_send_early(wuc_wu *wu, wuc_chan_send_clause *clause, const void *value, bool enabled,
+                       const char *site) {
+  return send_early(wu, clause, value, enabled, site, EARLY_FIRST | EARLY_LAST);
+}
+bool wuc_wu_send_early_first(wuc_wu *wu, wuc_chan_send_clause *clause, const void *value,
+                             bool enabled, const char *site) {
+  return send_early(wu, clause, value, enabled, site, EARLY_FIRST);
+}
+bool wuc_wu_send_early_next(wuc_wu *wu, wuc_chan_send_clause *clause, const void *value,
+                            bool enabled, const char *site) {
+  return send_early(wu, clause, value, enabled, site, 0);
+}
+bool wuc_wu_send_early_last(wuc_wu *wu, wuc_chan_send_clause *clause, const void *value,
+                            bool enabled, const char *site) {
+  return send_early(wu, clause, value, enabled, site, EARLY_LAST);
 }
 
 /* Withdraws a send or receive clause: takes its node out of its cell if it

@@ -48,7 +48,7 @@ void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *));
  * scheduler.h for callers that have the worker).  A waituntil statement
  * counts once, when it starts (wuc_statement_start, or wuc_wu_stmt_init for a
  * lowered one, or its early try: the first clause's wuc_wu_recv_early /
- * wuc_wu_send_early, WUC_WU_EARLY_FIRST; the set-up after the early tries
+ * wuc_wu_send_early or ..._early_first; the set-up after the early tries
  * does not count again), not once per clause. */
 void wuc_reclaim_op_start(void);
 

@@ -30,7 +30,7 @@ void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
  * try, is in scheduler.c: it reads the worker's thread-local pointer itself,
  * one call less (wuc_statement_start).  A statement with an early try starts
  * in its first clause's (channel.c, wuc_wu_recv_early / wuc_wu_send_early
- * with WUC_WU_EARLY_FIRST). */
+ * or ..._early_first). */
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
 

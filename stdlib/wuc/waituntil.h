@@ -181,28 +181,39 @@ static inline void wuc_wu_init(wuc_wu *__wuc_w, wuc_wu_clause *__wuc_cl, wuc_boo
 /* The early try of an all-or statement's leading channel clauses (receives
  * and sends, up to the first clause of another kind), after wuc_wu_begin and
  * the evaluation of every clause (docs/select.md, "The early try"): one call
- * per clause, in source order, until one returns true.  With `how` holding
- * WUC_WU_EARLY_FIRST (the first clause's call) the statement starts: it
- * counts as one operation, and stops the program outside a user thread, as
- * wuc_wu_init does.  Then, if the clause is `enabled`, it is tried as
- * chan_try_recv (or chan_try_send) does, with no node: into `out` (from
- * `value`).  True: the element moved, and the statement is not set up at all
- * (the clause's body runs, then wuc_wu_end_winner ends it: wuc_wu_won_early).
- * False: nothing moved; with WUC_WU_EARLY_LAST (the last tried clause's
- * call) the statement is then set up as by wuc_wu_init; its clauses follow
+ * per clause, in source order, until one returns true: wuc_wu_recv_early
+ * (wuc_wu_send_early) when the statement has one such clause, else
+ * ..._early_first for the first, ..._early_next for the middle ones and
+ * ..._early_last for the last.  The first clause's call starts the
+ * statement: it counts as one operation, and stops the program outside a
+ * user thread, as wuc_wu_init does.  Then, if the clause is `enabled`, it is
+ * tried as chan_try_recv (or chan_try_send) does, with no node: into `out`
+ * (from `value`).  True: the element moved, and the statement is not set up
+ * at all (the clause's body runs, then wuc_wu_end_winner ends it:
+ * wuc_wu_won_early).  False: nothing moved; the last clause's call then sets
+ * the statement up as wuc_wu_init would; its clauses follow
  * (wuc_wu_clause_init), and the fast path goes on with the first clause not
  * tried early.  A send on a closed channel stops the program, as the
  * clause's try does (the message names `site`). */
-enum {
-  WUC_WU_EARLY_NEXT = 0,  /* neither the first nor the last */
-  WUC_WU_EARLY_FIRST = 1, /* the statement starts */
-  WUC_WU_EARLY_LAST = 2,  /* if nothing moved, the statement is set up */
-  WUC_WU_EARLY_ONLY = 3   /* the first and the last */
-};
 wuc_bool wuc_wu_recv_early(wuc_wu *__wuc_w, wuc_chan_recv_clause *__wuc_c, void *__wuc_out,
-                           wuc_bool __wuc_enabled, unsigned __wuc_how);
+                           wuc_bool __wuc_enabled);
+wuc_bool wuc_wu_recv_early_first(wuc_wu *__wuc_w, wuc_chan_recv_clause *__wuc_c, void *__wuc_out,
+                                 wuc_bool __wuc_enabled);
+wuc_bool wuc_wu_recv_early_next(wuc_wu *__wuc_w, wuc_chan_recv_clause *__wuc_c, void *__wuc_out,
+                                wuc_bool __wuc_enabled);
+wuc_bool wuc_wu_recv_early_last(wuc_wu *__wuc_w, wuc_chan_recv_clause *__wuc_c, void *__wuc_out,
+                                wuc_bool __wuc_enabled);
 wuc_bool wuc_wu_send_early(wuc_wu *__wuc_w, wuc_chan_send_clause *__wuc_c, const void *__wuc_value,
-                           wuc_bool __wuc_enabled, unsigned __wuc_how, const char *__wuc_site);
+                           wuc_bool __wuc_enabled, const char *__wuc_site);
+wuc_bool wuc_wu_send_early_first(wuc_wu *__wuc_w, wuc_chan_send_clause *__wuc_c,
+                                 const void *__wuc_value, wuc_bool __wuc_enabled,
+                                 const char *__wuc_site);
+wuc_bool wuc_wu_send_early_next(wuc_wu *__wuc_w, wuc_chan_send_clause *__wuc_c,
+                                const void *__wuc_value, wuc_bool __wuc_enabled,
+                                const char *__wuc_site);
+wuc_bool wuc_wu_send_early_last(wuc_wu *__wuc_w, wuc_chan_send_clause *__wuc_c,
+                                const void *__wuc_value, wuc_bool __wuc_enabled,
+                                const char *__wuc_site);
 /* The early try of clause i won: nothing of the statement is live (as after
  * wuc_wu_won_try of a channel clause); the clause's body runs, and
  * wuc_wu_end_winner says it needs no unreg. */

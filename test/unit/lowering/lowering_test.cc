@@ -71,7 +71,7 @@ TEST(Lowering, SingleReceiveInPlace) {
                   "__wuc0.__wuc_clause0_recv = WUC_CHAN_RECV_CLAUSE(__wuc0_clause0_recv_chan);",
                   "/* early try: clause 0 before the statement is set up, without a node */",
                   "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
-                  "*)__wuc0_clause0_recv_target, 1, WUC_WU_EARLY_ONLY)) {",
+                  "*)__wuc0_clause0_recv_target, 1)) {",
                   "wuc_wu_won_early(&__wuc0.__wuc_wu, 0);", "goto __wuc0_clause0_recv_early;",
                   "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_recv, "
                   "&wuc_selectable_ops_wuc_chan_recv_register, (void *)__wuc0_clause0_recv_target, "
@@ -295,7 +295,7 @@ TEST(Lowering, SendConvertsItsValueToTheElementType) {
           "__wuc0.__wuc_clause0_send_value = (n * 2.5);",
           "__wuc0.__wuc_clause0_send = WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan);",
           "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_send, "
-          "&__wuc0.__wuc_clause0_send_value, 1, WUC_WU_EARLY_ONLY, \"t.wc:10:3\")) {",
+          "&__wuc0.__wuc_clause0_send_value, 1, \"t.wc:10:3\")) {",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1, (void *)&__wuc0.__wuc_clause0_send, "
           "&wuc_selectable_ops_wuc_chan_send_register, (void *)&__wuc0.__wuc_clause0_send_value, "
           "\"t.wc:10:3\");",
@@ -353,14 +353,13 @@ TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
        // order: the first starts the statement, the last sets it up
        "/* early try: clauses 0 to 2, in source order, before the statement is set up, without "
        "nodes */",
-       "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv,",
-       ", 1, WUC_WU_EARLY_FIRST)) {", "wuc_wu_won_early(&__wuc0.__wuc_wu, 0);",
-       "goto __wuc0_clause0_recv_early;",
-       "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause1_send,",
-       ", 1, WUC_WU_EARLY_NEXT, \"t.wc:11:6\")) {", "wuc_wu_won_early(&__wuc0.__wuc_wu, 1);",
+       "if (wuc_wu_recv_early_first(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv,",
+       "wuc_wu_won_early(&__wuc0.__wuc_wu, 0);", "goto __wuc0_clause0_recv_early;",
+       "if (wuc_wu_send_early_next(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause1_send,",
+       ", 1, \"t.wc:11:6\")) {", "wuc_wu_won_early(&__wuc0.__wuc_wu, 1);",
        "goto __wuc0_clause1_send_early;",
-       "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause2_recv,",
-       ", 1, WUC_WU_EARLY_LAST)) {", "wuc_wu_won_early(&__wuc0.__wuc_wu, 2);",
+       "if (wuc_wu_recv_early_last(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause2_recv,",
+       "wuc_wu_won_early(&__wuc0.__wuc_wu, 2);",
        "goto __wuc0_clause2_recv_early;",
        // then the set-up
        "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1,", "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, 1,",
@@ -433,7 +432,7 @@ int f(int n) {
           "0;\n",
           "\n      /* early try: clause 0 before the statement is set up, without a node */\n"
           "      if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
-          "*)__wuc0_clause0_recv_target, 1, WUC_WU_EARLY_ONLY)) {\n"
+          "*)__wuc0_clause0_recv_target, 1)) {\n"
           "        wuc_wu_won_early(&__wuc0.__wuc_wu, 0);\n"
           "        goto __wuc0_clause0_recv_early;\n      }\n",
           "      wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, __wuc0.__wuc_clause1_latch_enabled, (void "
@@ -487,7 +486,7 @@ TEST(Lowering, GuardsAreEvaluatedOnceInSourceOrderBeforeTheirResource) {
           "wuc_timeout_make(g(3)) : (wuc_timeout){0};",
           // the early try, after every guard
           "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
-          "*)__wuc0_clause0_recv_target, __wuc0.__wuc_clause0_recv_enabled, WUC_WU_EARLY_ONLY)) {",
+          "*)__wuc0_clause0_recv_target, __wuc0.__wuc_clause0_recv_enabled)) {",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, __wuc0.__wuc_clause0_recv_enabled,",
           "if (__wuc0.__wuc_clause0_recv_enabled) (void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0);",
           "if (__wuc0.__wuc_clause1_latch_enabled && wuc_latch_register(",
@@ -524,7 +523,7 @@ TEST(Lowering, GuardedSendZeroesItsValueAndAssignsItOnlyIfEnabled) {
                   "if (__wuc0.__wuc_clause0_send_enabled) __wuc0.__wuc_clause0_send_value = (n);",
                   "__wuc0.__wuc_clause0_send = __wuc0.__wuc_clause0_send_enabled ? "
                   "WUC_CHAN_SEND_CLAUSE(__wuc0_clause0_send_chan) : (wuc_chan_send_clause){0};",
-                  "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_send, "
+                  "if (wuc_wu_send_early_first(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_send, "
                   "&__wuc0.__wuc_clause0_send_value, __wuc0.__wuc_clause0_send_enabled, "}))
       << s;
   EXPECT_EQ(count(s, "every clause removed"), 0u) << s; // clause 1 has no guard
@@ -717,12 +716,11 @@ TEST(Lowering, EarlyTryCoversTheLeadingChannelClausesOnly) {
   EXPECT_TRUE(inOrder(
       s, {"/* early try: clauses 0 to 1, in source order, before the statement is set up, "
           "without nodes */",
-          "if (wuc_wu_recv_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
-          "*)__wuc0_clause0_recv_target, __wuc0.__wuc_clause0_recv_enabled, "
-          "WUC_WU_EARLY_FIRST)) {",
+          "if (wuc_wu_recv_early_first(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause0_recv, (void "
+          "*)__wuc0_clause0_recv_target, __wuc0.__wuc_clause0_recv_enabled)) {",
           "goto __wuc0_clause0_recv_early;",
-          "if (wuc_wu_send_early(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause1_send, "
-          "&__wuc0.__wuc_clause1_send_value, 1, WUC_WU_EARLY_LAST, \"t.wc:11:6\")) {",
+          "if (wuc_wu_send_early_last(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause1_send, "
+          "&__wuc0.__wuc_clause1_send_value, 1, \"t.wc:11:6\")) {",
           "wuc_wu_won_early(&__wuc0.__wuc_wu, 1);", "goto __wuc0_clause1_send_early;",
           "wuc_wu_clause_init(&__wuc0.__wuc_wu, 3, 1,",
           "if (__wuc0.__wuc_clause0_recv_enabled) (void)wuc_wu_try_node(&__wuc0.__wuc_wu, 0); /* "
@@ -733,7 +731,7 @@ TEST(Lowering, EarlyTryCoversTheLeadingChannelClausesOnly) {
           "__wuc0_clause1_send_early:", "{ r = 2; }", "__wuc0_clause2_timeout_tried:", "{ r = 3; }",
           "__wuc0_clause3_recv_tried:", "{ r = 4; }"}))
       << s;
-  EXPECT_EQ(count(s, "wuc_wu_recv_early(") + count(s, "wuc_wu_send_early("), 2u) << s;
+  EXPECT_EQ(count(s, "wuc_wu_recv_early") + count(s, "wuc_wu_send_early"), 2u) << s;
   EXPECT_EQ(count(s, "__wuc0_clause3_recv_early"), 0u) << s;
   EXPECT_TRUE(compilesCleanly(l.c));
 }
