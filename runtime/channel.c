@@ -1149,9 +1149,8 @@ static void early_setup(wuc_wu *wu, struct wuc_uthread *t) {
   wu->try_only = false;
 }
 
-static inline __attribute__((always_inline)) bool recv_early(wuc_wu *wu,
-                                                            wuc_chan_recv_clause *clause,
-                                                            void *out, bool enabled, int how) {
+static inline __attribute__((always_inline)) bool
+recv_early(wuc_wu *wu, wuc_chan_recv_clause *clause, void *out, bool enabled, int how) {
   struct wuc_uthread *t = (how & EARLY_FIRST) ? early_start() : NULL;
   if (enabled) {
     wuc_chan *ch = clause->chan;
@@ -1168,9 +1167,9 @@ static inline __attribute__((always_inline)) bool recv_early(wuc_wu *wu,
 }
 
 static inline __attribute__((always_inline)) bool send_early(wuc_wu *wu,
-                                                            wuc_chan_send_clause *clause,
-                                                            const void *value, bool enabled,
-                                                            const char *site, int how) {
+                                                             wuc_chan_send_clause *clause,
+                                                             const void *value, bool enabled,
+                                                             const char *site, int how) {
   struct wuc_uthread *t = (how & EARLY_FIRST) ? early_start() : NULL;
   if (enabled) {
     wuc_chan *ch = clause->chan;

@@ -359,8 +359,7 @@ TEST(Lowering, OrOfThreeClausesTriesInSourceOrderAndRunsEachBodyOnce) {
        ", 1, \"t.wc:11:6\")) {", "wuc_wu_won_early(&__wuc0.__wuc_wu, 1);",
        "goto __wuc0_clause1_send_early;",
        "if (wuc_wu_recv_early_last(&__wuc0.__wuc_wu, &__wuc0.__wuc_clause2_recv,",
-       "wuc_wu_won_early(&__wuc0.__wuc_wu, 2);",
-       "goto __wuc0_clause2_recv_early;",
+       "wuc_wu_won_early(&__wuc0.__wuc_wu, 2);", "goto __wuc0_clause2_recv_early;",
        // then the set-up
        "wuc_wu_clause_init(&__wuc0.__wuc_wu, 0, 1,", "wuc_wu_clause_init(&__wuc0.__wuc_wu, 1, 1,",
        "wuc_wu_clause_init(&__wuc0.__wuc_wu, 2, 1,",
