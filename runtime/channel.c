@@ -420,12 +420,32 @@ static inline __attribute__((always_inline)) void expand_buffer(wuc_chan *ch) {
     atomic_fetch_sub(&foreign_expansions, 1);
 }
 
+/* How long a receiver that left its cell waits for B to pass it before it
+ * leaves the cell uncounted (a guard, not a case: see below). */
+#define BUFFER_END_WAIT_NS 100000000
+
 /* Cell r of a buffered channel is INTERRUPTED_RCV: can no expansion visit it
- * any more?  False while B has not passed it (its expansion is still to
- * come); otherwise waits for the expansions running elsewhere, which finish
- * in a few instructions and never wait for a receiver. */
+ * any more?  First B must pass r: the receives that took cells before r
+ * expand as they go, on other workers (one the kernel may have descheduled),
+ * so B passes r once they have; a closed channel needs no wait, since no
+ * send buffers after close, so the buffer's size no longer matters.  False
+ * only if that takes longer than BUFFER_END_WAIT_NS.  Then waits for the
+ * expansions running elsewhere, which finish in a few instructions and never
+ * wait for a receiver. */
 static bool no_expansion_can_visit(wuc_chan *ch, uint64_t r) {
-  if (atomic_load(&ch->buffer_end) <= r) return false;
+  uint32_t waited = 0;
+  int64_t give_up = 0;
+  while (atomic_load(&ch->buffer_end) <= r) {
+    if (atomic_load(&ch->senders) & CLOSED_BIT) return true;
+    wuc_spin_step(&waited);
+    if (waited % 256 == 0) { /* yielding for a while now: look at the clock */
+      int64_t now = wuc_now();
+      if (!give_up)
+        give_up = now + BUFFER_END_WAIT_NS;
+      else if (now > give_up)
+        return false;
+    }
+  }
   struct worker *self = wuc_tls_worker;
   unsigned n = atomic_load(&wuc_sched.nworkers);
   for (unsigned i = 0; i < n; i++) {
@@ -439,10 +459,9 @@ static bool no_expansion_can_visit(wuc_chan *ch, uint64_t r) {
   return true;
 }
 
-/* A receiver left cell r (INTERRUPTED_RCV): it counts as cleaned, unless an
- * expansion may still visit it.  Then it never does, and its segment goes
- * when every head pointer has passed it, not before (B has not passed r:
- * rare, since a receive expands as it takes its cell). */
+/* A receiver left cell r (INTERRUPTED_RCV): it counts as cleaned once no
+ * expansion can visit it.  If B does not pass r in time, it never does, and
+ * its segment goes when every head pointer has passed it, not before. */
 static void receive_cell_cleaned(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r) {
   if (buffered_channel(ch) && !no_expansion_can_visit(ch, r)) return;
   wuc_chan_segment_cell_cleaned(ch, seg);
