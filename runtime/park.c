@@ -31,6 +31,26 @@ __attribute__((noinline)) void wuc_park_at(const char *what, const void *object,
 
 void wuc_park(const char *what, const void *object) { wuc_park_at(what, object, NULL, 0); }
 
+__attribute__((noinline)) void wuc_park_published(const char *what, const void *object,
+                                                  bool (*publish)(void *arg), void *arg) {
+  struct worker *w = wuc_tls_worker;
+  struct wuc_uthread *cur = w ? w->current : NULL;
+  if (!cur || w->in_timer_callbacks)
+    wuc_fatal("wuc_park_published(\"%s\") called outside a user thread", what ? what : "");
+  __atomic_store_n(&cur->wait_what, what, __ATOMIC_RELAXED);
+  cur->wait_object = object;
+  cur->wait_file = NULL;
+  cur->wait_line = 0;
+  w->prev_publish = publish;
+  w->prev_publish_arg = arg;
+  wuc_switch_away(w, cur, PREV_PARK_PUBLISH);
+}
+
+void wuc_wake_published(wuc_uthread_t *t) {
+  atomic_store_explicit(&t->park_state, PARK_RUNNING, memory_order_relaxed);
+  wuc_make_runnable(t);
+}
+
 void wuc_unpark(wuc_uthread_t *t) {
   if (!t) wuc_fatal("wuc_unpark(NULL)");
   for (;;) {
@@ -60,6 +80,7 @@ void wuc_unpark(wuc_uthread_t *t) {
     case PARK_EXITED:
       wuc_fatal("wuc_unpark: user thread %lu has already finished", t->id);
     default:
+      if (state == PARK_PUBLISHED) return; /* its publication's winner wakes it */
       wuc_fatal("wuc_unpark(%p): not a user thread", (void *)t);
     }
   }

@@ -62,6 +62,19 @@ void wuc_park(const char *what, const void *object);
 void wuc_park_at(const char *what, const void *object, const char *file, int line);
 void wuc_unpark(wuc_uthread_t *t);
 
+/* A park whose wait becomes visible only once the thread is off its CPU
+ * (Go's gopark with an unlock function): `publish(arg)` runs right after the
+ * switch, on the worker, and makes the wait visible to wakers (one CAS);
+ * false means it could not (the state it publishes over changed), and the
+ * thread runs again at once.  Whoever then wins what was published — one
+ * party, by the publication's own protocol — wakes the thread with
+ * wuc_wake_published: no permit, no read-modify-write of the park word on
+ * either side.  wuc_unpark leaves such a thread alone.  The caller looks
+ * at its own state again when the call returns, as after wuc_park. */
+void wuc_park_published(const char *what, const void *object, bool (*publish)(void *arg),
+                        void *arg);
+void wuc_wake_published(wuc_uthread_t *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -245,6 +245,17 @@ static __attribute__((noinline, cold)) void pin(struct worker *w, struct wuc_uth
   count(&w->preemptions);
 }
 
+/* A published park's thread is off its CPU now: publish its wait, or run it
+ * again at once (park.h, wuc_park_published).  Out of line: the inline
+ * switch then keeps no more registers live across a call than before. */
+static __attribute__((noinline)) void publish_park(struct worker *w, struct wuc_uthread *p) {
+  atomic_store_explicit(&p->park_state, PARK_PUBLISHED, memory_order_relaxed);
+  if (!w->prev_publish(w->prev_publish_arg)) {
+    atomic_store_explicit(&p->park_state, PARK_RUNNING, memory_order_relaxed);
+    ready_next(w, p);
+  }
+}
+
 /* Completes the transition of the thread that ran before the switch that just
  * resumed us (see scheduler.h). */
 static inline __attribute__((always_inline)) void finish_switch(struct worker *w) {
@@ -263,6 +274,9 @@ static inline __attribute__((always_inline)) void finish_switch(struct worker *w
     break;
   case PREV_PREEMPT:
     pin(w, p);
+    break;
+  case PREV_PARK_PUBLISH:
+    publish_park(w, p);
     break;
   case PREV_PARK: {
     int running = PARK_RUNNING;

@@ -8,12 +8,18 @@
  *   PARKED   blocked in wuc_park, permit absent; whoever moves it from PARKED
  *            to RUNNING (by CAS) owns making it runnable, exactly once
  *   EXITED   its function returned
+ *   PUBLISHED  blocked in wuc_park_published: not woken by unpark, but by
+ *            whoever wins what its publication published (park.h)
  *
  * A parking thread does not write PARKED itself: it switches away first, and
  * the context that runs next commits the park (finish_switch).  Until the
  * switch has saved the thread's registers nobody may resume it, and this
  * ordering guarantees that without a lock: an unpark that lands in between
  * finds RUNNING, leaves PERMIT, and the commit's CAS fails and requeues it.
+ * A published park (Go's gopark with an unlock function) goes further: the
+ * thread's wait itself becomes visible only in finish_switch, so whoever
+ * finds it knows the thread is off its CPU and makes it runnable with plain
+ * stores; neither side touches the park word with a read-modify-write.
  *
  * Switches.  A thread that blocks, yields or exits switches straight to the
  * next runnable thread of its worker (or to the worker's scheduler context if
@@ -111,7 +117,13 @@
 
 enum { UTHREAD_MAGIC = 0x75746872u /* "uthr" */, UTHREAD_DEAD = 0xdeadbeefu };
 
-enum park_state { PARK_RUNNING = 0, PARK_PERMIT = 1, PARK_PARKED = 2, PARK_EXITED = 3 };
+enum park_state {
+  PARK_RUNNING = 0,
+  PARK_PERMIT = 1,
+  PARK_PARKED = 2,
+  PARK_EXITED = 3,
+  PARK_PUBLISHED = 4 /* parked by wuc_park_published: its publisher's winner wakes it */
+};
 
 /* uthread.join_word: 0 (no joiner yet), the joining thread, JOIN_WAKING (the
  * finishing side is unparking the joiner) or JOIN_DONE.  The joiner must not
@@ -148,7 +160,7 @@ struct wuc_uthread {
   struct wuc_thread_timer stmt_timer;      /* its statements' timeouts (timer.h, timeout.c) */
 };
 
-enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT, PREV_PREEMPT };
+enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_PARK_PUBLISH, PREV_EXIT, PREV_PREEMPT };
 
 struct worker {
   unsigned id;
@@ -156,6 +168,9 @@ struct worker {
   wuc_context sched_ctx;
   struct wuc_uthread *prev; /* transition to finish after the next switch */
   enum prev_action prev_action;
+  /* PREV_PARK_PUBLISH: what makes prev's wait visible (park.h). */
+  bool (*prev_publish)(void *arg);
+  void *prev_publish_arg;
   struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
   struct wuc_stack_cache stacks; /* free stacks for spawns on this worker (stack.h) */
   wuc_context exit_ctx;          /* that thread's last context: release after the switch */

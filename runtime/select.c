@@ -33,6 +33,15 @@ void wuc_select_stmt_init(wuc_select_stmt *s, bool all_or) {
  * or ..._early_first). */
 
 static inline bool is_registering(uintptr_t race) { return (race & 7) == WUC_RACE_REGISTERING; }
+/* Open to claims: before the statement registers (its own try pass), and
+ * once it waits (OPEN, or WAITING when its thread parked first). */
+static inline bool is_open(uintptr_t race) {
+  return race == WUC_RACE_OPEN || race == WUC_RACE_WAITING;
+}
+/* Names the winning node (node addresses are above every small value). */
+static inline bool is_won(uintptr_t race) {
+  return race > WUC_RACE_WAITING && !is_registering(race);
+}
 
 /* Is the caller the thread of n's statement?  (Only asked while it registers.) */
 static bool claimed_by_owner(wuc_select_node *n) {
@@ -52,7 +61,7 @@ static inline __attribute__((always_inline)) bool take_claim_word(wuc_select_nod
   for (;;) {
     if (n->stmt->all_or) {
       uintptr_t race = atomic_load(race_word(n));
-      if (race == WUC_RACE_OPEN || (as_owner && is_registering(race) && claimed_by_owner(n))) {
+      if (is_open(race) || (as_owner && is_registering(race) && claimed_by_owner(n))) {
         if (atomic_compare_exchange_weak(race_word(n), &race, to)) {
           *was = race;
           return true;
@@ -83,6 +92,12 @@ static inline uintptr_t taken_value(wuc_select_node *n) {
   return n->stmt->all_or ? (uintptr_t)n : (uintptr_t)WUC_CLAUSE_CLAIMED;
 }
 
+/* A claim of n won over its claim word's value `was`: how its thread is
+ * to be woken (wuc_select_wake). */
+static inline void claimed_from(wuc_select_node *n, uintptr_t was) {
+  if (n->stmt->all_or) n->stmt->wake_published = was == WUC_RACE_WAITING;
+}
+
 static void store_claim_word(wuc_select_node *n, uintptr_t value) {
   if (n->stmt->all_or)
     atomic_store(race_word(n), value);
@@ -95,6 +110,7 @@ bool wuc_select_claim(wuc_select_node *n) {
   if (n->try_only && n->stmt->private_try) return wuc_select_claim_private(n, WUC_CLAUSE_CLAIMED);
   uintptr_t was;
   if (!take_claim_word(n, taken_value(n), &was, true)) return false;
+  claimed_from(n, was);
   /* Informational in an all-or statement (the race word decides): the
    * release store of DONE in wake publishes everything after it. */
   if (n->stmt->all_or) atomic_store_explicit(&n->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
@@ -104,6 +120,7 @@ bool wuc_select_claim(wuc_select_node *n) {
 bool wuc_select_claim_waiter(wuc_select_node *n) {
   uintptr_t was;
   if (!take_claim_word(n, taken_value(n), &was, false)) return false;
+  claimed_from(n, was);
   if (n->stmt->all_or) atomic_store_explicit(&n->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
   return true;
 }
@@ -148,6 +165,7 @@ int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs)
     uintptr_t theirs_was;
     if (!take_claim_word(theirs, taken_value(theirs), &theirs_was, true))
       return WUC_PAIR_THEIRS_LOST;
+    claimed_from(theirs, theirs_was);
     atomic_store_explicit(&s->race, (uintptr_t)mine, memory_order_relaxed);
     atomic_store_explicit(&mine->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
     if (theirs->stmt->all_or)
@@ -167,6 +185,8 @@ int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs)
     return second == mine ? WUC_PAIR_MINE_LOST : WUC_PAIR_THEIRS_LOST;
   }
   store_claim_word(first, taken_value(first));
+  claimed_from(first, first_was);
+  claimed_from(second, second_was);
   if (first->stmt->all_or)
     atomic_store_explicit(&first->status, WUC_CLAUSE_CLAIMED, memory_order_relaxed);
   if (second->stmt->all_or)
@@ -177,7 +197,11 @@ int wuc_select_claim_pair_or_own(wuc_select_node *mine, wuc_select_node *theirs)
 void wuc_select_wake(wuc_select_node *n) {
   /* Unpark first, then DONE: until DONE the waiting thread cannot leave the
    * statement, so its handle is alive for the unpark. */
-  wuc_unpark(n->stmt->thread);
+  wuc_select_stmt *s = n->stmt;
+  if (s->all_or && s->wake_published)
+    wuc_wake_published(s->thread); /* parked, off its CPU: no permit needed */
+  else
+    wuc_unpark(s->thread);
   atomic_store_explicit(&n->status, WUC_CLAUSE_DONE, memory_order_release);
 }
 
@@ -231,7 +255,24 @@ void wuc_select_defer(wuc_select_node *n) {
   /* Our own thread (a clause meeting its sibling, in reg) looks at the list
    * before it parks: no permit to leave behind. */
   struct worker *w = wuc_current_worker();
-  if (!(w && w->current == s->thread && !w->in_timer_callbacks)) wuc_unpark(s->thread);
+  if (w && w->current == s->thread && !w->in_timer_callbacks) return;
+  /* Parked by its publication (WAITING): open it again and wake it, unless
+   * a claim takes it first (then the claim wakes it). */
+  if (s->all_or) {
+    for (;;) {
+      uintptr_t race = atomic_load(&s->race);
+      if (race == WUC_RACE_PENDING) {
+        cpu_relax(); /* a two-sided claim: it takes the word or gives WAITING back */
+        continue;
+      }
+      if (race != WUC_RACE_WAITING) break;
+      if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_OPEN)) {
+        wuc_wake_published(s->thread);
+        return;
+      }
+    }
+  }
+  wuc_unpark(s->thread);
 }
 
 static inline bool has_deferred(wuc_select_stmt *s) {
@@ -259,7 +300,7 @@ wuc_select_node *wuc_select_close(wuc_select_stmt *s) {
   for (;;) {
     uintptr_t race = atomic_load(&s->race);
     if (race == WUC_RACE_CLOSED) return NULL;
-    if (race == WUC_RACE_OPEN || is_registering(race)) {
+    if (is_open(race) || is_registering(race)) {
       if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_CLOSED)) return NULL;
     } else if (race == WUC_RACE_PENDING) {
       cpu_relax();
@@ -277,7 +318,7 @@ bool wuc_select_withdraw(wuc_select_node *n) {
      * nothing to close.  Only the winner waits for its claimer's DONE; a
      * loser was never claimed, so no claimer touches it any more. */
     uintptr_t race = atomic_load_explicit(&n->stmt->race, memory_order_acquire);
-    if (race > WUC_RACE_CLOSED && !is_registering(race)) {
+    if (is_won(race)) {
       if ((wuc_select_node *)race != n) return false;
       wait_until_done(n);
       return true;
@@ -305,7 +346,7 @@ bool wuc_select_withdraw(wuc_select_node *n) {
 /* The winner the race word names, once its claimer is done with it; NULL
  * while the word names none (open, pending, closed, registering). */
 static wuc_select_node *winner_of(uintptr_t race) {
-  if (race <= WUC_RACE_CLOSED || is_registering(race)) return NULL;
+  if (!is_won(race)) return NULL;
   wuc_select_node *winner = (wuc_select_node *)race;
   wait_until_done(winner); /* the claimer unparked us just before DONE */
   return winner;
@@ -322,6 +363,40 @@ wuc_select_node *wuc_select_wait_winner(wuc_select_stmt *s) {
      * gives the word back): park. */
     wuc_park("waituntil", s);
   }
+}
+
+/* finish_switch's half of wuc_select_park_open: the registration window
+ * closes (REGISTERING with no node dropped on it becomes WAITING) now that
+ * the thread is off its CPU.  A window with dropped nodes stays: the thread
+ * runs again and registers them.  A clause handed back meanwhile
+ * (wuc_select_defer) found the thread not yet WAITING and left it a permit,
+ * which this park does not look at: so once WAITING, look at the deferred
+ * list (after the CAS, as wuc_select_defer looks at the race word after its
+ * push: one of the two sees the other) and open the statement again for it
+ * unless a claim or the defer itself got there first (they wake it). */
+static bool publish_waiting(void *arg) {
+  wuc_select_stmt *s = arg;
+  uintptr_t race = WUC_RACE_REGISTERING;
+  if (!atomic_compare_exchange_strong(&s->race, &race, WUC_RACE_WAITING)) return false;
+  if (atomic_load(&s->deferred) == NULL) return true;
+  for (;;) {
+    race = atomic_load(&s->race);
+    if (race == WUC_RACE_PENDING) {
+      cpu_relax(); /* a two-sided claim: it takes the word or gives WAITING back */
+    } else if (race != WUC_RACE_WAITING) {
+      return true; /* taken: its taker wakes the thread */
+    } else if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_OPEN)) {
+      return false; /* the thread runs again and registers what came back */
+    }
+  }
+}
+
+bool wuc_select_park_open(wuc_select_stmt *s) {
+  if (atomic_load_explicit(&s->race, memory_order_relaxed) != WUC_RACE_REGISTERING) return false;
+  wuc_park_published("waituntil", s, publish_waiting, s);
+  /* Woken by a claim (the race names its winner) or by a clause handed
+   * back (OPEN); still registering if the window could not close. */
+  return !is_registering(atomic_load_explicit(&s->race, memory_order_relaxed));
 }
 
 wuc_select_node *wuc_select_wait(wuc_select_stmt *s) {

@@ -48,6 +48,16 @@ static inline bool wuc_select_claim_done_own(wuc_select_node *n) {
  * is dropped onto the re-register list, as anyone else would drop it. */
 bool wuc_select_claim_waiter(wuc_select_node *n);
 
+/* Ends an all-or statement's registration window by parking: once the
+ * thread is off its CPU the window closes as WAITING (park.h,
+ * wuc_park_published), so the claim that wins wakes the thread without a
+ * read-modify-write of its park word, and the park needs none either.
+ * Returns true once woken (the statement is won, or OPEN with clauses
+ * handed back: wuc_select_wait tells which); false, without waiting, if
+ * nodes were dropped on the window (end it with
+ * wuc_select_end_registration). */
+bool wuc_select_park_open(wuc_select_stmt *s);
+
 /* The statement's clock reading, taken once for all its timeouts (s->clock,
  * timeout.c): from the TSC when the worker read the clock less than 1 ms
  * ago (clock.h), never below the true time. */
@@ -64,6 +74,7 @@ static inline void wuc_select_stmt_fill(wuc_select_stmt *s, struct wuc_uthread *
   s->all_or = all_or;
   s->lowered = lowered;
   s->private_try = lowered && all_or;
+  s->wake_published = false;
   atomic_init(&s->deferred, NULL);
   s->clock = 0;
 }

@@ -73,8 +73,8 @@ unsigned wuc_wu_block_all_or(wuc_wu *w) {
    * (it met a clause of this statement, docs/select.md): register it again,
    * in a registration window of its own. */
   for (unsigned round = 0; winner < 0; round++) {
-    wuc_select_node *again = wuc_select_end_registration(&w->s);
-    if (!again) {
+    wuc_select_node *again = NULL;
+    if (wuc_select_park_open(&w->s) || !(again = wuc_select_end_registration(&w->s))) {
       wuc_select_node *n = wuc_select_wait(&w->s);
       if (n) {
         winner = (int)(clause_of(n) - w->cl);

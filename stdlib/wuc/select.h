@@ -45,6 +45,18 @@
  * A node dropped for re-registration, or set aside by its resource and
  * handed back (wuc_select_defer, "Deferring" below), stays WAITING.
  *
+ * An all-or statement's race word:
+ *
+ *   OPEN --begin_registration--> REGISTERING (+ the nodes dropped on it)
+ *   REGISTERING --end_registration--> OPEN   (its thread runs on, then parks)
+ *   REGISTERING --park_open, once its thread is off its CPU--> WAITING
+ *   OPEN or WAITING --claim--> the winning node (PENDING between, two-sided)
+ *   WAITING --a node handed back--> OPEN     (the thread runs to register it)
+ *   OPEN or REGISTERING --the thread withdraws--> CLOSED
+ *
+ * A claim that takes WAITING wakes the thread with plain stores (it is
+ * parked for sure); one that takes OPEN unparks it.
+ *
  * Between claim and wake the claimer owns the node.  wuc_select_wake unparks
  * the waiting thread and only then publishes DONE, and the waiting thread
  * never leaves a statement while one of its nodes is CLAIMED (withdrawing
@@ -127,8 +139,9 @@ enum wuc_clause_status {
 struct wuc_select_node;
 
 typedef struct wuc_select_stmt {
-  /* All-or statements: 0 while open, WUC_RACE_PENDING during a two-sided
-   * claim, the winning node, or WUC_RACE_CLOSED once withdrawn. */
+  /* All-or statements: 0 while open (WUC_RACE_WAITING once its thread
+   * parked), WUC_RACE_PENDING during a two-sided claim, the winning node,
+   * or WUC_RACE_CLOSED once withdrawn. */
   WUC_EXT_ WUC_ATOMIC(wuc_uintptr_t) race;
   wuc_uthread_t *thread;
   wuc_bool all_or;
@@ -141,7 +154,10 @@ typedef struct wuc_select_stmt {
    * pass is a plain store instead of a CAS.  Cleared when registration
    * begins. */
   wuc_bool private_try;
-  char __wuc_pad[1];
+  /* The claim that won took the race word from WUC_RACE_WAITING: the
+   * thread is parked by its publication, and the wake is a plain one.
+   * Written by that claimer only, before it wakes the thread. */
+  wuc_bool wake_published;
   wuc_uint32_t rereg_rounds; /* re-registration rounds so far (backoff) */
   /* Nodes a resource set aside and now hands back to be registered again
    * (wuc_select_defer), linked by rereg_next. */
@@ -157,6 +173,11 @@ typedef struct wuc_select_stmt {
 /* Registering: the low bits are 3 and the rest is the list of nodes to
  * register again (see wuc_select_begin_registration). */
 #define WUC_RACE_REGISTERING ((wuc_uintptr_t)3)
+/* Open, and the statement's thread parked before this was published
+ * (wuc_select_park_open): the claim that takes it wakes the thread
+ * without a read-modify-write of its park word.  Claimers treat it as
+ * open. */
+#define WUC_RACE_WAITING ((wuc_uintptr_t)4)
 
 typedef struct wuc_select_node {
   wuc_select_stmt *stmt;

@@ -55,6 +55,52 @@ TEST(Park, PermitSaturatesAtOne) {
   EXPECT_EQ(s.stage.load(), 2);
 }
 
+// Published parks (park.h, wuc_park_published): the publication runs after
+// the switch; a failed one runs the thread again at once, a successful one
+// leaves it parked until wuc_wake_published, whatever wuc_unpark says.
+struct Publication {
+  std::atomic<int> publishes{0};
+  std::atomic<bool> accept{false};
+  std::atomic<bool> published{false};
+  std::atomic<int> stage{0};
+};
+
+bool Publish(void *arg) {
+  auto *p = static_cast<Publication *>(arg);
+  p->publishes++;
+  bool ok = p->accept.load();
+  if (ok) p->published = true;
+  return ok;
+}
+
+TEST(Park, RefusedPublicationRunsTheThreadAgain) {
+  Publication p;
+  wuc_park_published("test: refused", &p, Publish, &p);
+  EXPECT_EQ(p.publishes.load(), 1);
+  EXPECT_FALSE(p.published.load());
+}
+
+void ParkPublished(void *arg) {
+  auto *p = static_cast<Publication *>(arg);
+  p->stage = 1;
+  wuc_park_published("test: published", p, Publish, p);
+  p->stage = 2;
+}
+
+TEST(Park, PublishedParkWaitsForItsWakeNotForUnpark) {
+  Publication p;
+  p.accept = true;
+  uthread_t *t = uthread_spawn(ParkPublished, &p);
+  while (!p.published.load()) uthread_sleep(microseconds(100));
+  for (int i = 0; i < 20; i++) wuc_unpark(t); // ignored: not its wake
+  uthread_sleep(milliseconds(20));
+  EXPECT_EQ(p.stage.load(), 1);
+  wuc_wake_published(t);
+  uthread_join(t);
+  EXPECT_EQ(p.stage.load(), 2);
+  EXPECT_EQ(p.publishes.load(), 1);
+}
+
 struct JoinWatch {
   std::atomic<bool> release{false};
   std::atomic<bool> join_returned{false};
