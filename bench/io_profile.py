@@ -2,6 +2,7 @@
 """System calls, context switches and CPU per operation of the I/O benchmarks.
 
     python3 bench/io_profile.py [--build-dir build-bench]
+    python3 bench/io_profile.py --only httpd --sides example   # examples/httpd.wc only
 
 Counts with `perf stat` (syscall tracepoints: needs perf and permission to
 read tracepoints, e.g. root or kernel.perf_event_paranoid <= -1):
@@ -26,8 +27,11 @@ from pathlib import Path
 
 import httpd_load
 
-SYSCALLS = ["read", "recvfrom", "write", "writev", "sendto", "sendfile64", "epoll_ctl",
-            "epoll_wait", "epoll_pwait", "epoll_pwait2", "futex"]
+SYSCALLS = ["read", "recvfrom", "write", "writev", "sendto", "sendmsg", "sendfile64", "epoll_ctl",
+            "epoll_wait", "epoll_pwait", "epoll_pwait2", "futex",
+            # what examples/httpd.wc adds per request: the file's open, fstat, read and
+            # close, and the readable/writable clauses' poll(2)
+            "poll", "openat", "newfstatat", "preadv2", "close"]
 EVENTS = (["raw_syscalls:sys_enter", "context-switches", "task-clock"] +
           [f"syscalls:sys_enter_{s}" for s in SYSCALLS])
 ENV = {**os.environ, "WUC_PROCESSORS": "2", "GOMAXPROCS": "2"}
@@ -89,10 +93,10 @@ def tcp_echo(build: Path, events: list[str]) -> None:
         table(f"tcp-echo P2-C{conns}-S64, whole process", "round trip", rows)
 
 
-def httpd(build: Path, events: list[str]) -> None:
+def httpd(build: Path, events: list[str], sides: list[str] | None = None) -> None:
     rows = {}
     example = (build / "bench" / "bench_httpd-example").exists()  # examples/httpd.wc
-    for side in ("wuc", *(("example",) if example else ()), "go", "nginx"):
+    for side in sides or ("wuc", *(("example",) if example else ()), "go", "nginx"):
         with tempfile.TemporaryDirectory(prefix=f"prof-{side}-") as tmpname:
             tmp = Path(tmpname)
             (tmp / "www").mkdir()
@@ -124,10 +128,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", type=Path, default=httpd_load.BENCH_DIR.parent / "build-bench")
+    ap.add_argument("--only", choices=["tcp-echo", "httpd"], help="one benchmark only")
+    ap.add_argument("--sides", nargs="+", choices=["wuc", "example", "go", "nginx"],
+                    help="httpd: these servers only (default: all, example if built)")
     args = ap.parse_args()
     events = available(EVENTS)
-    tcp_echo(args.build_dir.resolve(), events)
-    httpd(args.build_dir.resolve(), events)
+    if args.only != "httpd":
+        tcp_echo(args.build_dir.resolve(), events)
+    if args.only != "tcp-echo":
+        httpd(args.build_dir.resolve(), events, args.sides)
 
 
 if __name__ == "__main__":

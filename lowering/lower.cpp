@@ -695,11 +695,25 @@ private:
     return true;
   }
 
+  // An all-or statement without an `else` with a readable(fd) clause: its
+  // failed try pass is always followed by the registration pass, so the
+  // clause's try may fail without a poll(2) when the fd is known empty
+  // (docs/io.md, "Park first after a short read"; wuc_select_stmt).
+  void emitWaitsAfterTry() {
+    if (w_.elseBranch.present) return;
+    for (const Clause &c : w_.clauses)
+      if (facts(c.index).kind == ClauseFacts::Readable) {
+        c_.code(wu_ + ".s.waits_after_try = 1;");
+        return;
+      }
+  }
+
   // An all-or statement with families: the fast path tries the elements in
   // index order where the family stands (or, fair, every clause and element
   // in a random order); the blocking path is the same runtime call.
   void emitAllOrFamilies() {
     c_.note("");
+    emitWaitsAfterTry();
     if (w_.fair) {
       c_.note("/* fast path, fair: try the enabled clauses and elements in a random order (a");
       c_.note("   Fisher-Yates permutation of their places) without registering */");
@@ -791,6 +805,7 @@ private:
   // ---- all-or statements --------------------------------------------------
   void emitAllOr() {
     c_.note("");
+    emitWaitsAfterTry();
     if (w_.fair) {
       // [[wuc::fair]]: the same tries, through the type-erased tables, in a
       // uniformly random order of the enabled clauses (docs/lowering.md).

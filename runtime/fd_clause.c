@@ -26,8 +26,10 @@ static bool ready_now(int fd, int dir) {
 
 /* Whether e's read direction is known empty without asking the kernel: a
  * short read emptied it and no edge has come since (io.c's park-first rule).
- * Only for a queued node: a byte that came since has an edge still to come,
- * which finds the node.  (A try, for `else`, asks poll(2): that byte counts.) */
+ * Only for a queued node, or a try that its statement's registration pass
+ * follows (no `else`: waits_after_try): a byte that came since has an edge
+ * still to come, which finds the queued node.  (A try for `else` asks
+ * poll(2): that byte counts, and nothing may be queued for its edge.) */
 static bool drained(struct fd_entry *e, int dir) {
   if (dir != FD_READ) return false;
   uint64_t mark = atomic_load_explicit(&e->drained, memory_order_relaxed);
@@ -40,7 +42,12 @@ bool wuc_fd_register(wuc_fd_clause *c, wuc_select_node *n) {
   if (c->fd < 0)
     wuc_fatal("%s(%d)%s%s: not a file descriptor", dir == FD_READ ? "readable" : "writable", c->fd,
               n->site ? " at " : "", n->site ? n->site : "");
-  if (n->try_only) return ready_now(c->fd, dir) && waitq_complete_now(n);
+  if (n->try_only) {
+    /* Known empty and the registration pass follows: its look would say
+     * the same without a system call, so this one need not ask either. */
+    if (n->stmt->waits_after_try && drained(wuc_fd_entry(c->fd), dir)) return false;
+    return ready_now(c->fd, dir) && waitq_complete_now(n);
+  }
   /* Queued first, then the look: an event after the queueing finds the
    * node, one before it leaves the fd ready for the look (poller.h). */
   struct fd_entry *e = wuc_fd_entry(c->fd);

@@ -79,6 +79,13 @@ static void *run_offloaded(void *arg) {
 
 static ssize_t try_read(int fd, void *call);
 static ssize_t read_file(int fd, void *call);
+static ssize_t read_file_rest(int fd, void *call, size_t done);
+
+/* read_unknown's answer when the fd turned out to be one that the loop below
+ * must wait on: what it tried read nothing. */
+#define READ_UNKNOWN_GO_ON (-2)
+
+static ssize_t read_unknown(struct fd_entry *e, void *call);
 
 /* The loop every call shares (above).  what names the call for reports.
  * want: how many bytes a read asks for (0 for the other calls).
@@ -105,6 +112,11 @@ static ssize_t io_loop_want(int fd, int dir, const char *what, attempt_fn *attem
     return -1;
   }
   struct fd_entry *e = wuc_fd_entry(fd);
+  if (attempt == try_read &&
+      atomic_load_explicit(&e->kind, memory_order_relaxed) == FD_KIND_UNKNOWN) {
+    ssize_t r = read_unknown(e, call);
+    if (r != READ_UNKNOWN_GO_ON) return r;
+  }
   if (kind_of(e) == FD_KIND_FILE) {
     if (attempt == try_read) return read_file(fd, call);
     struct offload o = {attempt, fd, call, -1};
@@ -175,13 +187,50 @@ static ssize_t read_file(int fd, void *call) {
   struct buffer_call *c = call;
   struct iovec v = {c->buf, c->n};
   ssize_t r = c->n ? preadv2(fd, &v, 1, -1, RWF_NOWAIT) : 0;
-  if (r == (ssize_t)c->n || r == 0) return r; /* all of it, or the end of the file */
-  size_t done = r > 0 ? (size_t)r : 0;        /* EAGAIN, EOPNOTSUPP...: all of it there */
+  if (r == (ssize_t)c->n || r == 0) return r;             /* all of it, or the end of the file */
+  return read_file_rest(fd, call, r > 0 ? (size_t)r : 0); /* EAGAIN, EOPNOTSUPP...: all */
+}
+
+/* The rest of a file's read, after the first `done` bytes, on a helper
+ * thread; the total, or -1 if nothing was read. */
+static ssize_t read_file_rest(int fd, void *call, size_t done) {
+  struct buffer_call *c = call;
   struct buffer_call rest = {.buf = (char *)c->buf + done, .n = c->n - done};
   struct offload o = {try_read, fd, &rest, -1};
   wuc_blocking(run_offloaded, &o);
   if (o.result < 0) return done ? (ssize_t)done : -1;
   return (ssize_t)done + o.result;
+}
+
+/* The first read of an fd whose kind is not known yet (its first use, or the
+ * first since wuc_close): preadv2 with RWF_NOWAIT at the file position reads
+ * without blocking whatever the fd is, where the kernel can honour the flag
+ * (regular files on the common file systems, sockets, pipes; others refuse it
+ * with EOPNOTSUPP).  All that was asked, or the end of the file (0), is the
+ * answer read(2) would have given, whatever the fd is, and the kind is not
+ * needed: a file opened, read once and closed, as a file server does per
+ * request, costs no fstat.  Anything else (less, EAGAIN, EOPNOTSUPP, an
+ * error) and the kind is learnt (kind_of): a file's read goes on as
+ * read_file's does; on a socket or pipe, bytes read are the answer (a short
+ * read of a stream socket sets the park-first mark, as in the loop below),
+ * and nothing read sends the call on to the loop. */
+static ssize_t read_unknown(struct fd_entry *e, void *call) {
+  struct buffer_call *c = call;
+  if (c->n == 0) return READ_UNKNOWN_GO_ON;
+  uint32_t seen = atomic_load_explicit(&e->seq[FD_READ], memory_order_acquire);
+  struct iovec v = {c->buf, c->n};
+  ssize_t r = preadv2(e->fd, &v, 1, -1, RWF_NOWAIT);
+  if (r == (ssize_t)c->n || r == 0) return r;
+  enum fd_kind kind = kind_of(e);
+  if (kind == FD_KIND_FILE) return read_file_rest(e->fd, call, r > 0 ? (size_t)r : 0);
+  if (r > 0) {
+    if (kind == FD_KIND_SOCKET && atomic_load_explicit(&e->stream, memory_order_relaxed) &&
+        !atomic_load_explicit(&e->hangup, memory_order_relaxed))
+      atomic_store_explicit(&e->drained, UINT64_C(1) << 32 | seen, memory_order_relaxed);
+    return r;
+  }
+  /* EAGAIN, EOPNOTSUPP, EBADF...: the loop's own attempt says */
+  return READ_UNKNOWN_GO_ON;
 }
 
 /* A write to a socket never raises SIGPIPE (MSG_NOSIGNAL). */
@@ -318,6 +367,7 @@ int wuc_wait_fd(int fd, unsigned events, wuc_duration_t limit) {
   wuc_wu_clause clauses[3];
   wuc_wu w __attribute__((cleanup(wuc_wu_exit)));
   wuc_wu_init(&w, clauses, 1);
+  w.s.waits_after_try = true; /* no else: a failed try registers (fd_clause.c) */
   for (unsigned i = 0; i < 3; i++)
     wuc_wu_clause_init(&w, i, enabled[i], resource[i], ops[i], NULL, "wuc_wait_fd");
   int won = -1;

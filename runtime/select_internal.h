@@ -75,6 +75,7 @@ static inline void wuc_select_stmt_fill(wuc_select_stmt *s, struct wuc_uthread *
   s->lowered = lowered;
   s->private_try = lowered && all_or;
   s->wake_published = false;
+  s->waits_after_try = false;
   atomic_init(&s->deferred, NULL);
   s->clock = 0;
 }

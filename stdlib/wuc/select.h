@@ -158,7 +158,16 @@ typedef struct wuc_select_stmt {
    * thread is parked by its publication, and the wake is a plain one.
    * Written by that claimer only, before it wakes the thread. */
   wuc_bool wake_published;
-  wuc_uint32_t rereg_rounds; /* re-registration rounds so far (backoff) */
+  /* Set by the lowering (and wuc_wait_fd) for an all-or statement without
+   * an `else`, whose failed try pass is always followed by its registration
+   * pass: a resource may then let a try fail without looking when its queued
+   * look would find the same (a readable(fd) clause on an fd known empty,
+   * docs/io.md).  0 otherwise: the try is the clause's only look. */
+  wuc_bool waits_after_try;
+  char __wuc_pad[1];
+  /* Re-registration rounds so far (backoff; 16 bits keep the struct's
+   * size with the flags above). */
+  unsigned short rereg_rounds;
   /* Nodes a resource set aside and now hands back to be registered again
    * (wuc_select_defer), linked by rereg_next. */
   WUC_EXT_ WUC_ATOMIC(struct wuc_select_node *) deferred;

@@ -3,9 +3,12 @@
 
 #include <string.h>
 
+#include <poller.h>
 #include <scheduler.h>
 #include <stack.h>
 #include <wuc.h>
+#include <wuc/fd.h>
+#include <wuc/select.h>
 #include <wuc/thread.h>
 
 /* ~0u outside a worker: a timer the monitor fired (sysmon.h). */
@@ -111,4 +114,24 @@ int probe_trim_stacks(void) {
   for (int64_t next; calls < 100000 && (next = wuc_stacks_trim(now)) != INT64_MAX; calls++)
     if (next > now) now = next;
   return calls;
+}
+
+int probe_fd_kind(int fd) { return atomic_load(&wuc_fd_entry(fd)->kind); }
+
+void probe_fd_mark_drained(int fd) {
+  struct fd_entry *e = wuc_fd_entry(fd);
+  atomic_store(&e->drained, UINT64_C(1) << 32 | atomic_load(&e->seq[FD_READ]));
+}
+
+int probe_fd_drained(int fd) { return atomic_load(&wuc_fd_entry(fd)->drained) != 0; }
+
+int probe_fd_try_readable(int fd, int waits_after_try) {
+  wuc_select_stmt s;
+  wuc_select_stmt_init(&s, 1);
+  s.waits_after_try = waits_after_try != 0;
+  wuc_select_node n;
+  wuc_select_node_init(&n, &s, NULL);
+  n.try_only = 1;
+  wuc_fd_clause c = wuc_readable_make(fd);
+  return wuc_fd_register(&c, &n);
 }

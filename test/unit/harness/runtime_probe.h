@@ -59,6 +59,19 @@ int probe_has_exited(const struct wuc_uthread *t);
  * Returns the number of trim calls it made. */
 int probe_trim_stacks(void);
 
+/* The poller's entry of fd (poller.h): what the runtime has learnt it is
+ * (enum fd_kind: 0 unknown, 1 socket, 2 pollable, 3 file). */
+int probe_fd_kind(int fd);
+/* Sets fd's park-first mark as a short read of a stream socket does (io.c):
+ * known empty until the next read event. */
+void probe_fd_mark_drained(int fd);
+/* Whether fd's park-first mark is set. */
+int probe_fd_drained(int fd);
+/* A `readable(fd)` clause's try, as the try pass of an all-or statement
+ * makes it (try_only; waits_after_try: no `else`, a registration pass
+ * follows).  Returns whether the clause completed. */
+int probe_fd_try_readable(int fd, int waits_after_try);
+
 #ifdef __cplusplus
 }
 #endif
