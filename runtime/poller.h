@@ -49,7 +49,8 @@
 
 enum { FD_READ = 0, FD_WRITE = 1 };
 
-/* What an fd is, learnt on first use (reset by wuc_close). */
+/* What an fd is, learnt on first use (reset by wuc_close); a read that
+ * preadv2 answers in full learns nothing (io.c, read_unknown). */
 enum fd_kind { FD_KIND_UNKNOWN = 0, FD_KIND_SOCKET, FD_KIND_POLLABLE, FD_KIND_FILE };
 
 struct fd_entry {
