@@ -57,6 +57,14 @@ void wuc_unpark(wuc_uthread_t *t) {
         return;
       }
       break;
+    case PARK_IN_CELL:
+      /* t waits in a channel cell, published after its switch: only the
+       * one who takes its waiter out makes it runnable (channel.c, "thread
+       * waiters off their CPU").  No unpark is in flight for a thread that
+       * starts such a wait (every waker is waited out: WAKING words, a
+       * node's DONE), so this is a stale wake; today's ordinary park would
+       * have spent it on one more turn of the wait's loop.  Dropped. */
+      return;
     case PARK_EXITED:
       wuc_fatal("wuc_unpark: user thread %lu has already finished", t->id);
     default:

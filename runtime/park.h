@@ -62,6 +62,23 @@ void wuc_park(const char *what, const void *object);
 void wuc_park_at(const char *what, const void *object, const char *file, int line);
 void wuc_unpark(wuc_uthread_t *t);
 
+/* The park that publishes after the switch: a blocking channel operation's
+ * thread waiter only (channel.c, "thread waiters off their CPU").  The
+ * operation, on a user thread, decides to wait in a channel cell but does
+ * not put its waiter there: it switches away (PREV_PARK_PUBLISH), and the
+ * context that runs next on its worker calls wuc_chan_publish_waiter from
+ * the switch's finishing step (scheduler.c, finish_switch), before any
+ * quiescent point (reclaim.h): the operation may still hold a pointer into
+ * the channel's segments.  Whoever takes the waiter out of its cell then
+ * knows the thread is off its CPU and has finished parking, and makes it
+ * runnable with plain stores; the thread's park_state is PARK_IN_CELL
+ * meanwhile, which wuc_unpark leaves alone (scheduler.h).  The publication
+ * (chan_waiter.h) makes the thread runnable again at once if it cannot
+ * stay there (its cell moved, or the channel was closed). */
+
+/* How many publications found their cell moved (for tests). */
+unsigned long wuc_chan_looks_again(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -79,8 +79,9 @@ static void print_thread(struct wuc_uthread *t, void *arg) {
   wuc_describe_thread(t, who, sizeof who);
   int state = atomic_load_explicit(&t->park_state, memory_order_relaxed);
   const char *what = __atomic_load_n(&t->wait_what, __ATOMIC_RELAXED);
-  fprintf(stderr, "  %s: %s", who, state == PARK_PARKED ? "parked" : "runnable or running");
-  if (state == PARK_PARKED && what) fprintf(stderr, " in %s", what);
+  bool parked = state == PARK_PARKED || state == PARK_IN_CELL;
+  fprintf(stderr, "  %s: %s", who, parked ? "parked" : "runnable or running");
+  if (parked && what) fprintf(stderr, " in %s", what);
   fputc('\n', stderr);
 }
 

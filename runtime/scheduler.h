@@ -8,12 +8,27 @@
  *   PARKED   blocked in wuc_park, permit absent; whoever moves it from PARKED
  *            to RUNNING (by CAS) owns making it runnable, exactly once
  *   EXITED   its function returned
+ *   IN_CELL  parked in a channel cell after its switch (park.h,
+ *            wuc_chan_publish_waiter): only the one who takes its thread
+ *            waiter out of the cell makes it runnable, with plain stores;
+ *            wuc_unpark leaves it alone
  *
  * A parking thread does not write PARKED itself: it switches away first, and
  * the context that runs next commits the park (finish_switch).  Until the
  * switch has saved the thread's registers nobody may resume it, and this
  * ordering guarantees that without a lock: an unpark that lands in between
  * finds RUNNING, leaves PERMIT, and the commit's CAS fails and requeues it.
+ *
+ * A blocking channel operation that must wait parks another way
+ * (PREV_PARK_PUBLISH): it switches away with its thread waiter not yet in
+ * its cell, and the finishing step publishes it there by the cell's own
+ * CAS (channel.c, "thread waiters off their CPU").  As predicates:
+ *   waiter in cell  =>  thread off its CPU, in no queue, park_state IN_CELL
+ *   thread runnable again  <=>  exactly one party moved the cell away from
+ *       its waiter (a resumer), or the publication failed or withdrew it
+ * so neither side needs a read-modify-write of the park word.  No quiescent
+ * point (reclaim.h) comes between the operation's fetch-and-add and the
+ * publication: the full look leaves its point to finish_switch.
  *
  * Switches.  A thread that blocks, yields or exits switches straight to the
  * next runnable thread of its worker (or to the worker's scheduler context if
@@ -111,7 +126,13 @@
 
 enum { UTHREAD_MAGIC = 0x75746872u /* "uthr" */, UTHREAD_DEAD = 0xdeadbeefu };
 
-enum park_state { PARK_RUNNING = 0, PARK_PERMIT = 1, PARK_PARKED = 2, PARK_EXITED = 3 };
+enum park_state {
+  PARK_RUNNING = 0,
+  PARK_PERMIT = 1,
+  PARK_PARKED = 2,
+  PARK_EXITED = 3,
+  PARK_IN_CELL = 4
+};
 
 /* uthread.join_word: 0 (no joiner yet), the joining thread, JOIN_WAKING (the
  * finishing side is unparking the joiner) or JOIN_DONE.  The joiner must not
@@ -148,7 +169,7 @@ struct wuc_uthread {
   struct wuc_thread_timer stmt_timer;      /* its statements' timeouts (timer.h, timeout.c) */
 };
 
-enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT, PREV_PREEMPT };
+enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_EXIT, PREV_PREEMPT, PREV_PARK_PUBLISH };
 
 struct worker {
   unsigned id;
@@ -156,11 +177,13 @@ struct worker {
   wuc_context sched_ctx;
   struct wuc_uthread *prev; /* transition to finish after the next switch */
   enum prev_action prev_action;
-  struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
-  struct wuc_stack_cache stacks; /* free stacks for spawns on this worker (stack.h) */
-  wuc_context exit_ctx;          /* that thread's last context: release after the switch */
-  bool in_timer_callbacks;       /* wakes go to the queue's back, not `next` */
-  bool keep_one_wake;            /* the next such wake wakes no other worker (poller.c) */
+  struct thread_waiter *publish_waiter; /* PREV_PARK_PUBLISH: the one to publish (park.h) */
+  bool quiesce_after_publish;           /* that switch's full look left its quiescent point to it */
+  struct wuc_stack exited_stack;        /* of a thread that just exited: free after the switch */
+  struct wuc_stack_cache stacks;        /* free stacks for spawns on this worker (stack.h) */
+  wuc_context exit_ctx;                 /* that thread's last context: release after the switch */
+  bool in_timer_callbacks;              /* wakes go to the queue's back, not `next` */
+  bool keep_one_wake;                   /* the next such wake wakes no other worker (poller.c) */
   bool spinning;
   uint32_t fair_countdown; /* schedules before one looks at global or pinned first */
   bool fair_global;        /* the last such look was at the global queue */

@@ -32,8 +32,8 @@ import gdb
 import gdb.unwinder
 
 # park_state (runtime/scheduler.h): RUNNING and PERMIT, when not on a worker,
-# mean queued to run.
-PARK_STATES = {0: "runnable", 1: "runnable", 2: "parked", 3: "done"}
+# mean queued to run; IN_CELL is a blocking channel operation's park.
+PARK_STATES = {0: "runnable", 1: "runnable", 2: "parked", 3: "done", 4: "parked"}
 
 
 def _ulong():

@@ -15,7 +15,8 @@ unsigned probe_worker_id(void) {
 }
 
 int probe_is_parked(const struct wuc_uthread *t) {
-  return atomic_load(&((struct wuc_uthread *)t)->park_state) == PARK_PARKED;
+  int state = atomic_load(&((struct wuc_uthread *)t)->park_state);
+  return state == PARK_PARKED || state == PARK_IN_CELL; /* (IN_CELL: a channel's thread waiter) */
 }
 
 void probe_await_parked(const struct wuc_uthread *t) {
