@@ -52,6 +52,7 @@
 
 #include "chan_cell.h"
 #include "chan_segment.h"
+#include "chan_waiter.h"
 #include "fatal.h"
 #include "park.h"
 #include "scheduler.h"
@@ -261,18 +262,37 @@ static inline void finish_transfer(_Atomic uintptr_t *c) {
  * the thread, then WAKE_OK or WAKE_CLOSED.  The waiter parks while WAITING
  * and returns only after WAKING: the unpark still reads its thread's
  * handle (as a select node's DONE comes after its unpark, select.h). */
-enum { THREAD_WAITING = 0, THREAD_WAKING = 3 };
-struct thread_waiter {
-  struct wuc_uthread *thread;
-  void *data; /* a receiver's: where the element goes */
-  _Atomic uint32_t state;
-};
+/* (enum and struct thread_waiter: chan_waiter.h, shared with finish_switch) */
 
 /* The low three bits of a waiter pointer are the cell's tags (chan_cell.h). */
 _Static_assert(_Alignof(struct thread_waiter) >= 8 && _Alignof(wuc_select_node) >= 8,
                "waiters are 8-aligned");
 
+/* A thread waiter published after its thread's switch ("thread waiters off
+ * their CPU", below): its thread is parked and in no queue, so it is made
+ * runnable with plain stores. */
+static __attribute__((noinline, cold)) void wait_for_publication(struct thread_waiter *t) {
+  for (uint32_t spins = 0;
+       atomic_load_explicit(&t->state, memory_order_acquire) == THREAD_PUBLISHING;)
+    wuc_spin_step(&spins);
+}
+
+static inline void wake_off_cpu(struct thread_waiter *t, enum wake_result result) {
+  struct wuc_uthread *thread = t->thread;
+  /* The publication may still read t and the channel (I6, below). */
+  if (__builtin_expect(atomic_load_explicit(&t->state, memory_order_acquire) == THREAD_PUBLISHING,
+                       0))
+    wait_for_publication(t);
+  atomic_store_explicit(&t->state, result, memory_order_release);
+  atomic_store_explicit(&thread->park_state, PARK_RUNNING, memory_order_relaxed);
+  wuc_make_runnable(thread); /* t may vanish now */
+}
+
 static inline void wake_thread(struct thread_waiter *t, enum wake_result result) {
+  if (t->off_cpu) {
+    wake_off_cpu(t, result);
+    return;
+  }
   atomic_store_explicit(&t->state, THREAD_WAKING, memory_order_release);
   wuc_unpark(t->thread);
   atomic_store_explicit(&t->state, result, memory_order_release); /* t may vanish now */
@@ -479,6 +499,7 @@ static void thread_waiter_init(struct thread_waiter *t, void *data, const char *
   t->thread = worker ? worker->current : NULL;
   if (__builtin_expect(!t->thread, 0)) wuc_current_thread_or_die_at(call, site, 0); /* stops */
   t->data = data;
+  t->off_cpu = false;
   atomic_store_explicit(&t->state, THREAD_WAITING, memory_order_relaxed);
 }
 
@@ -524,6 +545,159 @@ static inline uintptr_t waiting_state(struct waiter *w, void *data, const char *
   if (w->kind != WAITER_BLOCKING) return (uintptr_t)w->node;
   thread_waiter_init(w->thread, data, call, w->site);
   return (uintptr_t)w->thread | WAITER_THREAD;
+}
+
+/* ---- thread waiters off their CPU -------------------------------------------- *
+ *
+ * A blocking chan_send/chan_recv that must wait does not put its thread
+ * waiter in its cell itself: it parks with a switch that publishes it
+ * (park_in_cell, PREV_PARK_IN_CELL; park.h), and the switch's finishing
+ * step, run by the context that comes next on its worker once the thread's
+ * registers are saved, publishes it (wuc_chan_publish_waiter, chan_waiter.h), as Go's gopark runs
+ * its unlock function on the scheduler's stack.  Whoever takes the waiter out of the cell (a
+ * partner, expandBuffer, close) then makes the thread runnable with plain stores (wake_thread): no
+ * read-modify-write of the park word on either side, where the ordinary park costs one each (the
+ * commit's CAS, the unpark's).
+ *
+ * Invariants, for a thread waiter t of thread T in cell c of segment seg:
+ *   I1  t->off_cpu  =>  (t is in c  =>  T's context is saved, T is in no
+ *       queue and park_state(T) == PARK_PUBLISHED): the publication is made
+ *       only after T's switch, and park_state(T) := PARK_PUBLISHED is stored
+ *       before the publishing CAS (which releases it);
+ *   I2  T runnable again  <=>  exactly one of: the publication failed (c is
+ *       no longer EMPTY: T looks at c again, THREAD_LOOK_AGAIN), the
+ *       publication found the channel closed and took t out again
+ *       (WAKE_CLOSED), or a resumer took t out of c (WAKE_OK/WAKE_CLOSED);
+ *       each of these moves c away from t by CAS first, so at most one runs,
+ *       and wuc_unpark never makes a PARK_PUBLISHED thread runnable;
+ *   I3  between T's fetch-and-add and the end of the publication, T's
+ *       worker passes no quiescent point (reclaim.h): a hand-off makes
+ *       none, the full look leaves it to finish_switch, after the
+ *       publication; so seg is not freed meanwhile.  A look again pins seg
+ *       (t->pinned) before T can run anywhere, and the operation unpins it
+ *       at its end;
+ *   I4  no cell update is lost or doubled: the publication is a CAS from
+ *       the state T saw (EMPTY), so it succeeds only if
+ *       nobody moved c in between; otherwise T runs its direction's cell
+ *       machine on the same cell again (update_cell_send/receive, the same
+ *       code that decided to wait), which sees the move (BUFFERED, BROKEN,
+ *       IN_BUFFER, CLOSED...) as if it had come before its first look;
+ *   I5  the close check follows the publication (as withdraw_if_closed
+ *       follows the ordinary one): a close whose scan missed c is seen;
+ *       the operation's end (op_end) came before the switch, after the
+ *       fetch-and-add, with ch->attention == 0 (else the ordinary path is
+ *       taken): no clause was set aside to hand back, and the publication
+ *       settles no cell, so the closed(ch) watchers need no notice for it
+ *       (a withdrawal that settles one is followed by the woken thread's
+ *       op_end);
+ *   I6  t->state == THREAD_PUBLISHING  =>  the publication may still read
+ *       t and ch: a resumer that took t waits for THREAD_WAITING before it
+ *       makes T runnable (until then T cannot return, and its frame and
+ *       the channel it uses stay).  Plain loads and a store: the resumer
+ *       almost always comes long after.
+ * Only chan_send on any channel and chan_recv on unbuffered (rendezvous,
+ * unbounded) channels wait this way: a receive on a buffered channel
+ * expands the buffer once its waiter is in the cell (update_cell_receive),
+ * which must happen once per cell, look again or not. */
+
+/* Whether w, a blocking operation (kind known at compile time), waits off
+ * its CPU (above). */
+static inline bool waits_off_cpu(wuc_chan *ch, const struct waiter *w, bool receive) {
+  return w->kind == WAITER_BLOCKING && !(receive && buffered_channel(ch)) &&
+         chan_attention(ch) == 0;
+}
+
+static __attribute__((noreturn, cold, noinline)) void not_a_user_thread(const char *call,
+                                                                        const char *site) {
+  wuc_current_thread_or_die_at(call, site, 0); /* stops */
+  __builtin_unreachable();
+}
+
+/* A thread waiter that looked again and now waits in another cell: its old
+ * segment is no longer used. */
+static __attribute__((noinline, cold)) void unpin_old(struct thread_waiter *t) {
+  wuc_chan_segment_unpin(t->seg);
+  t->pinned = false;
+}
+
+/* Parks T to publish its thread waiter t in cell `index` of seg, seen EMPTY
+ * (a receive waits off its CPU only where no IN_BUFFER is: above).  When T
+ * runs again, t's state says why: the result, or THREAD_LOOK_AGAIN (the
+ * cell moved meanwhile).  The switch is this function's tail call, so it
+ * saves no registers of its own around it. */
+static __attribute__((noinline)) void park_in_cell(wuc_chan *ch, struct wuc_chan_segment *seg,
+                                                   uint64_t index, uintptr_t gone, void *data,
+                                                   struct thread_waiter *t, const char *site,
+                                                   const char *call) {
+  /* wuc_tls_worker, read before the switch only: nothing after it here
+   * uses the worker (it may be another one then: scheduler.h). */
+  struct worker *worker = wuc_tls_worker;
+  struct wuc_uthread *self = worker ? worker->current : NULL;
+  if (__builtin_expect(!self, 0)) not_a_user_thread(call, site);
+  t->thread = self;
+  t->data = data;
+  t->off_cpu = true;
+  t->cell = cell(seg, index);
+  t->gone = gone;
+  t->ch = ch;
+  t->seg = seg;
+  atomic_store_explicit(&t->state, THREAD_PUBLISHING, memory_order_relaxed);
+  /* As wuc_park_at, for the deadlock report; cleared when self runs again. */
+  __atomic_store_n(&self->wait_what, call, __ATOMIC_RELAXED);
+  self->wait_object = ch;
+  self->wait_file = site;
+  self->wait_line = 0;
+  worker->publish_waiter = t;
+  wuc_switch_away(worker, self, PREV_PARK_IN_CELL); /* finish_switch publishes t */
+}
+
+/* After park_in_cell: true if woken, false to look at the cell again. */
+static inline bool woken_in_cell(struct thread_waiter *t) {
+  return atomic_load_explicit(&t->state, memory_order_acquire) != THREAD_LOOK_AGAIN;
+}
+
+/* At the end of a blocking operation (after its last look into a segment). */
+static inline void unpin_if_looked_again(struct thread_waiter *t) {
+  if (__builtin_expect(t->pinned, 0)) wuc_chan_segment_unpin(t->seg);
+}
+
+/* Makes T runnable again from the publication (park_state first: I1). */
+static void publication_resumes(struct wuc_uthread *thread, struct thread_waiter *t,
+                                uint32_t state) {
+  atomic_store_explicit(&t->state, state, memory_order_release);
+  atomic_store_explicit(&thread->park_state, PARK_RUNNING, memory_order_relaxed);
+  wuc_make_runnable(thread);
+}
+
+/* Publications that failed (their threads looked again), for the stress
+ * test that makes them happen (test/stress/chan_stress.cc, lookagain): a
+ * plain count, exact enough for that. */
+static _Atomic unsigned long looks_again;
+unsigned long wuc_chan_looks_again(void) {
+  return atomic_load_explicit(&looks_again, memory_order_relaxed);
+}
+
+void wuc_chan_publish_slow(struct wuc_uthread *thread, struct thread_waiter *t, bool published) {
+  if (published) { /* but the channel is closed: the close check (I5), as withdraw_if_closed */
+    uintptr_t state = atomic_load(t->cell);
+    while (is_waiter(state) && waiter_ptr(state) == t) {
+      if (atomic_compare_exchange_weak(t->cell, &state, t->gone)) {
+        publication_resumes(thread, t, WAKE_CLOSED);
+        return;
+      }
+    }
+    /* A resumer has it: our last touch of t and the channel (I6). */
+    atomic_store_explicit(&t->state, THREAD_WAITING, memory_order_release);
+    return;
+  }
+  /* The cell moved since T looked (I4): T looks again, in seg (I3). */
+  atomic_store_explicit(&looks_again, atomic_load_explicit(&looks_again, memory_order_relaxed) + 1,
+                        memory_order_relaxed);
+  if (!t->pinned) {
+    wuc_chan_segment_pin(t->seg);
+    t->pinned = true;
+  }
+  publication_resumes(thread, t, THREAD_LOOK_AGAIN);
 }
 
 static __attribute__((noreturn)) void own_claim_lost(wuc_select_node *n) {
@@ -585,7 +759,8 @@ enum outcome {
   OUTCOME_WAITING,   /* the waiter is in the cell */
   OUTCOME_GAVE_UP,   /* a try found nothing to do now */
   OUTCOME_FAILED,    /* the cell is lost: take another */
-  OUTCOME_CLOSED     /* the channel is closed (for a receive: and drained) */
+  OUTCOME_CLOSED,    /* the channel is closed (for a receive: and drained) */
+  OUTCOME_WOKEN      /* a blocking op waited off its CPU: the result is its waiter's */
 };
 
 /* After waiting in cell index: if the channel was closed meanwhile, close
@@ -673,6 +848,11 @@ update_cell_send(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t s, const v
           wuc_chan_segment_cell_cleaned(ch, seg);
           return OUTCOME_GAVE_UP;
         }
+      } else if (waits_off_cpu(ch, w, false)) {
+        if (__builtin_expect(w->thread->pinned, 0) && w->thread->seg != seg) unpin_old(w->thread);
+        park_in_cell(ch, seg, s, CELL_INTERRUPTED_SEND, NULL, w->thread, w->site, "chan_send");
+        if (woken_in_cell(w->thread)) return OUTCOME_WOKEN;
+        /* else the cell moved while we switched: look again */
       } else if (atomic_compare_exchange_strong(
                      c, &state, waiting_state(w, NULL, "chan_send") | WAITER_SENDER)) {
         return OUTCOME_WAITING;
@@ -726,6 +906,7 @@ send_cells(wuc_chan *ch, const void *value, struct waiter *w, struct wuc_chan_se
 static inline __attribute__((always_inline)) bool
 send_impl(wuc_chan *ch, const void *value, enum waiter_kind kind, const char *site) {
   struct thread_waiter tw;
+  if (kind == WAITER_BLOCKING) tw.pinned = false;
   struct waiter w = {.kind = kind, .node = NULL, .thread = &tw, .site = site};
   struct wuc_chan_segment *seg;
   uint64_t s;
@@ -734,18 +915,25 @@ send_impl(wuc_chan *ch, const void *value, enum waiter_kind kind, const char *si
   case OUTCOME_COMPLETED:
     sent = true;
     break;
+  case OUTCOME_WOKEN: /* waited off its CPU: its end came before (I5) */
+    sent = atomic_load_explicit(&tw.state, memory_order_relaxed) == WAKE_OK;
+    if (!sent) op_end(ch, true, NULL); /* its withdrawal may have settled the cell */
+    unpin_if_looked_again(&tw);
+    return sent;
   case OUTCOME_WAITING: { /* no segment pointer held while parked */
     /* The operation's end comes before it parks: its last transition is
      * behind it, and the clauses set aside must be handed back now (they
      * may be the ones to resume it). */
     bool withdrawn = withdraw_if_closed(ch, seg, s, &tw, CELL_INTERRUPTED_SEND);
     op_end(ch, true, NULL);
+    unpin_if_looked_again(&tw);
     return !withdrawn && thread_waiter_wait(&tw, "chan_send", ch, site);
   }
   default:
     break;
   }
   op_end(ch, sent, NULL);
+  if (kind == WAITER_BLOCKING) unpin_if_looked_again(&tw);
   return sent;
 }
 
@@ -836,6 +1024,11 @@ update_cell_receive(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r, void
           receive_cell_cleaned(ch, seg, r);
           return OUTCOME_GAVE_UP;
         }
+      } else if (waits_off_cpu(ch, w, true)) {
+        if (__builtin_expect(w->thread->pinned, 0) && w->thread->seg != seg) unpin_old(w->thread);
+        park_in_cell(ch, seg, r, CELL_CLOSED, out, w->thread, w->site, "chan_recv");
+        if (woken_in_cell(w->thread)) return OUTCOME_WOKEN;
+        /* else the cell moved while we switched: look again */
       } else if (atomic_compare_exchange_strong(c, &state, waiting_state(w, out, "chan_recv"))) {
         expand_buffer(ch); /* the cell is used up */
         return OUTCOME_WAITING;
@@ -899,6 +1092,7 @@ static bool next_element_buffered(wuc_chan *ch, struct wuc_chan_segment *seg) {
 static inline __attribute__((always_inline)) bool
 recv_impl(wuc_chan *ch, void *out, enum waiter_kind kind, const char *site) {
   struct thread_waiter tw;
+  if (kind == WAITER_BLOCKING) tw.pinned = false;
   struct waiter w = {.kind = kind, .node = NULL, .thread = &tw, .site = site};
   struct wuc_chan_segment *seg, *held = NULL;
   uint64_t r;
@@ -908,10 +1102,16 @@ recv_impl(wuc_chan *ch, void *out, enum waiter_kind kind, const char *site) {
     received = true;
     held = seg;
     break;
+  case OUTCOME_WOKEN: /* as in send_impl */
+    received = atomic_load_explicit(&tw.state, memory_order_relaxed) == WAKE_OK;
+    if (!received) op_end(ch, true, NULL);
+    unpin_if_looked_again(&tw);
+    return received;
   case OUTCOME_WAITING: { /* no segment pointer held while parked */
     /* The operation's end before it parks, as in send_impl. */
     bool withdrawn = withdraw_if_closed(ch, seg, r, &tw, CELL_CLOSED);
     op_end(ch, true, NULL);
+    unpin_if_looked_again(&tw);
     return !withdrawn && thread_waiter_wait(&tw, "chan_recv", ch, site);
   }
   default:
@@ -922,6 +1122,7 @@ recv_impl(wuc_chan *ch, void *out, enum waiter_kind kind, const char *site) {
   if (__builtin_expect(attention != 0, 0) &&
       !(attention == ATTENTION_CLOSED && held && next_element_buffered(ch, held)))
     attend(ch, attention, received, NULL);
+  if (kind == WAITER_BLOCKING) unpin_if_looked_again(&tw);
   return received;
 }
 

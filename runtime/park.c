@@ -80,7 +80,13 @@ void wuc_unpark(wuc_uthread_t *t) {
     case PARK_EXITED:
       wuc_fatal("wuc_unpark: user thread %lu has already finished", t->id);
     default:
-      if (state == PARK_PUBLISHED) return; /* its publication's winner wakes it */
+      /* A published park (a statement's wait, a thread waiter in its
+       * channel cell): only whoever wins what was published makes t
+       * runnable.  No unpark is in flight for a thread that starts such a
+       * wait (every waker is waited out: WAKING words, a node's DONE), so
+       * this is a stale wake, which an ordinary park would have spent on
+       * one more turn of its wait's loop.  Dropped. */
+      if (state == PARK_PUBLISHED) return;
       wuc_fatal("wuc_unpark(%p): not a user thread", (void *)t);
     }
   }

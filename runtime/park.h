@@ -75,6 +75,24 @@ void wuc_park_published(const char *what, const void *object, bool (*publish)(vo
                         void *arg);
 void wuc_wake_published(wuc_uthread_t *t);
 
+/* The same, specialised for a blocking channel operation's thread waiter
+ * (channel.c, "thread waiters off their CPU"), its publication inline in
+ * the switch's finishing step instead of a call through a pointer.  The
+ * operation, on a user thread, decides to wait in a channel cell but does
+ * not put its waiter there: it switches away (PREV_PARK_IN_CELL), and the
+ * context that runs next on its worker calls wuc_chan_publish_waiter from
+ * the switch's finishing step (scheduler.c, finish_switch), before any
+ * quiescent point (reclaim.h): the operation may still hold a pointer into
+ * the channel's segments.  Whoever takes the waiter out of its cell then
+ * knows the thread is off its CPU and has finished parking, and makes it
+ * runnable with plain stores; the thread's park_state is PARK_PUBLISHED
+ * meanwhile, which wuc_unpark leaves alone (scheduler.h).  The publication
+ * (chan_waiter.h) makes the thread runnable again at once if it cannot
+ * stay there (its cell moved, or the channel was closed). */
+
+/* How many publications found their cell moved (for tests). */
+unsigned long wuc_chan_looks_again(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,8 +10,10 @@
  *     yields while it holds a pointer it read from a shared structure, so at
  *     a scheduling point the worker holds no such pointer.  It announces
  *     that at every full look for work, at least every 31st schedule (a
- *     hand-off straight to the `next` thread skips it: scheduler.h), while
- *     it sleeps, and every 256 operations (wuc_reclaim_op_start);
+ *     hand-off straight to the `next` thread skips it: scheduler.h; the
+ *     full look of a channel operation's park makes it only after the
+ *     switch, once the waiter is published: park.h), while it sleeps, and
+ *     every 256 operations (wuc_reclaim_op_start);
  *   - wuc_retire(p, free_fn) stamps p with the current global epoch and
  *     advances the epoch; p is freed once every worker has been quiescent
  *     after that stamp (a sleeping worker counts as quiescent).

@@ -14,9 +14,11 @@
 #include <wuc/waituntil.h> /* wuc_wu_stmt_init */
 
 #include "blocking.h"
+#include "chan_waiter.h"
 #include "clock.h"
 #include "fatal.h"
 #include "futex.h"
+#include "park.h"
 #include "poller.h"
 #include "preempt.h"
 #include "sanitizer.h"
@@ -287,6 +289,15 @@ static inline __attribute__((always_inline)) void finish_switch(struct worker *w
     }
     break;
   }
+  case PREV_PARK_IN_CELL:
+    /* A channel's thread waiter goes into its cell now that p is off its
+     * CPU (park.h; channel.c, park_in_cell): no CAS of its park word. */
+    wuc_chan_publish_waiter(p, w->publish_waiter);
+    if (w->quiesce_after_publish) { /* the full look left it for after that */
+      w->quiesce_after_publish = false;
+      wuc_reclaim_quiescent(w);
+    }
+    break;
   case PREV_EXIT: /* handled above: prev is NULL */
   case PREV_NONE:
     break;
@@ -329,9 +340,13 @@ static void poll_while_busy(void) {
 
 /* Work this worker can take without stealing: the full look.  Inlined in
  * the switch; the scheduler context's callers use look_for_local_work. */
-static inline __attribute__((always_inline)) struct wuc_uthread *find_local_work(struct worker *w) {
+static inline __attribute__((always_inline)) struct wuc_uthread *find_local_work(struct worker *w,
+                                                                                 bool quiesce) {
   struct wuc_uthread *t;
-  wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
+  if (quiesce)
+    wuc_reclaim_quiescent(w); /* a scheduling point holds no shared pointers */
+  else
+    w->quiesce_after_publish = true; /* finish_switch's, after the publication */
   /* Every 61st schedule the global queue goes first, and half-way between,
    * the pinned list: with both always non-empty (100,000 threads yielding,
    * one of them preempted), neither waits for the other.  Counted down over
@@ -359,7 +374,7 @@ static inline __attribute__((always_inline)) struct wuc_uthread *find_local_work
 }
 
 static __attribute__((noinline)) struct wuc_uthread *look_for_local_work(struct worker *w) {
-  return find_local_work(w);
+  return find_local_work(w, true);
 }
 
 /* A yield that finds nothing else to run here returns at once, unless
@@ -425,7 +440,9 @@ static inline void switching(struct worker *w, struct wuc_uthread *cur, enum pre
  * but the worker's. */
 static __attribute__((noinline)) bool switch_after_look(struct worker *w, struct wuc_uthread *cur,
                                                         enum prev_action action) {
-  struct wuc_uthread *next = find_local_work(w);
+  /* A thread parking to publish its waiter still holds a pointer into its
+   * channel's segment until finish_switch has published (park.h). */
+  struct wuc_uthread *next = find_local_work(w, action != PREV_PARK_IN_CELL);
   if (!next && action == PREV_YIELD) { /* nobody else to run here */
     polling_pause();
     return false;

@@ -8,8 +8,9 @@
  *   PARKED   blocked in wuc_park, permit absent; whoever moves it from PARKED
  *            to RUNNING (by CAS) owns making it runnable, exactly once
  *   EXITED   its function returned
- *   PUBLISHED  blocked in wuc_park_published: not woken by unpark, but by
- *            whoever wins what its publication published (park.h)
+ *   PUBLISHED  blocked in wuc_park_published (park.h), or a blocking channel
+ *            operation's thread waiter published in its cell (channel.c):
+ *            not woken by unpark, but by whoever wins what was published
  *
  * A parking thread does not write PARKED itself: it switches away first, and
  * the context that runs next commits the park (finish_switch).  Until the
@@ -20,6 +21,17 @@
  * thread's wait itself becomes visible only in finish_switch, so whoever
  * finds it knows the thread is off its CPU and makes it runnable with plain
  * stores; neither side touches the park word with a read-modify-write.
+ *
+ * A blocking channel operation that must wait parks that way, specialised
+ * (PREV_PARK_IN_CELL): it switches away with its thread waiter not yet in
+ * its cell, and the finishing step publishes it there by the cell's own
+ * CAS (channel.c, "thread waiters off their CPU").  As predicates:
+ *   waiter in cell  =>  thread off its CPU, in no queue, park_state PUBLISHED
+ *   thread runnable again  <=>  exactly one party moved the cell away from
+ *       its waiter (a resumer), or the publication failed or withdrew it
+ * so neither side needs a read-modify-write of the park word.  No quiescent
+ * point (reclaim.h) comes between the operation's fetch-and-add and the
+ * publication: the full look leaves its point to finish_switch.
  *
  * Switches.  A thread that blocks, yields or exits switches straight to the
  * next runnable thread of its worker (or to the worker's scheduler context if
@@ -160,7 +172,15 @@ struct wuc_uthread {
   struct wuc_thread_timer stmt_timer;      /* its statements' timeouts (timer.h, timeout.c) */
 };
 
-enum prev_action { PREV_NONE, PREV_YIELD, PREV_PARK, PREV_PARK_PUBLISH, PREV_EXIT, PREV_PREEMPT };
+enum prev_action {
+  PREV_NONE,
+  PREV_YIELD,
+  PREV_PARK,
+  PREV_PARK_PUBLISH, /* wuc_park_published */
+  PREV_PARK_IN_CELL, /* a channel's thread waiter (park.h) */
+  PREV_EXIT,
+  PREV_PREEMPT
+};
 
 struct worker {
   unsigned id;
@@ -171,11 +191,13 @@ struct worker {
   /* PREV_PARK_PUBLISH: what makes prev's wait visible (park.h). */
   bool (*prev_publish)(void *arg);
   void *prev_publish_arg;
-  struct wuc_stack exited_stack; /* of a thread that just exited: free after the switch */
-  struct wuc_stack_cache stacks; /* free stacks for spawns on this worker (stack.h) */
-  wuc_context exit_ctx;          /* that thread's last context: release after the switch */
-  bool in_timer_callbacks;       /* wakes go to the queue's back, not `next` */
-  bool keep_one_wake;            /* the next such wake wakes no other worker (poller.c) */
+  struct thread_waiter *publish_waiter; /* PREV_PARK_IN_CELL: the one to publish (park.h) */
+  bool quiesce_after_publish;           /* that switch's full look left its quiescent point to it */
+  struct wuc_stack exited_stack;        /* of a thread that just exited: free after the switch */
+  struct wuc_stack_cache stacks;        /* free stacks for spawns on this worker (stack.h) */
+  wuc_context exit_ctx;                 /* that thread's last context: release after the switch */
+  bool in_timer_callbacks;              /* wakes go to the queue's back, not `next` */
+  bool keep_one_wake;                   /* the next such wake wakes no other worker (poller.c) */
   bool spinning;
   uint32_t fair_countdown; /* schedules before one looks at global or pinned first */
   bool fair_global;        /* the last such look was at the global queue */

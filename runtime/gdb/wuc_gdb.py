@@ -32,7 +32,8 @@ import gdb
 import gdb.unwinder
 
 # park_state (runtime/scheduler.h): RUNNING and PERMIT, when not on a worker,
-# mean queued to run.
+# mean queued to run; PUBLISHED (4) is a published park (a statement's wait, a
+# blocking channel operation's thread waiter in its cell).
 PARK_STATES = {0: "runnable", 1: "runnable", 2: "parked", 3: "done", 4: "parked"}
 
 

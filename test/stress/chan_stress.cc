@@ -18,6 +18,10 @@
 //             run (LeakSanitizer in the ASan build).
 //   lincheck  small random concurrent histories checked for linearizability
 //             against the sequential model in lincheck.h.
+//   lookagain blocking operations whose cells other threads' try
+//             operations move while the waiting thread switches away (the
+//             publication after the switch looks again): exactly-once and
+//             per-producer order.
 //   selftest  the checker on hand-made histories, valid and invalid.
 //
 // Options: --seed N (op choices are reproducible from it; interleavings are
@@ -265,6 +269,101 @@ void RunFifo() {
       }
   std::printf("fifo: %ld cases (5 capacities x 4 shapes x %ld), 40000 elements each\n", round,
               g_scale);
+}
+
+// ---- look again ------------------------------------------------------------------
+//
+// A blocking chan_send/chan_recv that must wait puts its waiter in its cell
+// only after its thread has switched away (runtime/channel.c, "thread
+// waiters off their CPU"); if the cell moved meanwhile, the thread looks at
+// it again.  Threads doing chan_try_send and chan_try_recv in a loop, which
+// never park, hit cells in that window from the other workers (so at 2 and
+// 8 workers; at 1 the window is closed to other threads): a try send fills
+// a blocking receiver's EMPTY cell (BUFFERED), a try receive breaks a
+// blocking sender's (BROKEN).  Exactly-once, intact, and
+// per-producer order for each consumer, on rendezvous and unbounded
+// channels (the ones where receives wait that way).
+
+} // namespace
+extern "C" unsigned long wuc_chan_looks_again(void);
+namespace {
+
+void LookAgainCase(size_t cap, uint32_t per, uint64_t seed) {
+  const int kUser = 3, kTry = 2, kProducers = kUser + kTry;
+  elem_chan *c = NewChan(cap);
+  std::vector<std::vector<uint32_t>> got(kProducers * kProducers);
+  std::atomic<long> received{0};
+  auto consume = [&](int k, Elem e) {
+    CheckIntact(e, kProducers, per);
+    got[k * kProducers + e.producer].push_back(e.seq);
+    received.fetch_add(1);
+  };
+  std::vector<uthread_t *> senders, threads;
+  for (int p = 0; p < kUser; p++) // blocking senders and receivers
+    senders.push_back(SpawnFn([=] {
+      for (uint32_t s = 1; s <= per; s++)
+        CHECK(chan_send(c, MakeElem(p, s)), "blocking send %u of %d failed", s, p);
+    }));
+  for (int k = 0; k < kUser; k++)
+    threads.push_back(SpawnFn([=, &consume] {
+      Elem e;
+      while (chan_recv(c, &e)) consume(k, e);
+    }));
+  for (int f = 0; f < kTry; f++) {
+    senders.push_back(SpawnFn([=] { // try sends, until each goes through
+      const int p = kUser + f;
+      for (uint32_t s = 1; s <= per; s++)
+        while (!chan_try_send(c, MakeElem(p, s))) uthread_yield();
+    }));
+    threads.push_back(SpawnFn([=, &consume] { // try receives, until closed and drained
+      const int k = kUser + f;
+      Elem e;
+      for (;;) {
+        if (chan_try_recv(c, &e))
+          consume(k, e);
+        else if (!chan_is_closed(c))
+          uthread_yield();
+        else if (chan_try_recv(c, &e)) // closed: what is left, then stop
+          consume(k, e);
+        else
+          break;
+      }
+    }));
+  }
+  (void)seed;
+  JoinAll(senders);
+  chan_close(c); // every element is in: the receivers drain and stop
+  JoinAll(threads);
+  CHECK(received.load() == long{kProducers} * per, "received %ld of %ld elements (capacity %s)",
+        received.load(), long{kProducers} * per, CapName(cap));
+  std::vector<uint32_t> count(kProducers * (per + 1), 0);
+  for (int k = 0; k < kProducers; k++)
+    for (int p = 0; p < kProducers; p++) {
+      uint32_t last = 0;
+      for (uint32_t s : got[k * kProducers + p]) {
+        CHECK(s > last, "consumer %d got seq %u of producer %d after seq %u", k, s, p, last);
+        last = s;
+        count[p * (per + 1) + s]++;
+      }
+    }
+  for (int p = 0; p < kProducers; p++)
+    for (uint32_t s = 1; s <= per; s++)
+      CHECK(count[p * (per + 1) + s] == 1, "element %u of producer %d received %u times", s, p,
+            count[p * (per + 1) + s]);
+  DeleteChan(c);
+}
+
+void RunLookAgain() {
+  g_phase = "lookagain";
+  unsigned long before = wuc_chan_looks_again();
+  long round = 0;
+  for (long rep = 0; rep < g_scale * 4; rep++)
+    for (size_t cap : {size_t{0}, kUnbounded}) {
+      g_round = ++round;
+      LookAgainCase(cap, 5000, g_seed + round);
+    }
+  std::printf("lookagain: %ld cases, 25000 elements each, %lu publications looked again\n", round,
+              wuc_chan_looks_again() - before);
 }
 
 // ---- close storms ---------------------------------------------------------------
@@ -1168,10 +1267,10 @@ void StartWatchdog(int seconds) {
 }
 
 int Usage() {
-  std::fprintf(
-      stderr,
-      "usage: wuc_chan_stress fifo|close|churn|withdraw|lincheck|selftest [--seed N] [--scale K] "
-      "[--known-bugs=try-races|close|all]\n");
+  std::fprintf(stderr,
+               "usage: wuc_chan_stress fifo|close|churn|withdraw|lincheck|lookagain|selftest "
+               "[--seed N] [--scale K] "
+               "[--known-bugs=try-races|close|all]\n");
   return 2;
 }
 
@@ -1226,6 +1325,8 @@ int main(int argc, char **argv) {
     RunLincheck();
   else if (mode == "selftest")
     RunSelftest();
+  else if (mode == "lookagain")
+    RunLookAgain();
   else
     return Usage();
   g_done = true;

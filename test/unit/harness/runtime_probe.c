@@ -18,7 +18,8 @@ unsigned probe_worker_id(void) {
 }
 
 int probe_is_parked(const struct wuc_uthread *t) {
-  return atomic_load(&((struct wuc_uthread *)t)->park_state) == PARK_PARKED;
+  int state = atomic_load(&((struct wuc_uthread *)t)->park_state);
+  return state == PARK_PARKED || state == PARK_PUBLISHED; /* (a statement's or thread waiter's) */
 }
 
 void probe_await_parked(const struct wuc_uthread *t) {
