@@ -948,9 +948,21 @@ bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size) {
   return wuc_chan_send_at(ch, value, elem_size, NULL);
 }
 
+/* A non-blocking operation from a kernel thread outside the runtime (a
+ * foreign thread, the monitor dispatching a signal): reclamation counts it
+ * while it holds segment pointers (reclaim.h, wuc_reclaim_foreign_begin). */
+static __attribute__((noinline, cold)) bool foreign_try_send(wuc_chan *ch, const void *value) {
+  wuc_check_not_forked("a channel operation");
+  wuc_reclaim_foreign_begin();
+  bool sent = send_impl(ch, value, WAITER_TRY, NULL);
+  wuc_reclaim_foreign_end();
+  return sent;
+}
+
 bool wuc_chan_try_send(wuc_chan *ch, const void *value, size_t elem_size) {
-  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   chan_ready(ch, elem_size, "chan_try_send");
+  if (__builtin_expect(!wuc_tls_worker, 0)) return foreign_try_send(ch, value);
+  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   return send_impl(ch, value, WAITER_TRY, NULL);
 }
 
@@ -1137,9 +1149,18 @@ bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
   return wuc_chan_recv_at(ch, out, elem_size, NULL);
 }
 
+static __attribute__((noinline, cold)) bool foreign_try_recv(wuc_chan *ch, void *out) {
+  wuc_check_not_forked("a channel operation");
+  wuc_reclaim_foreign_begin(); /* as foreign_try_send */
+  bool received = recv_impl(ch, out, WAITER_TRY, NULL);
+  wuc_reclaim_foreign_end();
+  return received;
+}
+
 bool wuc_chan_try_recv(wuc_chan *ch, void *out, size_t elem_size) {
-  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   chan_ready(ch, elem_size, "chan_try_recv");
+  if (__builtin_expect(!wuc_tls_worker, 0)) return foreign_try_recv(ch, out);
+  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   return recv_impl(ch, out, WAITER_TRY, NULL);
 }
 
@@ -1181,9 +1202,22 @@ static void close_cell(_Atomic uintptr_t *c, uint64_t index, uint64_t s_close) {
   }
 }
 
+static void close_impl(wuc_chan *ch);
+
 void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
-  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
   chan_ready(ch, elem_size, "chan_close");
+  if (__builtin_expect(!wuc_tls_worker, 0)) {
+    wuc_check_not_forked("a channel operation");
+    wuc_reclaim_foreign_begin(); /* as foreign_try_send */
+    close_impl(ch);
+    wuc_reclaim_foreign_end();
+    return;
+  }
+  wuc_reclaim_op_start(); /* no segment pointer held yet: may be a quiescent point */
+  close_impl(ch);
+}
+
+static void close_impl(wuc_chan *ch) {
   struct wuc_chan_segment *seg = atomic_load(&ch->receive_segment);
   struct wuc_chan_segment *sseg = atomic_load(&ch->send_segment);
   if (sseg->id < seg->id) seg = sseg;

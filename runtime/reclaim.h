@@ -40,7 +40,8 @@ typedef struct wuc_retired {
 
 /* Hands `r` (embedded in the object to free) to the reclaimer; free_fn runs
  * once no worker can hold a pointer to the object any more.  Call from a
- * user thread or a worker's scheduler. */
+ * user thread or a worker's scheduler, or between wuc_reclaim_foreign_begin
+ * and _end. */
 void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *));
 
 /* For operations on reclaimable structures, called at their start (where
@@ -53,6 +54,15 @@ void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *));
  * wuc_wu_send_early or ..._early_first; the set-up after the early tries
  * does not count again), not once per clause. */
 void wuc_reclaim_op_start(void);
+
+/* Around a non-blocking operation on reclaimable structures made by a kernel
+ * thread outside the runtime (a foreign thread's chan_try_send or
+ * chan_close, the monitor dispatching a signal to its channels): the thread
+ * counts as a worker that is not quiescent, one such thread at a time (a
+ * mutex: these operations are rare and short), and what it retires waits on
+ * a list of its own until a worker finds it safe. */
+void wuc_reclaim_foreign_begin(void);
+void wuc_reclaim_foreign_end(void);
 
 /* Scheduler hooks: a quiescent point, going to sleep, waking up. */
 void wuc_reclaim_quiescent(struct worker *w);

@@ -21,6 +21,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "channel_c_api.h"
@@ -334,6 +335,51 @@ TEST(Channel, UnboundedMillionSendsNeverBlock) {
   }
   EXPECT_EQ(chan_len(&c), 0u);
   chan_destroy(&c);
+}
+
+// Kernel threads outside the runtime may make the non-blocking operations
+// (docs/library.md); reclamation counts them while they hold segment
+// pointers, and the segments they retire wait for a worker (reclaim.h,
+// wuc_reclaim_foreign_begin).  Enough elements to pass hundreds of segments
+// each way: retiring one from such a thread stopped the program ("wuc_retire
+// called outside the wuc runtime"), as the monitor's signal dispatch did.
+TEST(Channel, ForeignKernelThreadsTryAcrossManySegments) {
+  constexpr long kN = 20000;
+  long_chan to_user{}, from_user{};
+  chan_init(&to_user, kUnbounded);
+  chan_init(&from_user, 4);
+  std::thread sender([&] {
+    for (long i = 0; i < kN; i++) EXPECT_TRUE(chan_try_send(&to_user, i));
+    chan_close(&to_user);
+  });
+  std::atomic<long> received{0};
+  std::thread receiver([&] {
+    long next = 0, v = -1;
+    while (next < kN) {
+      if (!chan_try_recv(&from_user, &v)) {
+        std::this_thread::yield();
+        continue;
+      }
+      EXPECT_EQ(v, next);
+      next++;
+    }
+    received = next;
+  });
+  uthread_t *producer = wuc_test::SpawnFn([&] {
+    for (long i = 0; i < kN; i++) EXPECT_TRUE(chan_send(&from_user, i));
+  });
+  long v = -1;
+  for (long i = 0; i < kN; i++) {
+    ASSERT_TRUE(chan_recv(&to_user, &v));
+    ASSERT_EQ(v, i);
+  }
+  EXPECT_FALSE(chan_recv(&to_user, &v)); // closed by the foreign thread, drained
+  uthread_join(producer);
+  sender.join();
+  receiver.join();
+  EXPECT_EQ(received.load(), kN);
+  chan_destroy(&to_user);
+  chan_destroy(&from_user);
 }
 
 // ---- element types (compiled as C) ------------------------------------------
