@@ -284,8 +284,7 @@ static inline void wake_off_cpu(struct thread_waiter *t, enum wake_result result
                        0))
     wait_for_publication(t);
   atomic_store_explicit(&t->state, result, memory_order_release);
-  atomic_store_explicit(&thread->park_state, PARK_RUNNING, memory_order_relaxed);
-  wuc_make_runnable(thread); /* t may vanish now */
+  wuc_make_runnable_published(thread); /* t may vanish now */
 }
 
 static inline void wake_thread(struct thread_waiter *t, enum wake_result result) {
@@ -661,12 +660,11 @@ static inline void unpin_if_looked_again(struct thread_waiter *t) {
   if (__builtin_expect(t->pinned, 0)) wuc_chan_segment_unpin(t->seg);
 }
 
-/* Makes T runnable again from the publication (park_state first: I1). */
+/* Makes T runnable again from the publication. */
 static void publication_resumes(struct wuc_uthread *thread, struct thread_waiter *t,
                                 uint32_t state) {
   atomic_store_explicit(&t->state, state, memory_order_release);
-  atomic_store_explicit(&thread->park_state, PARK_RUNNING, memory_order_relaxed);
-  wuc_make_runnable(thread);
+  wuc_make_runnable_published(thread);
 }
 
 /* Publications that failed (their threads looked again), for the stress

@@ -87,6 +87,14 @@ static ssize_t read_file_rest(int fd, void *call, size_t done);
 
 static ssize_t read_unknown(struct fd_entry *e, void *call);
 
+/* After a short read of a stream socket (`seen`: its read sequence before
+ * the read): it is drained, the park-first mark, unless the peer hung up:
+ * then the end of file may wait behind the data with no edge to come. */
+static void mark_drained(struct fd_entry *e, uint32_t seen) {
+  if (!atomic_load_explicit(&e->hangup, memory_order_relaxed))
+    atomic_store_explicit(&e->drained, UINT64_C(1) << 32 | seen, memory_order_relaxed);
+}
+
 /* The loop every call shares (above).  what names the call for reports.
  * want: how many bytes a read asks for (0 for the other calls).
  *
@@ -139,11 +147,7 @@ static ssize_t io_loop_want(int fd, int dir, const char *what, attempt_fn *attem
     uint32_t seen = atomic_load_explicit(&e->seq[dir], memory_order_acquire);
     ssize_t r = attempt(fd, call);
     if (r >= 0) {
-      /* A short read drains the socket unless the peer hung up: then the
-       * end of file may wait behind the data with no edge to come. */
-      if (stream && r > 0 && (size_t)r < want &&
-          !atomic_load_explicit(&e->hangup, memory_order_relaxed))
-        atomic_store_explicit(&e->drained, UINT64_C(1) << 32 | seen, memory_order_relaxed);
+      if (stream && r > 0 && (size_t)r < want) mark_drained(e, seen);
       return r;
     }
     int error = errno;
@@ -224,9 +228,8 @@ static ssize_t read_unknown(struct fd_entry *e, void *call) {
   enum fd_kind kind = kind_of(e);
   if (kind == FD_KIND_FILE) return read_file_rest(e->fd, call, r > 0 ? (size_t)r : 0);
   if (r > 0) {
-    if (kind == FD_KIND_SOCKET && atomic_load_explicit(&e->stream, memory_order_relaxed) &&
-        !atomic_load_explicit(&e->hangup, memory_order_relaxed))
-      atomic_store_explicit(&e->drained, UINT64_C(1) << 32 | seen, memory_order_relaxed);
+    if (kind == FD_KIND_SOCKET && atomic_load_explicit(&e->stream, memory_order_relaxed))
+      mark_drained(e, seen);
     return r;
   }
   /* EAGAIN, EOPNOTSUPP, EBADF...: the loop's own attempt says */

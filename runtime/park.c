@@ -46,10 +46,7 @@ __attribute__((noinline)) void wuc_park_published(const char *what, const void *
   wuc_switch_away(w, cur, PREV_PARK_PUBLISH);
 }
 
-void wuc_wake_published(wuc_uthread_t *t) {
-  atomic_store_explicit(&t->park_state, PARK_RUNNING, memory_order_relaxed);
-  wuc_make_runnable(t);
-}
+void wuc_wake_published(wuc_uthread_t *t) { wuc_make_runnable_published(t); }
 
 void wuc_unpark(wuc_uthread_t *t) {
   if (!t) wuc_fatal("wuc_unpark(NULL)");

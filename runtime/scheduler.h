@@ -378,6 +378,12 @@ static inline void wuc_make_runnable(struct wuc_uthread *t) {
   atomic_store_explicit(&w->next, t, memory_order_release);
   wuc_next_filled(w);
 }
+/* Wakes a thread parked by its publication (park.h, wuc_wake_published):
+ * inline for the channel's hot wake. */
+static inline void wuc_make_runnable_published(struct wuc_uthread *t) {
+  atomic_store_explicit(&t->park_state, PARK_RUNNING, memory_order_relaxed);
+  wuc_make_runnable(t);
+}
 /* Gives up the worker: yield, park (after the caller set wait_*, which it
  * clears when the thread runs again), or be preempted (from the signal
  * handler, preempt.c). */

@@ -247,6 +247,23 @@ wuc_select_node *wuc_select_end_registration(wuc_select_stmt *s) {
   }
 }
 
+/* WAITING -> OPEN, for a node handed back to a statement parked by its
+ * publication: true if this call did it (its caller then owns the wake);
+ * false if the word is or becomes anything else (a claim took it, and
+ * wakes the thread, or the thread is not parked that way). */
+static bool reopen_waiting(wuc_select_stmt *s) {
+  for (;;) {
+    uintptr_t race = atomic_load(&s->race);
+    if (race == WUC_RACE_PENDING) {
+      cpu_relax(); /* a two-sided claim: it takes the word or gives WAITING back */
+    } else if (race != WUC_RACE_WAITING) {
+      return false;
+    } else if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_OPEN)) {
+      return true;
+    }
+  }
+}
+
 void wuc_select_defer(wuc_select_node *n) {
   wuc_select_stmt *s = n->stmt;
   wuc_select_node *head = atomic_load(&s->deferred);
@@ -258,21 +275,10 @@ void wuc_select_defer(wuc_select_node *n) {
   if (w && w->current == s->thread && !w->in_timer_callbacks) return;
   /* Parked by its publication (WAITING): open it again and wake it, unless
    * a claim takes it first (then the claim wakes it). */
-  if (s->all_or) {
-    for (;;) {
-      uintptr_t race = atomic_load(&s->race);
-      if (race == WUC_RACE_PENDING) {
-        cpu_relax(); /* a two-sided claim: it takes the word or gives WAITING back */
-        continue;
-      }
-      if (race != WUC_RACE_WAITING) break;
-      if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_OPEN)) {
-        wuc_wake_published(s->thread);
-        return;
-      }
-    }
-  }
-  wuc_unpark(s->thread);
+  if (s->all_or && reopen_waiting(s))
+    wuc_wake_published(s->thread);
+  else
+    wuc_unpark(s->thread);
 }
 
 static inline bool has_deferred(wuc_select_stmt *s) {
@@ -378,17 +384,9 @@ static bool publish_waiting(void *arg) {
   wuc_select_stmt *s = arg;
   uintptr_t race = WUC_RACE_REGISTERING;
   if (!atomic_compare_exchange_strong(&s->race, &race, WUC_RACE_WAITING)) return false;
-  if (atomic_load(&s->deferred) == NULL) return true;
-  for (;;) {
-    race = atomic_load(&s->race);
-    if (race == WUC_RACE_PENDING) {
-      cpu_relax(); /* a two-sided claim: it takes the word or gives WAITING back */
-    } else if (race != WUC_RACE_WAITING) {
-      return true; /* taken: its taker wakes the thread */
-    } else if (atomic_compare_exchange_weak(&s->race, &race, WUC_RACE_OPEN)) {
-      return false; /* the thread runs again and registers what came back */
-    }
-  }
+  /* Reopened here: the thread runs again and registers what came back;
+   * else taken, and its taker wakes the thread. */
+  return atomic_load(&s->deferred) == NULL || !reopen_waiting(s);
 }
 
 bool wuc_select_park_open(wuc_select_stmt *s) {
