@@ -1,6 +1,10 @@
 /* runq.c — per-worker FIFO rings and the global queue (see runq.h). */
 #include "runq.h"
 
+#include <stdlib.h>
+
+#include "fatal.h"
+
 #include "scheduler.h"
 
 #define RUNQ_MASK (WUC_RUNQ_SIZE - 1)
@@ -12,26 +16,32 @@ static inline void slot_store(struct runq *q, uint32_t i, struct wuc_uthread *t)
   atomic_store_explicit(&q->slots[i & RUNQ_MASK], t, memory_order_relaxed);
 }
 
-/* Appends the chain first .. last (n threads, linked by queue_next, last's
- * link NULL) to g under one lock. */
-static void global_append(struct global_runq *g, struct wuc_uthread *first,
-                          struct wuc_uthread *last, uint32_t n) {
-  pthread_mutex_lock(&g->lock);
-  if (g->tail)
-    g->tail->queue_next = first;
-  else
-    g->head = first;
-  g->tail = last;
-  atomic_fetch_add(&g->size, n);
-  pthread_mutex_unlock(&g->lock);
+#define GLOBAL_MIN_CAPACITY 256
+
+/* Makes room for n more threads in g (under its lock). */
+static void global_reserve(struct global_runq *g, uint32_t n) {
+  uint32_t size = atomic_load_explicit(&g->size, memory_order_relaxed);
+  if (size + n <= g->capacity) return;
+  uint32_t capacity = g->capacity ? g->capacity : GLOBAL_MIN_CAPACITY;
+  while (capacity < size + n) capacity *= 2;
+  struct wuc_uthread **ring = malloc(capacity * sizeof *ring);
+  if (!ring) wuc_fatal("out of memory growing the global run queue to %u threads", capacity);
+  for (uint32_t i = 0; i < size; i++) ring[i] = g->ring[(g->head + i) & (g->capacity - 1)];
+  free(g->ring);
+  g->ring = ring;
+  g->capacity = capacity;
+  g->head = 0;
 }
 
 /* Appends batch[0 .. n) to g under one lock (an overflow moves 129 threads:
  * a lock per thread cost rss100k's wake loop ~50 instructions per thread). */
 static void global_push_batch(struct global_runq *g, struct wuc_uthread *const *batch, uint32_t n) {
-  for (uint32_t i = 0; i + 1 < n; i++) batch[i]->queue_next = batch[i + 1];
-  batch[n - 1]->queue_next = NULL;
-  global_append(g, batch[0], batch[n - 1], n);
+  pthread_mutex_lock(&g->lock);
+  global_reserve(g, n);
+  uint32_t size = atomic_load_explicit(&g->size, memory_order_relaxed);
+  for (uint32_t i = 0; i < n; i++) g->ring[(g->head + size + i) & (g->capacity - 1)] = batch[i];
+  atomic_store_explicit(&g->size, size + n, memory_order_seq_cst);
+  pthread_mutex_unlock(&g->lock);
 }
 
 /* Moves half of a full local queue, plus t, to the global queue.  Fails (and
@@ -105,8 +115,7 @@ struct wuc_uthread *wuc_runq_steal(struct worker *thief, struct worker *victim) 
 }
 
 void wuc_global_runq_push(struct global_runq *g, struct wuc_uthread *t) {
-  t->queue_next = NULL;
-  global_append(g, t, t, 1);
+  global_push_batch(g, &t, 1);
 }
 
 struct wuc_uthread *wuc_global_runq_take(struct global_runq *g, struct worker *w) {
@@ -125,15 +134,11 @@ struct wuc_uthread *wuc_global_runq_take(struct global_runq *g, struct worker *w
                   atomic_load_explicit(&w->runq.head, memory_order_acquire);
   if (n > WUC_RUNQ_SIZE - used) n = WUC_RUNQ_SIZE - used;
   if (n == 0) n = 1;
-  atomic_fetch_sub(&g->size, n);
-  struct wuc_uthread *first = g->head;
-  g->head = first->queue_next;
-  for (uint32_t i = 1; i < n; i++) {
-    struct wuc_uthread *t = g->head;
-    g->head = t->queue_next;
-    wuc_runq_push(w, t);
-  }
-  if (!g->head) g->tail = NULL;
+  uint32_t mask = g->capacity - 1;
+  struct wuc_uthread *first = g->ring[g->head];
+  for (uint32_t i = 1; i < n; i++) wuc_runq_push(w, g->ring[(g->head + i) & mask]);
+  g->head = (g->head + n) & mask;
+  atomic_store_explicit(&g->size, size - n, memory_order_relaxed);
   pthread_mutex_unlock(&g->lock);
   return first;
 }

@@ -6,7 +6,7 @@
  * A thief takes half of the victim's queue at once.  When the ring is full
  * the owner moves half of it to the global queue.
  *
- * The global (injection) queue is a mutex-protected list for threads made
+ * The global (injection) queue is a mutex-protected ring for threads made
  * runnable outside any worker and for overflow; workers look at it when
  * their own queue is empty and, for fairness, every 61st schedule. */
 #ifndef WUC_RUNTIME_RUNQ_H
@@ -28,10 +28,15 @@ struct runq {
   struct wuc_uthread *_Atomic slots[WUC_RUNQ_SIZE];
 };
 
+/* A ring of handles that doubles when full, so that taking a batch copies
+ * pointers and reads no thread's handle (a linked list made every take walk
+ * one cold handle per thread, under the lock). */
 struct global_runq {
   pthread_mutex_t lock;
-  struct wuc_uthread *head, *tail; /* linked through uthread.queue_next */
-  _Atomic uint32_t size;
+  struct wuc_uthread **ring; /* NULL until the first push */
+  uint32_t capacity;         /* a power of two, or 0 */
+  uint32_t head;             /* ring index of the oldest thread */
+  _Atomic uint32_t size;     /* written under the lock, read without it */
 };
 
 void wuc_runq_push(struct worker *w, struct wuc_uthread *t);

@@ -151,7 +151,7 @@ struct wuc_uthread {
   uint32_t magic;           /* past the words free() reuses, so a stale handle reads DEAD */
   unsigned registry_worker; /* whose registry list holds it (wuc_registry_add) */
   _Atomic uintptr_t join_word;
-  struct wuc_uthread *queue_next; /* global run queue link */
+  struct wuc_uthread *queue_next; /* its worker's pinned list link (preempt.h) */
 
   struct wuc_stack stack; /* main's is not ours: base == NULL */
   void (*fn)(void *);

@@ -131,6 +131,14 @@ TEST(Scheduler, RunQueueOverflowSpillsToTheGlobalQueueTwoWorkers) {
   EXPECT_TRUE(ExitedWith(r, 0));
 }
 
+// The global queue is a ring that doubles when full: its threads come out in
+// the order they went in, across wrap-arounds and growths while wrapped,
+// through takes whose batches pass through the taker's local queue.
+TEST(Scheduler, GlobalQueueKeepsItsOrderAcrossWrapAndGrowth) {
+  long out = probe_global_runq_fifo(150);
+  EXPECT_GT(out, 20000) << "the first thread out of order: " << -1 - out;
+}
+
 // A thread woken into its waker's `next` slot while the waker goes on
 // computing (never blocking) is taken by the other worker once it has
 // waited there long enough (scheduler.c, steal_stale_next): otherwise it

@@ -1,6 +1,7 @@
 /* runtime_probe.c — see runtime_probe.h. */
 #include "runtime_probe.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <poller.h>
@@ -135,4 +136,31 @@ int probe_fd_try_readable(int fd, int waits_after_try) {
   n.try_only = 1;
   wuc_fd_clause c = wuc_readable_make(fd);
   return wuc_fd_register(&c, &n);
+}
+
+long probe_global_runq_fifo(int rounds) {
+  enum { THINGS = 1 << 16 };
+  static char things[THINGS]; /* stand-ins: the queue never reads a handle */
+  struct global_runq g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+  struct worker *w = calloc(1, sizeof *w);
+  long in = 0, out = 0;
+  uint32_t rng = 12345;
+  for (int r = 0; r < rounds && in < THINGS; r++) {
+    rng ^= rng << 13, rng ^= rng >> 17, rng ^= rng << 5;
+    long burst = rng % 700, takes = (rng >> 10) % 4;
+    for (long i = 0; i < burst && in < THINGS; i++)
+      wuc_global_runq_push(&g, (struct wuc_uthread *)(void *)&things[in++]);
+    for (long k = 0; k <= takes || (r == rounds - 1 && atomic_load(&g.size)); k++) {
+      struct wuc_uthread *t = wuc_global_runq_take(&g, w);
+      if (!t) break;
+      for (; t; t = wuc_runq_pop(w), out++)
+        if ((char *)(void *)t != &things[out]) {
+          free(w);
+          return -1 - out;
+        }
+    }
+  }
+  free(w);
+  free(g.ring);
+  return out == in ? out : -1 - out;
 }

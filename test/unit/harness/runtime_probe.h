@@ -72,6 +72,13 @@ int probe_fd_drained(int fd);
  * follows).  Returns whether the clause completed. */
 int probe_fd_try_readable(int fd, int waits_after_try);
 
+/* Runs a private global run queue (runq.h) through `rounds` rounds of
+ * pushes and takes whose sizes vary, so that its ring wraps around and
+ * grows while wrapped; a take's batch is drained from a private worker's
+ * local queue.  Returns how many threads came out, or -1 - i if the i-th
+ * one out was not the i-th one in (or, i = all in, if some never came out). */
+long probe_global_runq_fifo(int rounds);
+
 #ifdef __cplusplus
 }
 #endif
