@@ -535,6 +535,24 @@ void wuc_switch_exit(struct worker *w, struct wuc_uthread *next) {
  * stealing waits") and docs/benchmarks-log.md have the measurements. */
 #define STEAL_AGE_NS 100000
 
+/* STEAL_AGE_NS, or WUC_STEAL_AGE microseconds: a program whose threads
+ * compute between messages gains from spreading them at once (0), which
+ * costs the ones that only pass messages (docs/runtime.md). */
+static int64_t steal_age_ns = STEAL_AGE_NS;
+
+static int64_t steal_age_from_env(void) {
+  const char *env = getenv("WUC_STEAL_AGE");
+  if (!env || !*env) return STEAL_AGE_NS;
+  char *end;
+  errno = 0;
+  long long us = strtoll(env, &end, 10);
+  if (*end != '\0' || errno || us < 0 || us > 1000000)
+    wuc_fatal("WUC_STEAL_AGE=%s: expected how long work waits before another worker takes it, "
+              "in microseconds from 0 to 1000000",
+              env);
+  return us * 1000;
+}
+
 /* One pass over the other workers: the time it started, and the earliest
  * time at which work seen too young to steal will be old enough. */
 struct steal_scan {
@@ -543,7 +561,7 @@ struct steal_scan {
 };
 
 static bool ripe(struct steal_scan *scan, int64_t waiting_since) {
-  int64_t at = waiting_since + STEAL_AGE_NS;
+  int64_t at = waiting_since + steal_age_ns;
   if (scan->now >= at) return true;
   if (at < scan->ripe_at) scan->ripe_at = at;
   return false;
@@ -922,6 +940,7 @@ void wuc_sched_start_workers(void) {
   if (!atomic_compare_exchange_strong(&wuc_sched.started, &expected, true)) return;
   unsigned n = wuc_sched.target_workers;
   wuc_preempt_init(); /* before the workers: they inherit the signal mask */
+  steal_age_ns = steal_age_from_env();
   for (unsigned i = 1; i < n; i++) wuc_sched.workers[i] = worker_new(i);
   atomic_store(&wuc_sched.nworkers, n);
   pthread_attr_t attr;

@@ -1155,6 +1155,27 @@ TEST(Environment, BadProcessorCounts) {
   }
 }
 
+TEST(Environment, BadStealAges) {
+  for (const char *value : {"abc", "-1", "1000001", "5us", "99999999999999999999"}) {
+    SCOPED_TRACE(value);
+    auto r = RunScenario("spawn_one", {{"WUC_PROCESSORS", "2"}, {"WUC_STEAL_AGE", value}});
+    ExpectFatal(r,
+                std::string("WUC_STEAL_AGE=") + value +
+                    ": expected how long work waits before another worker takes it, in "
+                    "microseconds from 0 to 1000000",
+                "user thread 1 (main)");
+  }
+}
+
+TEST(Environment, GoodStealAges) {
+  for (const char *value : {"0", "100", "1000000", ""}) {
+    SCOPED_TRACE(value);
+    auto r = RunScenario("spawn_one", {{"WUC_PROCESSORS", "2"}, {"WUC_STEAL_AGE", value}});
+    EXPECT_TRUE(ExitedWith(r, 0));
+    EXPECT_EQ(r.out, "workers 2\n");
+  }
+}
+
 TEST(Environment, GoodProcessorCounts) {
   for (const char *value : {"1", "3", "256"}) {
     SCOPED_TRACE(value);

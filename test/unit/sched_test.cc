@@ -178,6 +178,12 @@ TEST(Scheduler, WaitingNextThreadIsTakenFromABusyWorker) {
   std::printf("%s", r.out.c_str());
 }
 
+// WUC_STEAL_AGE=0: the same thread is taken as soon as another worker looks.
+TEST(Scheduler, WaitingNextThreadIsTakenAtStealAgeZero) {
+  auto r = RunScenario("waiting_next_is_stolen", {{"WUC_PROCESSORS", "2"}, {"WUC_STEAL_AGE", "0"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+}
+
 // Two threads that wake each other forever hand off through `next`; a third
 // thread queued behind them must still get the worker (after a bounded
 // streak of hand-offs).  It stops the pair.  One worker; a starved queue
