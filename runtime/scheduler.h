@@ -51,7 +51,8 @@
  * skips is the quiescent point (reclaim.h), which the full look makes at
  * least every 31st schedule.  A park/unpark round trip between two threads
  * of one worker is then: unpark fills `next` (a plain store into an empty
- * slot), park takes it (one exchange) and switches.
+ * slot), park takes it (a plain load and store: scheduler.c, "the plain
+ * hand-off") and switches.
  *
  * Workers.  One per kernel thread.  Where a thread made runnable goes:
  *   - woken by a user thread: the waker's `next` slot (runs when the waker
@@ -210,6 +211,12 @@ struct worker {
   struct wuc_uthread *pinned_head, *pinned_tail;
   struct wuc_uthread *_Atomic next;
   _Atomic uint32_t next_epoch; /* bumped by the owner whenever it fills `next` */
+  /* A thief of `next` (scheduler.c, "the plain hand-off"): next_thief is odd
+   * while one is at work, and next_stolen / next_stolen_seq say what the
+   * thief of that number took, if it took anything. */
+  _Atomic uint32_t next_thief;
+  _Atomic uint32_t next_stolen_seq;
+  struct wuc_uthread *_Atomic next_stolen;
   struct timer_heap timers;
   struct wuc_deadline_filter timer_filter; /* when `timers` surely has nothing due (clock.h) */
 

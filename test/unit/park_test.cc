@@ -369,6 +369,14 @@ TEST(Park, PingPongOnTwoWorkers) {
   EXPECT_TRUE(ExitedWith(r, 0));
 }
 
+// With WUC_STEAL_AGE=0 the other worker steals the pair's `next` thread as
+// soon as it looks, racing the owner's take of it (scheduler.c, "the plain
+// hand-off"): a thread taken by both would return from park once too often.
+TEST(Park, PingPongOnTwoWorkersWhileThievesRace) {
+  auto r = RunScenario("ping_pong_park", {{"WUC_PROCESSORS", "2"}, {"WUC_STEAL_AGE", "0"}});
+  EXPECT_TRUE(ExitedWith(r, 0));
+}
+
 // The same with the players on different workers: a player spins while its
 // peer plays on another worker, so unparks cross workers and land on a
 // running, spinning or parking thread.  A player that parks is woken into its
