@@ -28,6 +28,7 @@
 #include "runtime_probe.h"
 #include "scenario.h"
 #include "spawn_fn.h"
+#include "spin.h"
 #include "subprocess.h"
 #include "waituntil.h"
 
@@ -252,6 +253,51 @@ TEST_P(ChannelBufferedSend, BeyondCapacityBlocksUntilAReceive) {
     EXPECT_EQ(v, static_cast<long>(i));
   }
   chan_destroy(&c);
+}
+
+// Close is atomic for blocked senders (docs/channels.md, "Close"): with the
+// buffer full and nobody receiving before the close, every send fails,
+// including one that took its cell before the close but had not reached it
+// yet (it is on another worker, between its fetch-and-add and its waiter's
+// publication, when the close and the receive that makes room come).  The
+// buffer's elements are delivered, and nothing else.
+WUC_SCENARIO(close_meets_senders_on_their_way) {
+  constexpr int kRounds = 4000, kSenders = 3;
+  constexpr size_t kCap = 2;
+  int delivered_total = 0;
+  for (int round = 0; round < kRounds; round++) {
+    long_chan c{};
+    chan_init(&c, kCap);
+    for (size_t i = 0; i < kCap; i++) chan_send(&c, static_cast<long>(i));
+    std::atomic<int> started{0}, delivered{0};
+    uthread_t *t[kSenders];
+    for (int i = 0; i < kSenders; i++)
+      t[i] = SpawnFn([&c, &started, &delivered] {
+        started++;
+        if (chan_send(&c, 100L)) delivered++;
+      });
+    // Spin, not yield: the senders start on other workers (stolen at once at
+    // WUC_STEAL_AGE=0), so one may be half-way through its send below.
+    for (uint32_t spins = 0; started.load() == 0;) wuc_test_spin_step(&spins);
+    chan_close(&c);
+    long v;
+    size_t got = 0;
+    while (chan_recv(&c, &v)) got++;
+    for (auto *th : t) uthread_join(th);
+    SCENARIO_CHECK(got == kCap + static_cast<size_t>(delivered.load()),
+                   "round %d: %zu received, %d sends delivered", round, got, delivered.load());
+    delivered_total += delivered.load();
+    chan_destroy(&c);
+  }
+  SCENARIO_CHECK(delivered_total == 0, "%d sends blocked at close delivered after it",
+                 delivered_total);
+  return 0;
+}
+
+TEST(Channel, CloseFailsSendersStillOnTheirWayToAFullBuffer) {
+  auto r = RunScenario("close_meets_senders_on_their_way",
+                       {{"WUC_PROCESSORS", "4"}, {"WUC_STEAL_AGE", "0"}});
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.err;
 }
 
 TEST(Channel, RendezvousTrySendNeedsABlockedReceiver) {
