@@ -237,10 +237,8 @@ int wuc_poll_run(bool block, int64_t deadline) {
   atomic_store_explicit(&wuc_poll.last_poll, wuc_now(), memory_order_relaxed);
   atomic_fetch_add_explicit(&wuc_poll.polls, 1, memory_order_relaxed);
   if (n <= 0) return 0;
-  /* Wake-ups from here are a batch, shared out when the dispatch ends
-   * between the worker's queue and, if other workers are idle or spinning,
-   * the global queue (scheduler.c, "a poll's batch"); on the monitor they
-   * go to the global queue one by one. */
+  /* Wake-ups from here go to the back of the worker's queue, as a timer's
+   * (or to the global queue on the monitor). */
   struct worker *me = wuc_current_worker();
   bool was = me && me->in_timer_callbacks;
   if (me) {
@@ -249,15 +247,13 @@ int wuc_poll_run(bool block, int64_t deadline) {
      * if it has none, it runs the first thread woken here itself and wakes
      * another worker only for the second and later ones (Go's findRunnable
      * does the same).  Waking one for the first made it spin for nothing. */
-    wuc_poll_batch_begin(me, wuc_worker_has_no_work(me));
+    me->keep_one_wake = wuc_worker_has_no_work(me);
   }
-  atomic_fetch_add(&wuc_poll.dispatching, 1);
   int woken = dispatch(events, n);
   if (me) {
-    wuc_poll_batch_end(me);
     me->in_timer_callbacks = was;
+    me->keep_one_wake = false;
   }
-  atomic_fetch_sub(&wuc_poll.dispatching, 1); /* its threads are queued now */
   return woken;
 }
 

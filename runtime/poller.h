@@ -80,9 +80,6 @@ struct poll_shared {
   _Atomic bool polling; /* a worker blocks in epoll_wait */
   _Atomic int64_t last_poll;
   _Atomic long waiting;   /* threads and clauses queued on fds */
-  /* Polls dispatching events: their wake-ups have left `waiting` but may
-   * not be in a run queue yet (the deadlock check waits for them). */
-  _Atomic unsigned dispatching;
   _Atomic uint64_t polls; /* epoll_wait calls, for wuc_stats */
 } __attribute__((aligned(64)));
 extern struct poll_shared wuc_poll;

@@ -118,11 +118,6 @@ void wuc_global_runq_push(struct global_runq *g, struct wuc_uthread *t) {
   global_push_batch(g, &t, 1);
 }
 
-void wuc_global_runq_push_batch(struct global_runq *g, struct wuc_uthread *const *batch,
-                                uint32_t n) {
-  global_push_batch(g, batch, n);
-}
-
 struct wuc_uthread *wuc_global_runq_take(struct global_runq *g, struct worker *w) {
   if (atomic_load_explicit(&g->size, memory_order_relaxed) == 0) return NULL;
   pthread_mutex_lock(&g->lock);

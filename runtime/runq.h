@@ -47,9 +47,6 @@ bool wuc_runq_empty(struct runq *q);
 struct wuc_uthread *wuc_runq_steal(struct worker *thief, struct worker *victim);
 
 void wuc_global_runq_push(struct global_runq *g, struct wuc_uthread *t);
-/* Appends batch[0 .. n) in order, under one lock. */
-void wuc_global_runq_push_batch(struct global_runq *g, struct wuc_uthread *const *batch,
-                                uint32_t n);
 /* Takes one thread for w, and moves a fair share of the rest into w's queue. */
 struct wuc_uthread *wuc_global_runq_take(struct global_runq *g, struct worker *w);
 

@@ -174,12 +174,9 @@ void wuc_wake_idle_worker(void) {
   unsigned zero = 0;
   if (!atomic_compare_exchange_strong(&wuc_sched.nspinning, &zero, 1)) return;
   pthread_mutex_lock(&wuc_sched.idle_lock);
-  /* Not the caller's own worker: one that polls from its idle sleep is
-   * still listed while its poll's wake-ups ask for another (poller.c). */
-  struct worker **link = &wuc_sched.idle_list, *w = *link;
-  if (w && w == wuc_tls_worker) w = *(link = &w->idle_next);
+  struct worker *w = wuc_sched.idle_list;
   if (w) {
-    *link = w->idle_next;
+    wuc_sched.idle_list = w->idle_next;
     atomic_store_explicit(&w->idle, false, memory_order_relaxed);
     atomic_fetch_sub(&wuc_sched.nidle, 1);
     wuc_sched.idle_epoch++;
@@ -218,101 +215,12 @@ static void ready_next(struct worker *w, struct wuc_uthread *t) {
   }
 }
 
-/* ---- a poll's batch (poller.c, wuc_poll_run) --------------------------------
- *
- * A poll under load wakes many threads at once (100 connections: up to a
- * hundred).  Put on the polling worker's queue, as a timer's wake-ups are,
- * they could reach another worker only by stealing, which waits until the
- * backlog is STEAL_AGE_NS old ("stealing", below): one worker's queue held
- * 74-96 of examples/httpd.wc's 100 connection threads while the other
- * worker spun and slept.  These threads do not talk to each other (each
- * waited on its own fd), so the reason stealing waits does not hold for
- * them.  The batch is therefore shared out when the poll ends, as Go's
- * injectglist does: with k other workers idle or spinning, the first
- * 1/(k+1) of it goes to the poller's queue (in the order woken) and the
- * rest to the global queue, which every worker takes from without waiting
- * (find_local_work, and each probe of a spin); then one idle worker is
- * woken (the first to find work wakes the next: find_work_or_sleep), and
- * so is any that watches, since it sleeps until a backlog ripens and looks
- * at nothing else meanwhile (watch).  With nobody idle or spinning, the
- * whole batch stays here.  Wake-ups by user threads never come here: they
- * keep going to the waker's `next` slot. */
-
-static void poll_batch_flush(struct worker *w);
-
-static void poll_batch_add(struct worker *w, struct wuc_uthread *t) {
-  if (w->poll_batch_n == WUC_POLL_BATCH_MAX) poll_batch_flush(w); /* in order: these first */
-  w->poll_batch[w->poll_batch_n++] = t;
-}
-
-/* How many other workers can take work at once: idle or spinning ones. */
-static unsigned helpers_available(struct worker *w) {
-  int n = (int)atomic_load(&wuc_sched.nidle) + (int)atomic_load(&wuc_sched.nspinning);
-  if (atomic_load_explicit(&w->idle, memory_order_relaxed)) n--; /* polling from its idle sleep */
-  if (w->spinning) n--;
-  int others = (int)atomic_load_explicit(&wuc_sched.nworkers, memory_order_relaxed) - 1;
-  return n < 0 ? 0 : n > others ? (unsigned)others : (unsigned)n;
-}
-
-/* Wakes the workers that watch (sleep until a backlog they saw is old
- * enough to steal) after a batch went to the global queue.  Dekker with
- * watch(): the batch's size is stored (seq_cst) before the fence here, the
- * watcher stores WATCH_ASLEEP before it reads the global queue's size. */
-static void wake_watchers(struct worker *self) {
-  atomic_thread_fence(memory_order_seq_cst);
-  if (atomic_load(&wuc_sched.nspinning) == 0) return;
-  unsigned n = atomic_load(&wuc_sched.nworkers);
-  for (unsigned i = 0; i < n; i++) {
-    struct worker *v = wuc_sched.workers[i];
-    uint32_t asleep = WATCH_ASLEEP;
-    if (v != self && atomic_load_explicit(&v->watch_word, memory_order_relaxed) == WATCH_ASLEEP &&
-        atomic_compare_exchange_strong(&v->watch_word, &asleep, WATCH_WOKEN))
-      wuc_futex_wake_one(&v->watch_word);
-  }
-}
-
-static void poll_batch_flush(struct worker *w) {
-  unsigned n = w->poll_batch_n;
-  if (n == 0) return;
-  w->poll_batch_n = 0;
-  unsigned helpers = n > 1 ? helpers_available(w) : 0;
-  unsigned local = (n + helpers) / (helpers + 1); /* ceil(n / (helpers + 1)) */
-  for (unsigned i = 0; i < local; i++) wuc_runq_push(w, w->poll_batch[i]);
-  if (local < n) {
-    wuc_global_runq_push_batch(&wuc_sched.global, w->poll_batch + local, n - local);
-    atomic_store_explicit(&w->poll_shared,
-                          atomic_load_explicit(&w->poll_shared, memory_order_relaxed) + n - local,
-                          memory_order_relaxed);
-  }
-  /* The first thread is w's own to run if it has no work: it wakes nobody. */
-  bool keep = w->keep_one_wake;
-  w->keep_one_wake = false;
-  if (n > (keep ? 1u : 0u)) wuc_wake_other_worker();
-  if (local < n) wake_watchers(w);
-}
-
-void wuc_poll_batch_begin(struct worker *w, bool keep_one_wake) {
-  w->keep_one_wake = keep_one_wake;
-  w->poll_batch_n = 0;
-  w->poll_batching = true;
-}
-
-void wuc_poll_batch_end(struct worker *w) {
-  poll_batch_flush(w);
-  w->poll_batching = false;
-  w->keep_one_wake = false;
-}
-
 void wuc_make_runnable_slow(struct worker *w, struct wuc_uthread *t) {
   if (!w) {
     wuc_check_not_forked("wuc_unpark");
     wuc_global_runq_push(&wuc_sched.global, t);
     wuc_wake_idle_worker();
   } else if (w->in_timer_callbacks) {
-    if (w->poll_batching) {
-      poll_batch_add(w, t);
-      return;
-    }
     wuc_runq_push(w, t);
     if (w->keep_one_wake)
       w->keep_one_wake = false; /* w runs it next itself */
@@ -858,12 +766,9 @@ static bool leave_idle_list(struct worker *w) {
 /* Every worker idle, nothing runnable, no timer: no user thread can make
  * progress.  Called with idle_lock held. */
 static bool all_blocked(void) {
-  /* A poll that took its woken waiters out of `waiting` queues them before
-   * it stops dispatching, so read in this order, one of the two shows them. */
   return atomic_load(&wuc_sched.nidle) == atomic_load(&wuc_sched.nworkers) &&
-         atomic_load(&wuc_poll.waiting) == 0 && atomic_load(&wuc_poll.dispatching) == 0 &&
-         atomic_load(&wuc_blocking_jobs) == 0 && !work_visible() &&
-         wuc_timers_pending_needed() == 0;
+         atomic_load(&wuc_poll.waiting) == 0 && atomic_load(&wuc_blocking_jobs) == 0 &&
+         !work_visible() && wuc_timers_pending_needed() == 0;
 }
 
 /* How soon a worker that found every thread blocked while kernel threads
@@ -982,20 +887,15 @@ static bool idle(struct worker *w) {
  * to steal (or until w's next timer is due), keeping w's spinning count: a
  * worker that makes more work runnable meanwhile sees a spinner and does
  * not wake anybody, since this one will look again anyway.  w is not in the
- * idle list: only a poll that put a batch in the global queue wakes it
- * early (wake_watchers; Dekker: WATCH_ASLEEP is stored before the global
- * queue's size is read). */
+ * idle list: nothing wakes it early. */
 static void watch(struct worker *w, int64_t until) {
   int64_t timer = wuc_timers_next_deadline(w);
   if (timer < until) until = timer;
   if (until <= wuc_now()) return;
+  struct timespec ts = {.tv_sec = until / 1000000000, .tv_nsec = until % 1000000000};
   wuc_reclaim_offline(w);
-  atomic_store(&w->watch_word, WATCH_ASLEEP);
-  if (atomic_load(&wuc_sched.global.size) == 0)
-    while (atomic_load_explicit(&w->watch_word, memory_order_relaxed) == WATCH_ASLEEP &&
-           wuc_now() < until)
-      wuc_futex_wait_until(&w->watch_word, WATCH_ASLEEP, until);
-  atomic_store_explicit(&w->watch_word, 0, memory_order_relaxed);
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+  }
   wuc_reclaim_online(w);
 }
 
@@ -1162,7 +1062,6 @@ void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out) {
   out->threads_run = atomic_load(&w->threads_run);
   out->threads_stolen = atomic_load(&w->threads_stolen);
   out->preemptions = atomic_load(&w->preemptions);
-  out->poll_shared = atomic_load(&w->poll_shared);
 }
 
 /* ---- start-up: the process's main thread becomes worker 0 running user

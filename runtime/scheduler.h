@@ -127,11 +127,6 @@
 #include "timer_heap.h"
 
 #define WUC_MAX_WORKERS 256
-/* Threads a poll's batch collects before it shares them out (scheduler.c). */
-#define WUC_POLL_BATCH_MAX 128
-/* worker.watch_word: 0, or watching (asleep until a backlog ripens), or
- * woken early by a poll's batch. */
-enum { WATCH_ASLEEP = 1, WATCH_WOKEN = 2 };
 
 enum { UTHREAD_MAGIC = 0x75746872u /* "uthr" */, UTHREAD_DEAD = 0xdeadbeefu };
 
@@ -203,12 +198,7 @@ struct worker {
   struct wuc_stack_cache stacks;        /* free stacks for spawns on this worker (stack.h) */
   wuc_context exit_ctx;                 /* that thread's last context: release after the switch */
   bool in_timer_callbacks;              /* wakes go to the queue's back, not `next` */
-  bool keep_one_wake; /* the poll batch's first thread is w's to run: it wakes no other worker */
-  /* A poll's wake-ups, collected while it dispatches (wuc_poll_batch_begin)
-   * and shared out when it ends (scheduler.c, "a poll's batch"). */
-  bool poll_batching;
-  unsigned poll_batch_n;
-  struct wuc_uthread *poll_batch[WUC_POLL_BATCH_MAX];
+  bool keep_one_wake;                   /* the next such wake wakes no other worker (poller.c) */
   bool spinning;
   uint32_t fair_countdown; /* schedules before one looks at global or pinned first */
   bool fair_global;        /* the last such look was at the global queue */
@@ -231,9 +221,6 @@ struct worker {
   struct wuc_deadline_filter timer_filter; /* when `timers` surely has nothing due (clock.h) */
 
   _Atomic uint32_t wake_word; /* futex: 1 = notified */
-  /* futex: WATCH_ASLEEP while watching (scheduler.c, watch), set to
-   * WATCH_WOKEN by a poll that put a batch in the global queue. */
-  _Atomic uint32_t watch_word;
   _Atomic bool in_epoll;      /* asleep in epoll_wait, not on the futex (poller.h) */
   struct worker *idle_next;   /* idle list link, under sched.idle_lock */
   _Atomic bool idle;          /* in the idle list; written under sched.idle_lock */
@@ -268,7 +255,6 @@ struct worker {
   _Atomic uint64_t threads_run __attribute__((aligned(64)));
   _Atomic uint64_t threads_stolen; /* threads taken from other workers */
   _Atomic uint64_t preemptions;    /* threads preempted here */
-  _Atomic uint64_t poll_shared;    /* threads this worker's polls put in the global queue */
   /* threads_run + 1 while the monitor asks the running thread to yield at
    * its next preemption point (it has had a whole time slice: sysmon.c),
    * else 0 or a stale value (threads_run has moved on since). */
@@ -416,15 +402,6 @@ void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action
  * then, else the scheduler). */
 struct wuc_uthread *wuc_exit_successor(struct worker *w);
 __attribute__((noreturn)) void wuc_switch_exit(struct worker *w, struct wuc_uthread *next);
-/* A poll's batch (poller.c, wuc_poll_run).  Between begin and end, the
- * threads w's wake-ups make runnable (with in_timer_callbacks set) are
- * collected; end shares them out: the first ones to w's queue, and, if
- * other workers are idle or spinning, a share of the rest to the global
- * queue, where they take it at once instead of stealing it 100 us later
- * (Go's injectglist).  keep_one_wake: w has no work and runs the first
- * thread itself (it wakes no other worker for that one). */
-void wuc_poll_batch_begin(struct worker *w, bool keep_one_wake);
-void wuc_poll_batch_end(struct worker *w);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
 /* The same, for callers running on a worker (cheaper with one worker). */
@@ -477,7 +454,6 @@ struct wuc_worker_stats {
   uint64_t threads_run;
   uint64_t threads_stolen;
   uint64_t preemptions;
-  uint64_t poll_shared; /* threads its polls left to other workers (scheduler.c) */
 };
 void wuc_worker_stats(unsigned worker, struct wuc_worker_stats *out);
 
