@@ -178,10 +178,14 @@ int wuc_fd_ready(struct fd_entry *e, int dir) {
   for (struct wuc_waiter *w = q->head; w; w = w->next) queued++;
   struct wuc_waiter *granted = wuc_waitq_grant_all(q);
   waitq_unlock(q);
-  if (queued) wuc_poll_waiting(-queued);
   int woken = 0;
   for (struct wuc_waiter *w = granted; w; w = w->next) woken++;
   wuc_waitq_wake_chain(granted);
+  /* Uncounted only once queued: a worker going idle meanwhile, with every
+   * other worker idle (this one may poll from its idle sleep), would
+   * otherwise see neither a waiter nor its thread, and report a deadlock
+   * (scheduler.c, all_blocked reads `waiting` before the queues). */
+  if (queued) atomic_fetch_sub_explicit(&wuc_poll.waiting, queued, memory_order_seq_cst);
   return woken;
 }
 
