@@ -661,11 +661,7 @@ static __attribute__((noinline)) void park_in_cell(wuc_chan *ch, struct wuc_chan
   t->ch = ch;
   t->seg = seg;
   atomic_store_explicit(&t->state, THREAD_PUBLISHING, memory_order_relaxed);
-  /* As wuc_park_at, for the deadlock report; cleared when self runs again. */
-  __atomic_store_n(&self->wait_what, call, __ATOMIC_RELAXED);
-  self->wait_object = ch;
-  self->wait_file = site;
-  self->wait_line = 0;
+  wuc_note_wait(self, call, ch, site, 0); /* as wuc_park_at */
   worker->publish_waiter = t;
   wuc_switch_away(worker, self, PREV_PARK_IN_CELL); /* finish_switch publishes t */
 }
@@ -678,6 +674,16 @@ static inline bool woken_in_cell(struct thread_waiter *t) {
 /* At the end of a blocking operation (after its last look into a segment). */
 static inline void unpin_if_looked_again(struct thread_waiter *t) {
   if (__builtin_expect(t->pinned, 0)) wuc_chan_segment_unpin(t->seg);
+}
+
+/* A blocking operation that waited off its CPU (OUTCOME_WOKEN): its end
+ * came before it parked (I5); true if its element moved. */
+static inline __attribute__((always_inline)) bool woken_result(wuc_chan *ch,
+                                                               struct thread_waiter *t) {
+  bool ok = atomic_load_explicit(&t->state, memory_order_relaxed) == WAKE_OK;
+  if (!ok) op_end(ch, true, NULL); /* its withdrawal may have settled the cell */
+  unpin_if_looked_again(t);
+  return ok;
 }
 
 /* Makes T runnable again from the publication. */
@@ -941,11 +947,8 @@ send_impl(wuc_chan *ch, const void *value, enum waiter_kind kind, const char *si
   case OUTCOME_COMPLETED:
     sent = true;
     break;
-  case OUTCOME_WOKEN: /* waited off its CPU: its end came before (I5) */
-    sent = atomic_load_explicit(&tw.state, memory_order_relaxed) == WAKE_OK;
-    if (!sent) op_end(ch, true, NULL); /* its withdrawal may have settled the cell */
-    unpin_if_looked_again(&tw);
-    return sent;
+  case OUTCOME_WOKEN:
+    return woken_result(ch, &tw);
   case OUTCOME_WAITING: { /* no segment pointer held while parked */
     /* The operation's end comes before it parks: its last transition is
      * behind it, and the clauses set aside must be handed back now (they
@@ -977,9 +980,13 @@ bool wuc_chan_send(wuc_chan *ch, const void *value, size_t elem_size) {
 /* A non-blocking operation from a kernel thread outside the runtime (a
  * foreign thread, the monitor dispatching a signal): reclamation counts it
  * while it holds segment pointers (reclaim.h, wuc_reclaim_foreign_begin). */
-static __attribute__((noinline, cold)) bool foreign_try_send(wuc_chan *ch, const void *value) {
+static void foreign_op_begin(void) {
   wuc_check_not_forked("a channel operation");
   wuc_reclaim_foreign_begin();
+}
+
+static __attribute__((noinline, cold)) bool foreign_try_send(wuc_chan *ch, const void *value) {
+  foreign_op_begin();
   bool sent = send_impl(ch, value, WAITER_TRY, NULL);
   wuc_reclaim_foreign_end();
   return sent;
@@ -1140,11 +1147,8 @@ recv_impl(wuc_chan *ch, void *out, enum waiter_kind kind, const char *site) {
     received = true;
     held = seg;
     break;
-  case OUTCOME_WOKEN: /* as in send_impl */
-    received = atomic_load_explicit(&tw.state, memory_order_relaxed) == WAKE_OK;
-    if (!received) op_end(ch, true, NULL);
-    unpin_if_looked_again(&tw);
-    return received;
+  case OUTCOME_WOKEN:
+    return woken_result(ch, &tw);
   case OUTCOME_WAITING: { /* no segment pointer held while parked */
     /* The operation's end before it parks, as in send_impl. */
     bool withdrawn = withdraw_if_closed(ch, seg, r, &tw, CELL_CLOSED);
@@ -1176,8 +1180,7 @@ bool wuc_chan_recv(wuc_chan *ch, void *out, size_t elem_size) {
 }
 
 static __attribute__((noinline, cold)) bool foreign_try_recv(wuc_chan *ch, void *out) {
-  wuc_check_not_forked("a channel operation");
-  wuc_reclaim_foreign_begin(); /* as foreign_try_send */
+  foreign_op_begin();
   bool received = recv_impl(ch, out, WAITER_TRY, NULL);
   wuc_reclaim_foreign_end();
   return received;
@@ -1233,8 +1236,7 @@ static void close_impl(wuc_chan *ch);
 void wuc_chan_close(wuc_chan *ch, size_t elem_size) {
   chan_ready(ch, elem_size, "chan_close");
   if (__builtin_expect(!wuc_tls_worker, 0)) {
-    wuc_check_not_forked("a channel operation");
-    wuc_reclaim_foreign_begin(); /* as foreign_try_send */
+    foreign_op_begin();
     close_impl(ch);
     wuc_reclaim_foreign_end();
     return;

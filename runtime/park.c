@@ -20,12 +20,7 @@ __attribute__((noinline)) void wuc_park_at(const char *what, const void *object,
   if (atomic_load_explicit(&cur->park_state, memory_order_relaxed) == PARK_PERMIT &&
       atomic_compare_exchange_strong(&cur->park_state, &permit, PARK_RUNNING))
     return;
-  /* wait_what: also read, while this thread runs, by the scheduler trace
-   * (schedtrace.c, print_threads): atomic, relaxed, a plain store on x86. */
-  __atomic_store_n(&cur->wait_what, what, __ATOMIC_RELAXED);
-  cur->wait_object = object;
-  cur->wait_file = file;
-  cur->wait_line = line;
+  wuc_note_wait(cur, what, object, file, line);
   wuc_switch_away(w, cur, PREV_PARK); /* clears the wait_* fields when cur runs again */
 }
 
@@ -37,10 +32,7 @@ __attribute__((noinline)) void wuc_park_published(const char *what, const void *
   struct wuc_uthread *cur = w ? w->current : NULL;
   if (!cur || w->in_timer_callbacks)
     wuc_fatal("wuc_park_published(\"%s\") called outside a user thread", what ? what : "");
-  __atomic_store_n(&cur->wait_what, what, __ATOMIC_RELAXED);
-  cur->wait_object = object;
-  cur->wait_file = NULL;
-  cur->wait_line = 0;
+  wuc_note_wait(cur, what, object, NULL, 0);
   w->prev_publish = publish;
   w->prev_publish_arg = arg;
   wuc_switch_away(w, cur, PREV_PARK_PUBLISH);

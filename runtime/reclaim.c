@@ -118,17 +118,20 @@ void wuc_retire(wuc_retired *r, void (*free_fn)(wuc_retired *)) {
   if (++w->retired_count % SCAN_PERIOD == 0) free_safe(w);
 }
 
+/* Whether free_safe has anything to look at: w's list, or the foreign one. */
+static inline bool anything_retired(struct worker *w) {
+  return w->retired_head || atomic_load_explicit(&foreign_pending, memory_order_relaxed);
+}
+
 void wuc_reclaim_quiescent(struct worker *w) {
   uint64_t e = atomic_load_explicit(&global_epoch, memory_order_acquire);
   if (atomic_load_explicit(&w->reclaim_epoch, memory_order_relaxed) != e)
     atomic_store_explicit(&w->reclaim_epoch, e, memory_order_release);
-  if ((w->retired_head || atomic_load_explicit(&foreign_pending, memory_order_relaxed)) &&
-      (++w->reclaim_tick & 63) == 0)
-    free_safe(w);
+  if (anything_retired(w) && (++w->reclaim_tick & 63) == 0) free_safe(w);
 }
 
 void wuc_reclaim_offline(struct worker *w) {
-  if (w->retired_head || atomic_load_explicit(&foreign_pending, memory_order_relaxed)) free_safe(w);
+  if (anything_retired(w)) free_safe(w);
   atomic_store(&w->reclaim_epoch, WORKER_OFFLINE);
 }
 

@@ -351,14 +351,9 @@ static void choose_hand_off(unsigned workers) {
  * and it recorded t with its number, which lies in [before, after). */
 static __attribute__((noinline, cold)) struct wuc_uthread *
 settle_with_thieves(struct worker *w, struct wuc_uthread *t, uint32_t before) {
-  uint32_t after;
-  for (unsigned spins = 0; (after = atomic_load_explicit(&w->next_thief, memory_order_acquire)) & 1;
-       spins++) {
-    if (spins < 1000)
-      cpu_relax();
-    else
-      sched_yield(); /* its kernel thread may be descheduled */
-  }
+  uint32_t after, spins = 0;
+  while ((after = atomic_load_explicit(&w->next_thief, memory_order_acquire)) & 1)
+    wuc_spin_step(&spins); /* yields if the thief's kernel thread was descheduled */
   uint32_t seq = atomic_load_explicit(&w->next_stolen_seq, memory_order_relaxed);
   if (seq - before < after - before &&
       atomic_load_explicit(&w->next_stolen, memory_order_relaxed) == t)

@@ -391,9 +391,18 @@ static inline void wuc_make_runnable_published(struct wuc_uthread *t) {
   atomic_store_explicit(&t->park_state, PARK_RUNNING, memory_order_relaxed);
   wuc_make_runnable(t);
 }
-/* Gives up the worker: yield, park (after the caller set wait_*, which it
- * clears when the thread runs again), or be preempted (from the signal
- * handler, preempt.c). */
+/* What cur is about to wait for, for the deadlock report and the scheduler
+ * trace; wuc_switch_away clears it when cur runs again.  wait_what is also
+ * read while cur runs (schedtrace.c): atomic, relaxed, a plain store on x86. */
+static inline void wuc_note_wait(struct wuc_uthread *cur, const char *what, const void *object,
+                                 const char *file, int line) {
+  __atomic_store_n(&cur->wait_what, what, __ATOMIC_RELAXED);
+  cur->wait_object = object;
+  cur->wait_file = file;
+  cur->wait_line = line;
+}
+/* Gives up the worker: yield, park (after the caller noted its wait,
+ * wuc_note_wait), or be preempted (from the signal handler, preempt.c). */
 void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action action);
 /* A thread's exit (uthread.c, uthread_entry; scheduler.c, "a thread's
  * exit"): takes the thread to run after it (NULL if nothing is local) and
