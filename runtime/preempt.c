@@ -15,6 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "fatal.h"
 #include "kernel_sigaction.h"
 #include "sanitizer.h"
@@ -207,21 +208,10 @@ WUC_NO_TSAN static void on_preempt_signal(int sig, siginfo_t *info, void *contex
   preempt(w);
 }
 
-static int64_t timeslice_from_env(void) {
-  const char *env = getenv("WUC_TIMESLICE");
-  if (!env || !*env) return (int64_t)DEFAULT_TIMESLICE_US * 1000;
-  char *end;
-  errno = 0;
-  long long us = strtoll(env, &end, 10);
-  if (*end != '\0' || errno || us < 0 || us > 60 * 1000000LL)
-    wuc_fatal("WUC_TIMESLICE=%s: expected a time slice in microseconds from 0 (no preemption) "
-              "to 60000000",
-              env);
-  return us * 1000;
-}
-
 void wuc_preempt_init(void) {
-  wuc_timeslice_ns = timeslice_from_env();
+  wuc_timeslice_ns =
+      wuc_env_microseconds("WUC_TIMESLICE", 60 * 1000000LL, (int64_t)DEFAULT_TIMESLICE_US * 1000,
+                           "a time slice in microseconds from 0 (no preemption) to 60000000");
   struct object_search program = {0};
   dl_iterate_phdr(find_object, &program);
   /* A static executable holds libc itself: its code cannot be told from

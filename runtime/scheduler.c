@@ -18,6 +18,7 @@
 #include "blocking.h"
 #include "chan_waiter.h"
 #include "clock.h"
+#include "env.h"
 #include "fatal.h"
 #include "futex.h"
 #include "park.h"
@@ -634,19 +635,6 @@ void wuc_switch_exit(struct worker *w, struct wuc_uthread *next) {
  * costs the ones that only pass messages (docs/runtime.md). */
 static int64_t steal_age_ns = STEAL_AGE_NS;
 
-static int64_t steal_age_from_env(void) {
-  const char *env = getenv("WUC_STEAL_AGE");
-  if (!env || !*env) return STEAL_AGE_NS;
-  char *end;
-  errno = 0;
-  long long us = strtoll(env, &end, 10);
-  if (*end != '\0' || errno || us < 0 || us > 1000000)
-    wuc_fatal("WUC_STEAL_AGE=%s: expected how long work waits before another worker takes it, "
-              "in microseconds from 0 to 1000000",
-              env);
-  return us * 1000;
-}
-
 /* One pass over the other workers: the time it started, and the earliest
  * time at which work seen too young to steal will be old enough. */
 struct steal_scan {
@@ -1035,7 +1023,9 @@ void wuc_sched_start_workers(void) {
   unsigned n = wuc_sched.target_workers;
   wuc_preempt_init(); /* before the workers: they inherit the signal mask */
   choose_hand_off(n);
-  steal_age_ns = steal_age_from_env();
+  steal_age_ns = wuc_env_microseconds(
+      "WUC_STEAL_AGE", 1000000, STEAL_AGE_NS,
+      "how long work waits before another worker takes it, in microseconds from 0 to 1000000");
   for (unsigned i = 1; i < n; i++) wuc_sched.workers[i] = worker_new(i);
   atomic_store(&wuc_sched.nworkers, n);
   pthread_attr_t attr;
