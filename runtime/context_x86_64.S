@@ -41,10 +41,20 @@ SWITCH:
         .cfi_adjust_cfa_offset 8
         stmxcsr (%rsp)
         fnstcw  4(%rsp)
+        movl    (%rsp), %eax            /* this thread's MXCSR and x87 control */
+        movzwl  4(%rsp), %ecx           /* word, to compare with the next's    */
         movq    %rsp, (%rdi)            /* from->sp */
         movq    (%rsi), %rsp            /* to->sp   */
-        ldmxcsr (%rsp)
-        fldcw   4(%rsp)
+        /* Loading either register costs more than the rest of the switch
+         * (ldmxcsr and fldcw stall the pipeline): load only one that
+         * differs, which for threads that share the default settings (or
+         * have set the same sticky flags) is never. */
+        cmpl    (%rsp), %eax
+        jne     .Lload_mxcsr
+.Lmxcsr_done:
+        cmpw    4(%rsp), %cx
+        jne     .Lload_x87_control
+.Lcontrol_done:
         addq    $8, %rsp
         .cfi_adjust_cfa_offset -8
         popq    %r15
@@ -60,6 +70,13 @@ SWITCH:
         popq    %rbp
         .cfi_adjust_cfa_offset -8
         ret
+        .cfi_adjust_cfa_offset 56
+.Lload_mxcsr:
+        ldmxcsr (%rsp)
+        jmp     .Lmxcsr_done
+.Lload_x87_control:
+        fldcw   4(%rsp)
+        jmp     .Lcontrol_done
         .cfi_endproc
         .size   SWITCH, .-SWITCH
 
