@@ -7,9 +7,14 @@
 #include "fatal.h"
 #include "spin.h"
 
-/* cleaned_and_pointers = cleaned + (head pointers << 16) */
-#define POINTER_UNIT (1u << 16)
-#define SELECT_REFS_RETIRED 0x80000000u
+/* counts: the low half cleaned + (head pointers << 16), the high half the
+ * pins (registered clauses) + PINS_RETIRED once the grace period is over. */
+#define POINTER_UNIT WUC_SEGMENT_POINTER_UNIT
+#define PIN_UNIT (UINT64_C(1) << 32)
+#define PINS_RETIRED (UINT64_C(1) << 63)
+
+static inline uint32_t cleaned_and_pointers(uint64_t counts) { return (uint32_t)counts; }
+static inline uint64_t pins(uint64_t counts) { return counts >> 32; }
 
 struct wuc_chan_segment *wuc_chan_segment_new(uint64_t id, struct wuc_chan_segment *prev,
                                               size_t elem_size) {
@@ -43,8 +48,11 @@ static void maintenance_unlock(wuc_chan *ch) { wuc_spin_unlock(&ch->maintenance_
 static void segment_free_after_grace(wuc_retired *r) {
   struct wuc_chan_segment *s =
       (struct wuc_chan_segment *)((char *)r - offsetof(struct wuc_chan_segment, retired));
-  /* Free now unless a registered clause still pins it (it frees on unpin). */
-  if (atomic_fetch_or(&s->select_refs, SELECT_REFS_RETIRED) == 0) free(s);
+  /* Free now unless a registered clause still pins it (it frees on unpin).
+   * Pins are taken inside critical sections, so after the grace period none
+   * can come: with none held, a load decides without the read-modify-write. */
+  if (pins(atomic_load(&s->counts)) == 0 || pins(atomic_fetch_or(&s->counts, PINS_RETIRED)) == 0)
+    free(s);
 }
 
 /* Unlinks s (under the lock) and hands it to the reclaimer. */
@@ -67,17 +75,37 @@ static void remove_segment(wuc_chan *ch, struct wuc_chan_segment *s) {
 }
 
 void wuc_chan_segment_cell_cleaned(wuc_chan *ch, struct wuc_chan_segment *s) {
-  if (atomic_fetch_add(&s->cleaned_and_pointers, 1) + 1 == WUC_SEGMENT_SIZE && !is_tail(s))
+  if (cleaned_and_pointers(atomic_fetch_add(&s->counts, 1)) + 1 == WUC_SEGMENT_SIZE && !is_tail(s))
     remove_segment(ch, s);
 }
 
-void wuc_chan_retire_passed_segments(wuc_chan *ch) {
-  if (!maintenance_trylock(ch)) return; /* whoever holds it will get there */
+void wuc_chan_segment_cell_cleaned_unpin(wuc_chan *ch, struct wuc_chan_segment *s) {
+  uint64_t v = atomic_load(&s->counts);
+  do {
+    if (cleaned_and_pointers(v) + 1 == WUC_SEGMENT_SIZE) {
+      /* The last cell: s may be removed, which needs the pin kept meanwhile. */
+      wuc_chan_segment_cell_cleaned(ch, s);
+      wuc_chan_segment_unpin(s);
+      return;
+    }
+  } while (!atomic_compare_exchange_weak(&s->counts, &v, v + 1 - PIN_UNIT));
+  /* As wuc_chan_segment_unpin: the last pin of a retired segment frees it. */
+  if (pins(v) == (PINS_RETIRED >> 32 | 1)) free(s);
+}
+
+/* The id of the segment the rearmost head pointer is on. */
+static uint64_t rearmost_head_id(wuc_chan *ch) {
   uint64_t min = atomic_load(&ch->send_segment)->id;
   uint64_t r = atomic_load(&ch->receive_segment)->id;
   if (r < min) min = r;
   struct wuc_chan_segment *b = atomic_load(&ch->buffer_end_segment);
   if (b && b->id < min) min = b->id;
+  return min;
+}
+
+void wuc_chan_retire_passed_segments(wuc_chan *ch) {
+  if (!maintenance_trylock(ch)) return; /* whoever holds it will get there */
+  uint64_t min = rearmost_head_id(ch);
   while (ch->oldest->id < min) {
     struct wuc_chan_segment *s = ch->oldest;
     struct wuc_chan_segment *next = atomic_load(&s->next); /* not NULL: s is behind a head */
@@ -94,16 +122,17 @@ void wuc_chan_retire_passed_segments(wuc_chan *ch) {
 /* ---- head pointers --------------------------------------------------------- */
 
 static bool try_inc_pointers(struct wuc_chan_segment *s) {
-  uint32_t v = atomic_load(&s->cleaned_and_pointers);
+  uint64_t v = atomic_load(&s->counts);
   do {
-    if (v == WUC_SEGMENT_SIZE && !is_tail(s)) return false; /* removed: stays removed */
-  } while (!atomic_compare_exchange_weak(&s->cleaned_and_pointers, &v, v + POINTER_UNIT));
+    /* removed: stays removed */
+    if (cleaned_and_pointers(v) == WUC_SEGMENT_SIZE && !is_tail(s)) return false;
+  } while (!atomic_compare_exchange_weak(&s->counts, &v, v + POINTER_UNIT));
   return true;
 }
 
 /* Returns true if s became removable. */
 static bool dec_pointers(struct wuc_chan_segment *s) {
-  return atomic_fetch_sub(&s->cleaned_and_pointers, POINTER_UNIT) - POINTER_UNIT ==
+  return cleaned_and_pointers(atomic_fetch_sub(&s->counts, POINTER_UNIT) - POINTER_UNIT) ==
              WUC_SEGMENT_SIZE &&
          !is_tail(s);
 }
@@ -117,7 +146,10 @@ static bool move_forward(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *head,
     if (!try_inc_pointers(to)) return false;
     if (atomic_compare_exchange_strong(head, &cur, to)) {
       if (dec_pointers(cur)) remove_segment(ch, cur);
-      wuc_chan_retire_passed_segments(ch);
+      /* Segments are passed in order: while another head is still on cur
+       * or behind it, the head that leaves last retires them (the lock's
+       * locked instruction is saved on every other move). */
+      if (rearmost_head_id(ch) > cur->id) wuc_chan_retire_passed_segments(ch);
       return true;
     }
     if (dec_pointers(to)) remove_segment(ch, to);
@@ -159,10 +191,10 @@ void wuc_chan_advance_head(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *hea
 
 /* ---- pins for registered clauses ------------------------------------------- */
 
-void wuc_chan_segment_pin(struct wuc_chan_segment *s) { atomic_fetch_add(&s->select_refs, 1); }
+void wuc_chan_segment_pin(struct wuc_chan_segment *s) { atomic_fetch_add(&s->counts, PIN_UNIT); }
 
 void wuc_chan_segment_unpin(struct wuc_chan_segment *s) {
-  if (atomic_fetch_sub(&s->select_refs, 1) == (SELECT_REFS_RETIRED | 1)) free(s);
+  if (pins(atomic_fetch_sub(&s->counts, PIN_UNIT)) == (PINS_RETIRED >> 32 | 1)) free(s);
 }
 
 void wuc_chan_free_all_segments(wuc_chan *ch) {

@@ -24,9 +24,9 @@
  *
  * Memory.  Unlinked segments are freed through reclaim.h (no worker may
  * still be inside one).  A waituntil clause registered in a cell can outlive
- * that, parked across scheduling points, so it pins the segment with
- * `select_refs`: the segment is freed when both the grace period has passed
- * and the last such clause has left. */
+ * that, parked across scheduling points, so it pins the segment (the high
+ * half of `counts`): the segment is freed when both the grace period has
+ * passed and the last such clause has left. */
 #ifndef WUC_RUNTIME_CHAN_SEGMENT_H
 #define WUC_RUNTIME_CHAN_SEGMENT_H
 
@@ -45,11 +45,12 @@ struct wuc_chan_segment {
   uint64_t id;
   _Atomic(struct wuc_chan_segment *) next;
   struct wuc_chan_segment *prev; /* under the maintenance lock */
-  /* cleaned cells + (head pointers << 16); removed when == SEGMENT_SIZE. */
-  _Atomic uint32_t cleaned_and_pointers;
-  /* Registered waituntil clauses, plus SELECT_REFS_RETIRED once the grace
-   * period is over. */
-  _Atomic uint32_t select_refs;
+  /* Two counts in one word, so that a withdrawn clause updates both with
+   * one read-modify-write (wuc_chan_segment_cell_cleaned_unpin).  The low
+   * half: cleaned cells + (head pointers << 16), removed when it is
+   * WUC_SEGMENT_SIZE.  The high half: registered waituntil clauses (pins),
+   * plus a flag once the grace period is over. */
+  _Atomic uint64_t counts;
   bool unlinked; /* under the maintenance lock */
   wuc_retired retired;
   _Atomic uintptr_t cells[WUC_SEGMENT_SIZE];
@@ -63,8 +64,10 @@ static inline void *chan_segment_element(struct wuc_chan_segment *s, unsigned i,
   return s->elements + (size_t)i * elem_size;
 }
 
+#define WUC_SEGMENT_POINTER_UNIT (UINT64_C(1) << 16)
+
 static inline bool chan_segment_removed(struct wuc_chan_segment *s) {
-  return atomic_load(&s->cleaned_and_pointers) == WUC_SEGMENT_SIZE;
+  return (uint32_t)atomic_load(&s->counts) == WUC_SEGMENT_SIZE;
 }
 
 /* The first segment at or after `start` whose id is >= id and that is not
@@ -81,6 +84,10 @@ void wuc_chan_advance_head(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *hea
 
 /* One more cell of s is cleaned (interrupted); removes s when it is the last. */
 void wuc_chan_segment_cell_cleaned(wuc_chan *ch, struct wuc_chan_segment *s);
+
+/* wuc_chan_segment_cell_cleaned, then wuc_chan_segment_unpin, as one update
+ * unless this cell is the segment's last. */
+void wuc_chan_segment_cell_cleaned_unpin(wuc_chan *ch, struct wuc_chan_segment *s);
 
 /* Pin / unpin s for a registered waituntil clause. */
 void wuc_chan_segment_pin(struct wuc_chan_segment *s);

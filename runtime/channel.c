@@ -114,7 +114,7 @@ static void setup(wuc_chan *ch, size_t capacity, size_t elem_size) {
   ch->capacity = capacity;
   struct wuc_chan_segment *first = wuc_chan_segment_new(0, NULL, elem_size);
   unsigned heads = buffered_channel(ch) ? 3 : 2;
-  atomic_store(&first->cleaned_and_pointers, heads << 16);
+  atomic_store(&first->counts, heads * WUC_SEGMENT_POINTER_UNIT);
   atomic_store(&ch->buffer_end, capacity == WUC_CHAN_UNBOUNDED ? UNBOUNDED_B : (uint64_t)capacity);
   atomic_store_explicit(&ch->buffer_end_seen, atomic_load(&ch->buffer_end), memory_order_relaxed);
   atomic_store(&ch->send_segment, first);
@@ -501,9 +501,12 @@ static bool no_expansion_can_visit(wuc_chan *ch, uint64_t r) {
 /* A receiver left cell r (INTERRUPTED_RCV): it counts as cleaned once no
  * expansion can visit it.  If B does not pass r in time, it never does, and
  * its segment goes when every head pointer has passed it, not before. */
+static bool receive_cell_counts_cleaned(wuc_chan *ch, uint64_t r) {
+  return !buffered_channel(ch) || no_expansion_can_visit(ch, r);
+}
+
 static void receive_cell_cleaned(wuc_chan *ch, struct wuc_chan_segment *seg, uint64_t r) {
-  if (buffered_channel(ch) && !no_expansion_can_visit(ch, r)) return;
-  wuc_chan_segment_cell_cleaned(ch, seg);
+  if (receive_cell_counts_cleaned(ch, r)) wuc_chan_segment_cell_cleaned(ch, seg);
 }
 
 /* ---- who operates -------------------------------------------------------------- */
@@ -1510,23 +1513,27 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
   struct wuc_chan_segment *seg = n->res.ptr[RES_SEGMENT];
   if (seg) {
     wuc_chan *ch = n->res.ptr[RES_CHAN];
+    bool unpinned = false;
     if (!done) {
       /* Take n out of its cell, or wait until whoever took it is done with it. */
       _Atomic uintptr_t *c = cell(seg, n->res.word[RES_INDEX]);
       for (uintptr_t state = atomic_load(c);; state = atomic_load(c)) {
         if (is_waiter(state) && waiter_ptr(state) == n) {
           if (atomic_compare_exchange_weak(c, &state, gone)) {
-            if (gone == CELL_INTERRUPTED_RCV)
-              receive_cell_cleaned(ch, seg, n->res.word[RES_INDEX]);
-            else
+            if (gone == CELL_INTERRUPTED_SEND && (state & WAITER_EB)) {
+              /* expandBuffer left this sender's cell to its receiver, who
+               * will now find it interrupted and not expand: expand for it,
+               * or the buffer would lose a cell for good.  Not for a
+               * receive clause: it expanded when it registered, and an
+               * INTERRUPTED_RCV cell counts as buffer room, marked or not
+               * (one more expansion would grow the buffer past capacity). */
               wuc_chan_segment_cell_cleaned(ch, seg);
-            /* expandBuffer left this sender's cell to its receiver, who
-             * will now find it interrupted and not expand: expand for it,
-             * or the buffer would lose a cell for good.  Not for a
-             * receive clause: it expanded when it registered, and an
-             * INTERRUPTED_RCV cell counts as buffer room, marked or not
-             * (one more expansion would grow the buffer past capacity). */
-            if (gone == CELL_INTERRUPTED_SEND && (state & WAITER_EB)) expand_buffer(ch);
+              expand_buffer(ch);
+            } else if (gone == CELL_INTERRUPTED_SEND ||
+                       receive_cell_counts_cleaned(ch, n->res.word[RES_INDEX])) {
+              wuc_chan_segment_cell_cleaned_unpin(ch, seg); /* one update for both */
+              unpinned = true;
+            }
             break;
           }
         } else if (is_busy(state)) {
@@ -1537,7 +1544,7 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
       }
     }
     n->res.ptr[RES_SEGMENT] = NULL;
-    wuc_chan_segment_unpin(seg);
+    if (!unpinned) wuc_chan_segment_unpin(seg);
     op_end(ch, false, NULL);
   } else if (!done) {
     /* Maybe set aside (it met a clause of its own statement and let go of
