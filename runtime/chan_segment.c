@@ -23,13 +23,17 @@ struct wuc_chan_segment *wuc_chan_segment_new(uint64_t id, struct wuc_chan_segme
    * gives a channel's segments back at the rate they are retired.  Only
    * the header and the cells need zeroes: an element is written before
    * the cell state that publishes it. */
-  struct wuc_chan_segment *s = malloc(bytes);
+  struct segment_pool_tag tag;
+  struct wuc_chan_segment *s = wuc_segment_pool_alloc(bytes, &tag);
   if (!s) wuc_fatal("out of memory allocating a channel segment (%zu bytes)", bytes);
   memset(s, 0, sizeof *s);
   s->id = id;
   s->prev = prev;
+  s->pool = tag;
   return s;
 }
+
+void wuc_chan_segment_free(struct wuc_chan_segment *s) { wuc_segment_pool_free(s, s->pool); }
 
 static inline bool is_tail(struct wuc_chan_segment *s) { return atomic_load(&s->next) == NULL; }
 
@@ -52,7 +56,7 @@ static void segment_free_after_grace(wuc_retired *r) {
    * Pins are taken inside critical sections, so after the grace period none
    * can come: with none held, a load decides without the read-modify-write. */
   if (pins(atomic_load(&s->counts)) == 0 || pins(atomic_fetch_or(&s->counts, PINS_RETIRED)) == 0)
-    free(s);
+    wuc_chan_segment_free(s);
 }
 
 /* Unlinks s (under the lock) and hands it to the reclaimer. */
@@ -90,7 +94,7 @@ void wuc_chan_segment_cell_cleaned_unpin(wuc_chan *ch, struct wuc_chan_segment *
     }
   } while (!atomic_compare_exchange_weak(&s->counts, &v, v + 1 - PIN_UNIT));
   /* As wuc_chan_segment_unpin: the last pin of a retired segment frees it. */
-  if (pins(v) == (PINS_RETIRED >> 32 | 1)) free(s);
+  if (pins(v) == (PINS_RETIRED >> 32 | 1)) wuc_chan_segment_free(s);
 }
 
 /* The id of the segment the rearmost head pointer is on. */
@@ -171,7 +175,7 @@ struct wuc_chan_segment *wuc_chan_find_segment(wuc_chan *ch,
           if (removed(cur)) remove_segment(ch, cur);
           next = fresh;
         } else {
-          free(fresh); /* never published */
+          wuc_chan_segment_free(fresh); /* never published */
           next = expected;
         }
       }
@@ -194,14 +198,15 @@ void wuc_chan_advance_head(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *hea
 void wuc_chan_segment_pin(struct wuc_chan_segment *s) { atomic_fetch_add(&s->counts, PIN_UNIT); }
 
 void wuc_chan_segment_unpin(struct wuc_chan_segment *s) {
-  if (pins(atomic_fetch_sub(&s->counts, PIN_UNIT)) == (PINS_RETIRED >> 32 | 1)) free(s);
+  if (pins(atomic_fetch_sub(&s->counts, PIN_UNIT)) == (PINS_RETIRED >> 32 | 1))
+    wuc_chan_segment_free(s);
 }
 
 void wuc_chan_free_all_segments(wuc_chan *ch) {
   struct wuc_chan_segment *s = ch->oldest;
   while (s) {
     struct wuc_chan_segment *next = atomic_load(&s->next);
-    free(s);
+    wuc_chan_segment_free(s);
     s = next;
   }
   ch->oldest = NULL;

@@ -38,6 +38,7 @@
 #include <wuc/channel.h>
 
 #include "reclaim.h"
+#include "segment_pool.h"
 
 #define WUC_SEGMENT_SIZE 32
 
@@ -51,7 +52,8 @@ struct wuc_chan_segment {
    * WUC_SEGMENT_SIZE.  The high half: registered waituntil clauses (pins),
    * plus a flag once the grace period is over. */
   _Atomic uint64_t counts;
-  bool unlinked; /* under the maintenance lock */
+  bool unlinked;                /* under the maintenance lock */
+  struct segment_pool_tag pool; /* where its memory came from */
   wuc_retired retired;
   _Atomic uintptr_t cells[WUC_SEGMENT_SIZE];
   _Alignas(16) unsigned char elements[];
@@ -95,6 +97,9 @@ void wuc_chan_segment_unpin(struct wuc_chan_segment *s);
 
 /* Retires the segments every head pointer has passed. */
 void wuc_chan_retire_passed_segments(wuc_chan *ch);
+
+/* Gives s's memory back (to the pool it came from). */
+void wuc_chan_segment_free(struct wuc_chan_segment *s);
 
 /* Frees every segment of a channel nobody uses any more (chan_destroy). */
 void wuc_chan_free_all_segments(wuc_chan *ch);

@@ -123,6 +123,7 @@
 #include "context.h"
 #include "reclaim.h"
 #include "runq.h"
+#include "segment_pool.h"
 #include "stack.h"
 #include "timer_heap.h"
 
@@ -196,6 +197,7 @@ struct worker {
   bool quiesce_after_publish;           /* that switch's full look left its quiescent point to it */
   struct wuc_stack exited_stack;        /* of a thread that just exited: free after the switch */
   struct wuc_stack_cache stacks;        /* free stacks for spawns on this worker (stack.h) */
+  struct segment_pool segments;         /* channel segments kept for reuse (segment_pool.h) */
   wuc_context exit_ctx;                 /* that thread's last context: release after the switch */
   bool in_timer_callbacks;              /* wakes go to the queue's back, not `next` */
   bool keep_one_wake;                   /* the next such wake wakes no other worker (poller.c) */
