@@ -19,10 +19,9 @@ static inline uint64_t pins(uint64_t counts) { return counts >> 32; }
 struct wuc_chan_segment *wuc_chan_segment_new(uint64_t id, struct wuc_chan_segment *prev,
                                               size_t elem_size) {
   size_t bytes = sizeof(struct wuc_chan_segment) + WUC_SEGMENT_SIZE * elem_size;
-  /* malloc, not calloc: glibc's calloc bypasses the per-thread cache that
-   * gives a channel's segments back at the rate they are retired.  Only
-   * the header and the cells need zeroes: an element is written before
-   * the cell state that publishes it. */
+  /* From the worker's pool (or malloc, not calloc: glibc's calloc bypasses
+   * its per-thread cache).  Only the header and the cells need zeroes: an
+   * element is written before the cell state that publishes it. */
   struct segment_pool_tag tag;
   struct wuc_chan_segment *s = wuc_segment_pool_alloc(bytes, &tag);
   if (!s) wuc_fatal("out of memory allocating a channel segment (%zu bytes)", bytes);
