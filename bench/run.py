@@ -1020,7 +1020,9 @@ def run_file_header(args: argparse.Namespace, started: datetime.datetime,
                    f"loaded machine (1-minute load average above the {NPROC} the benchmarks add): "
                    f"wall-clock ratios are noisier")
     if rev.endswith("-dirty"):
-        remarks.append("the tree had uncommitted changes (outside bench/results)")
+        remarks.append("the tree had uncommitted changes (outside bench/results) when the run began")
+    if args.no_build:
+        remarks.append("--no-build: the programs were built earlier, perhaps from another tree")
     remarks += args.remark or []
     return [
         ("date", f"{s:%Y-%m-%d %H:%M:%S} to {e:%H:%M:%S}{end_day} UTC ({took // 60} min "
@@ -1207,6 +1209,10 @@ def main() -> None:
     go = None if cost else find_go()
     build_dir = args.build_dir.resolve()
     wanted = set() if cost else set(PEERS) - set(args.skip_peer)
+    # The tree the programs are built from: the run file is named after it,
+    # not after what the tree holds when the run ends (edits made meanwhile
+    # were not measured).  With --no-build the programs may be older still.
+    rev = wuc_revision("rev-parse", "--short", "HEAD") or "unknown"
     if not args.no_build:
         build(build_dir, go, wanted)
     peers = available_peers(build_dir, wanted)
@@ -1297,7 +1303,6 @@ def main() -> None:
     run_file = None
     if not cost:
         # The run's own file (bench/results/runs/README.md), beside latest.csv.
-        rev = wuc_revision("rev-parse", "--short", "HEAD") or "unknown"
         tags = (["quick"] if args.quick else []) + \
             (["only-" + "+".join(dict.fromkeys(args.only))] if args.only else []) + \
             ([f"repeat{k}"] if k > 1 else [])
