@@ -95,3 +95,15 @@ void wuc_segment_pool_free(void *ptr, struct segment_pool_tag tag) {
   while (!atomic_compare_exchange_weak_explicit(&p->remote, &top, s, memory_order_release,
                                                 memory_order_relaxed));
 }
+
+size_t wuc_segment_pools_held_bytes(void) {
+  size_t held = 0;
+  unsigned n = atomic_load(&wuc_sched.nworkers);
+  for (unsigned i = 0; i < n; i++) {
+    struct segment_pool *p = &wuc_sched.workers[i]->segments;
+    for (int k = 0; k < SEGMENT_POOL_SIZES; k++) held += (size_t)p->count[k] * p->bytes[k];
+    for (struct pooled_segment *s = atomic_load(&p->remote); s; s = s->next)
+      held += p->bytes[s->size];
+  }
+  return held;
+}

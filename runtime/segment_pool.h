@@ -51,4 +51,9 @@ struct segment_pool_tag {
 void *wuc_segment_pool_alloc(size_t bytes, struct segment_pool_tag *tag);
 void wuc_segment_pool_free(void *p, struct segment_pool_tag tag);
 
+/* The bytes every worker's pool holds (its lists and remote stack), for
+ * tests that look for leaks in malloc's counts: exact only while no worker
+ * allocates or frees segments. */
+size_t wuc_segment_pools_held_bytes(void);
+
 #endif

@@ -13,6 +13,8 @@ size_t chan_probe_linked_segments(wuc_chan *ch) {
 
 size_t chan_probe_segment_size(void) { return WUC_SEGMENT_SIZE; }
 
+size_t chan_probe_pooled_bytes(void) { return wuc_segment_pools_held_bytes(); }
+
 uint64_t chan_probe_senders(wuc_chan *ch) { return atomic_load(&ch->senders) & ~CLOSED_BIT; }
 uint64_t chan_probe_receivers(wuc_chan *ch) { return atomic_load(&ch->receivers); }
 uint64_t chan_probe_buffer_end(wuc_chan *ch) { return atomic_load(&ch->buffer_end); }

@@ -18,6 +18,8 @@ extern "C" {
 size_t chan_probe_linked_segments(wuc_chan *ch);
 /* Cells per segment. */
 size_t chan_probe_segment_size(void);
+/* Bytes of freed segments the workers keep for reuse (runtime/segment_pool.h). */
+size_t chan_probe_pooled_bytes(void);
 
 /* The counters: S (without the closed bit), R and B. */
 uint64_t chan_probe_senders(wuc_chan *ch);
