@@ -28,8 +28,8 @@
 #include <stdint.h>
 
 #define SEGMENT_POOL_SIZES 4 /* allocation sizes a worker keeps (one per element size) */
-#define SEGMENT_POOL_KEEP 64 /* segments per size on a worker's list */
-#define SEGMENT_POOL_REMOTE 256
+#define SEGMENT_POOL_KEEP 16 /* segments per size on a worker's list */
+#define SEGMENT_POOL_REMOTE 64
 
 struct pooled_segment; /* a kept segment's first bytes (segment_pool.c) */
 
