@@ -15,6 +15,11 @@
 
 static inline uint32_t cleaned_and_pointers(uint64_t counts) { return (uint32_t)counts; }
 static inline uint64_t pins(uint64_t counts) { return counts >> 32; }
+/* Whether an unpin that found `counts` took the last pin of a segment whose
+ * grace period is over: then it frees the segment. */
+static inline bool last_pin_after_grace(uint64_t counts) {
+  return pins(counts) == (PINS_RETIRED >> 32 | 1);
+}
 
 struct wuc_chan_segment *wuc_chan_segment_new(uint64_t id, struct wuc_chan_segment *prev,
                                               size_t elem_size) {
@@ -92,8 +97,7 @@ void wuc_chan_segment_cell_cleaned_unpin(wuc_chan *ch, struct wuc_chan_segment *
       return;
     }
   } while (!atomic_compare_exchange_weak(&s->counts, &v, v + 1 - PIN_UNIT));
-  /* As wuc_chan_segment_unpin: the last pin of a retired segment frees it. */
-  if (pins(v) == (PINS_RETIRED >> 32 | 1)) wuc_chan_segment_free(s);
+  if (last_pin_after_grace(v)) wuc_chan_segment_free(s);
 }
 
 /* The id of the segment the rearmost head pointer is on. */
@@ -197,8 +201,7 @@ void wuc_chan_advance_head(wuc_chan *ch, _Atomic(struct wuc_chan_segment *) *hea
 void wuc_chan_segment_pin(struct wuc_chan_segment *s) { atomic_fetch_add(&s->counts, PIN_UNIT); }
 
 void wuc_chan_segment_unpin(struct wuc_chan_segment *s) {
-  if (pins(atomic_fetch_sub(&s->counts, PIN_UNIT)) == (PINS_RETIRED >> 32 | 1))
-    wuc_chan_segment_free(s);
+  if (last_pin_after_grace(atomic_fetch_sub(&s->counts, PIN_UNIT))) wuc_chan_segment_free(s);
 }
 
 void wuc_chan_free_all_segments(wuc_chan *ch) {

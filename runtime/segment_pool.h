@@ -6,7 +6,7 @@
  * the allocating worker's arena lock, which that worker's next allocation
  * wants at the same time: with a producer and a consumer on two workers,
  * three quarters of the process's context switches were waits for glibc's
- * lock (elastic Con; docs/channels.md, "Memory").
+ * lock (elastic Con; docs/channels.md, "Segments and memory").
  *
  * So each worker keeps the segments its own allocations free:
  *   - freed on the allocating worker: onto that worker's list (plain);
