@@ -191,6 +191,30 @@ void wuc_wake_idle_worker(void) {
     atomic_fetch_sub(&wuc_sched.nspinning, 1);
 }
 
+/* Takes w, idle, out of the idle list.  Called with idle_lock held. */
+static void unlist_idle(struct worker *w) {
+  struct worker **p = &wuc_sched.idle_list;
+  while (*p != w) p = &(*p)->idle_next;
+  *p = w->idle_next;
+  atomic_store_explicit(&w->idle, false, memory_order_relaxed);
+  atomic_fetch_sub(&wuc_sched.nidle, 1);
+  wuc_sched.idle_epoch++;
+}
+
+void wuc_wake_worker_if_idle(struct worker *w) {
+  atomic_thread_fence(memory_order_seq_cst); /* the starter's half of the Dekker pair */
+  if (!atomic_load_explicit(&w->idle, memory_order_relaxed)) return;
+  pthread_mutex_lock(&wuc_sched.idle_lock);
+  bool listed = atomic_load_explicit(&w->idle, memory_order_relaxed);
+  if (listed) {
+    unlist_idle(w);
+    atomic_fetch_add(&wuc_sched.nspinning, 1); /* as wuc_wake_idle_worker: it owns one */
+    atomic_store(&w->wake_word, 1);
+  }
+  pthread_mutex_unlock(&wuc_sched.idle_lock);
+  if (listed) wake_worker(w);
+}
+
 /* wuc_wake_idle_worker for callers running on a worker.  With one worker
  * that is the caller, so nobody can be idle: skip the fence (a locked
  * instruction, ~10 ns here).  nworkers changes once, at the first spawn. */
@@ -734,14 +758,7 @@ static void stop_spinning(struct worker *w) {
 static bool leave_idle_list(struct worker *w) {
   pthread_mutex_lock(&wuc_sched.idle_lock);
   bool was_idle = atomic_load_explicit(&w->idle, memory_order_relaxed);
-  if (was_idle) {
-    struct worker **p = &wuc_sched.idle_list;
-    while (*p != w) p = &(*p)->idle_next;
-    *p = w->idle_next;
-    atomic_store_explicit(&w->idle, false, memory_order_relaxed);
-    atomic_fetch_sub(&wuc_sched.nidle, 1);
-    wuc_sched.idle_epoch++;
-  }
+  if (was_idle) unlist_idle(w);
   pthread_mutex_unlock(&wuc_sched.idle_lock);
   return was_idle;
 }

@@ -417,6 +417,9 @@ __attribute__((noreturn)) void wuc_switch_exit(struct worker *w, struct wuc_uthr
 void wuc_wake_idle_worker(void);
 /* The same, for callers running on a worker (cheaper with one worker). */
 void wuc_wake_other_worker(void);
+/* Wakes w if it is idle, so that it looks at its heap again: a timer was
+ * started on it by another kernel thread (timer.c). */
+void wuc_wake_worker_if_idle(struct worker *w);
 /* Whether w has nothing queued (its `next` slot and run queue are empty). */
 bool wuc_worker_has_no_work(struct worker *w);
 /* Starts workers 1..n-1 (first spawn). */

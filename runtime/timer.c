@@ -156,6 +156,7 @@ static __thread struct worker *firing_for;
 
 void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t)) {
   struct worker *w = wuc_current_worker();
+  bool foreign = !w; /* the monitor, firing w's timers */
   if (!w) w = firing_for;
   if (!w) wuc_check_not_forked("wuc_timer_start");
   if (!w) wuc_fatal("wuc_timer_start called outside the wuc runtime");
@@ -188,7 +189,14 @@ void wuc_timer_start(wuc_timer *t, int64_t deadline, void (*fire)(wuc_timer *t))
   bool new_top = h->heap[0] == s;
   if (new_top) publish_earliest(h);
   wuc_spin_unlock(&h->lock);
-  if (new_top) wuc_sysmon_timer_started(deadline);
+  if (new_top) {
+    wuc_sysmon_timer_started(deadline);
+    /* The monitor fires the timers of a worker it saw busy; that worker
+     * may have gone idle since, its sleep set without this slot, and the
+     * monitor does not watch idle workers' heaps: wake it to look again.
+     * (Dekker: it sets `idle` before it reads its heap under the lock.) */
+    if (foreign) wuc_wake_worker_if_idle(w);
+  }
 }
 
 bool wuc_timer_cancel(wuc_timer *t) {

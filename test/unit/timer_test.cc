@@ -343,6 +343,60 @@ TEST(Timer, CancelRacesFireAcrossWorkers) {
   std::printf("%s", r.out.c_str());
 }
 
+// A fire that starts a timer, run by the monitor for a worker that went idle
+// meanwhile (the monitor fires the overdue timers of a worker it sees busy,
+// sysmon.c): the new timer lands on the idle worker's heap, whose sleep was
+// set without it, and nobody else watches that heap.  The worker must be
+// woken to sleep until the new timer instead (timer.c, wuc_timer_start).
+// Once, a thread's statement timer restarted this way left a receive-or-
+// timeout statement parked for good (stress.chan.churn.w8 under ASan).
+// Here the first timer's fire waits until the worker is idle before it
+// starts the second, so the window is always hit.
+struct TimerChain {
+  wuc_timer first, second;
+  std::atomic<bool> first_fired{false}, second_fired{false};
+  std::atomic<unsigned> first_fired_on{0};
+  uthread_t *waiter = nullptr;
+};
+TimerChain g_chain;
+
+void FireSecond(wuc_timer *) {
+  g_chain.second_fired = true;
+  wuc_unpark(g_chain.waiter);
+}
+
+void FireFirst(wuc_timer *) {
+  g_chain.first_fired_on = probe_worker_id();
+  g_chain.first_fired = true; // the thread stops computing and parks
+  while (!probe_worker_idle(0)) usleep(100);
+  usleep(1000); // well into its sleep
+  wuc_timer_start(&g_chain.second, wuc_now() + milliseconds(1), FireSecond);
+}
+
+void Nothing(void *) {}
+
+WUC_SCENARIO(timer_started_for_idle_worker) {
+  uthread_join(uthread_spawn(Nothing, nullptr)); // starts the monitor
+  g_chain.waiter = uthread_self();
+  wuc_timer_start(&g_chain.first, wuc_now() + microseconds(100), FireFirst);
+  // No scheduling point (and no preemption: WUC_TIMESLICE=0) until the
+  // first timer has fired, so the monitor fires it.
+  while (!g_chain.first_fired.load()) {
+  }
+  SCENARIO_CHECK(g_chain.first_fired_on.load() == ~0u, "the first timer fired on worker %u",
+                 g_chain.first_fired_on.load());
+  while (!g_chain.second_fired) wuc_park("the second timer", &g_chain); // hangs if never woken
+  std::printf("the second timer fired\n");
+  return 0;
+}
+
+TEST(Timer, StartedByTheMonitorWakesAnIdleWorker) {
+  auto r = RunScenario("timer_started_for_idle_worker",
+                       {{"WUC_PROCESSORS", "1"}, {"WUC_TIMESLICE", "0"}}, 30);
+  EXPECT_TRUE(ExitedWith(r, 0));
+  EXPECT_NE(r.out.find("the second timer fired"), std::string::npos) << r.Describe();
+}
+
 // The TSC filter (clock.h): it never says "not yet" once a deadline has
 // passed on the wuc_now() clock, from 1 ns to 50 us ahead (what could make
 // a timer early), and once calibrated it answers for a far deadline and for
