@@ -110,17 +110,17 @@ static uint64_t read_clock(struct wuc_deadline_filter *f, int64_t *now, uint64_t
   return rate;
 }
 
-int64_t wuc_now_not_before(struct wuc_deadline_filter *f) {
+int64_t wuc_now_not_before(struct wuc_deadline_filter *f, uint64_t *tsc_read) {
   if (f->anchor_tsc && atomic_load_explicit(&tsc.rate_q24, memory_order_acquire)) {
-    uint64_t ticks = __rdtsc() - f->anchor_tsc; /* a TSC behind the anchor's wraps: too old */
+    *tsc_read = __rdtsc();
+    uint64_t ticks = *tsc_read - f->anchor_tsc; /* a TSC behind the anchor's wraps: too old */
     if (ticks < atomic_load_explicit(&tsc.anchor_ticks, memory_order_relaxed)) {
       uint64_t up = atomic_load_explicit(&tsc.ns_per_tick_up_q32, memory_order_relaxed);
       return f->anchor_now + (int64_t)((ticks * up) >> 32) + SKEW_NS;
     }
   }
   int64_t now;
-  uint64_t t;
-  (void)read_clock(f, &now, &t);
+  (void)read_clock(f, &now, tsc_read);
   return now;
 }
 
@@ -151,8 +151,9 @@ int64_t wuc_now_for_deadline(struct wuc_deadline_filter *f, int64_t deadline) {
 
 bool wuc_deadline_filter_usable(void) { return false; }
 
-int64_t wuc_now_not_before(struct wuc_deadline_filter *f) {
+int64_t wuc_now_not_before(struct wuc_deadline_filter *f, uint64_t *tsc) {
   (void)f;
+  *tsc = 0;
   return wuc_now();
 }
 

@@ -33,13 +33,18 @@ struct wuc_deadline_filter {
    * for wuc_now_not_before. */
   uint64_t anchor_tsc;
   int64_t anchor_now;
+  /* A TSC count the thread about to switch away read moments ago (0: none):
+   * that switch's checks use it instead of reading the TSC again (the
+   * statement's clock reading, select.c, wuc_select_park_open).  Older than
+   * the true time, it can only make a check say "not yet" a little late. */
+  uint64_t hint_tsc;
 };
 
 /* True only if `deadline` has surely not passed (no clock read). */
 static inline bool wuc_deadline_surely_ahead(const struct wuc_deadline_filter *f,
                                              int64_t deadline) {
 #if defined(__x86_64__)
-  return deadline >= f->from && __rdtsc() < f->until_tsc;
+  return deadline >= f->from && (f->hint_tsc ? f->hint_tsc : __rdtsc()) < f->until_tsc;
 #else
   (void)f;
   (void)deadline;
@@ -55,8 +60,9 @@ int64_t wuc_now_for_deadline(struct wuc_deadline_filter *f, int64_t deadline);
  * deadline counted from it is never early: f's last clock reading plus the
  * TSC ticks since, converted at the calibrated rate less 1/64, plus 1 us for
  * the TSCs of different CPUs, while that reading is under 1 ms old (then
- * at most ~17 us late); else a clock read, which becomes f's new anchor. */
-int64_t wuc_now_not_before(struct wuc_deadline_filter *f);
+ * at most ~17 us late); else a clock read, which becomes f's new anchor.
+ * *tsc gets the TSC count read on the way (0 if none was), for hint_tsc. */
+int64_t wuc_now_not_before(struct wuc_deadline_filter *f, uint64_t *tsc);
 
 /* Takes the first (TSC, clock) pair of the calibration: once, at start-up,
  * before any other thread runs. */

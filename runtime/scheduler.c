@@ -580,6 +580,7 @@ void wuc_switch_away(struct worker *w, struct wuc_uthread *cur, enum prev_action
     switching(w, cur, action, next);
   else if (!switch_after_look(w, cur, action))
     return;
+  w->timer_filter.hint_tsc = 0; /* good for this switch only */
   next = w->current;
   wuc_context_switch(&w->prev->ctx, next ? &next->ctx : &w->sched_ctx);
   /* Resumed, perhaps on another worker. */

@@ -78,6 +78,7 @@ static inline void wuc_select_stmt_fill(wuc_select_stmt *s, struct wuc_uthread *
   s->waits_after_try = false;
   atomic_init(&s->deferred, NULL);
   s->clock = 0;
+  s->clock_tsc = 0;
 }
 
 #endif

@@ -260,7 +260,7 @@ static void stop(wuc_select_node *n) {
 int64_t wuc_select_stmt_clock(wuc_select_stmt *s) {
   if (s->clock == 0) {
     struct worker *w = wuc_current_worker();
-    s->clock = w ? wuc_now_not_before(&w->timer_filter) : wuc_now();
+    s->clock = w ? wuc_now_not_before(&w->timer_filter, &s->clock_tsc) : wuc_now();
   }
   return s->clock;
 }

@@ -172,8 +172,11 @@ typedef struct wuc_select_stmt {
    * (wuc_select_defer), linked by rereg_next. */
   WUC_EXT_ WUC_ATOMIC(struct wuc_select_node *) deferred;
   /* The statement's one clock reading for its timeouts, taken when the first
-   * of them registers to wait (0: not yet; <wuc/timeout.h>). */
+   * of them registers to wait (0: not yet; <wuc/timeout.h>), and the TSC
+   * count read for it, which the statement's park passes on to its switch's
+   * timer check (0: none or passed on already). */
   wuc_int64_t clock;
+  wuc_uint64_t clock_tsc;
 } wuc_select_stmt;
 
 #define WUC_RACE_OPEN ((wuc_uintptr_t)0)

@@ -435,11 +435,33 @@ TEST(DeadlineFilter, NowNotBeforeNeverBelowTheClock) {
   (void)wuc_now_for_deadline(&f, wuc_now() + 1000000); // calibrates, anchors
   for (int i = 0; i < 200000; i++) {
     int64_t before = wuc_now();
-    int64_t reading = wuc_now_not_before(&f);
+    uint64_t tsc_before = __rdtsc();
+    uint64_t tsc = 0;
+    int64_t reading = wuc_now_not_before(&f, &tsc);
     int64_t after = wuc_now();
     ASSERT_GE(reading, before) << "round " << i;
     ASSERT_LE(reading, after + 20000) << "round " << i;
+    if (wuc_deadline_filter_usable()) {
+      ASSERT_GE(tsc, tsc_before) << "round " << i;
+    }
   }
+}
+
+// hint_tsc (clock.h): a check answers as of the hint's moment, not its own,
+// and without a hint reads the TSC again.
+TEST(DeadlineFilter, HintAnswersForItsMoment) {
+  usleep(20000);
+  struct wuc_deadline_filter f = {};
+  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000); // calibrates
+  if (!wuc_deadline_filter_usable()) GTEST_SKIP() << "the kernel's clock is not the TSC here";
+  int64_t deadline = wuc_now() + 200000;
+  (void)wuc_now_for_deadline(&f, deadline);
+  f.hint_tsc = __rdtsc();
+  while (wuc_now() < deadline) {
+  }
+  EXPECT_TRUE(wuc_deadline_surely_ahead(&f, deadline)); // the hint's moment: not yet
+  f.hint_tsc = 0;
+  EXPECT_FALSE(wuc_deadline_surely_ahead(&f, deadline));
 }
 
 } // namespace
