@@ -215,14 +215,6 @@ void wuc_wake_worker_if_idle(struct worker *w) {
   if (listed) wake_worker(w);
 }
 
-/* wuc_wake_idle_worker for callers running on a worker.  With one worker
- * that is the caller, so nobody can be idle: skip the fence (a locked
- * instruction, ~10 ns here).  nworkers changes once, at the first spawn. */
-void wuc_wake_other_worker(void) {
-  if (atomic_load_explicit(&wuc_sched.nworkers, memory_order_relaxed) == 1) return;
-  wuc_wake_idle_worker();
-}
-
 /* Puts t in w's `next` slot; the thread it displaces becomes stealable.
  * Only the owner fills the slot (a thief only empties it, by CAS from the
  * thread it saw), so an empty slot stays empty until our store: filling it

@@ -415,8 +415,12 @@ struct wuc_uthread *wuc_exit_successor(struct worker *w);
 __attribute__((noreturn)) void wuc_switch_exit(struct worker *w, struct wuc_uthread *next);
 /* Wakes an idle worker if there is one and nobody is already spinning. */
 void wuc_wake_idle_worker(void);
-/* The same, for callers running on a worker (cheaper with one worker). */
-void wuc_wake_other_worker(void);
+/* The same, for callers running on a worker.  With one worker that is the
+ * caller, so nobody can be idle: no fence (a locked instruction), and no
+ * call (a yield's, every time).  nworkers changes once, at the first spawn. */
+static inline void wuc_wake_other_worker(void) {
+  if (atomic_load_explicit(&wuc_sched.nworkers, memory_order_relaxed) != 1) wuc_wake_idle_worker();
+}
 /* Wakes w if it is idle, so that it looks at its heap again: a timer was
  * started on it by another kernel thread (timer.c). */
 void wuc_wake_worker_if_idle(struct worker *w);
