@@ -391,11 +391,12 @@ static bool publish_waiting(void *arg) {
 
 bool wuc_select_park_open(wuc_select_stmt *s) {
   if (atomic_load_explicit(&s->race, memory_order_relaxed) != WUC_RACE_REGISTERING) return false;
-  if (s->clock_tsc) {
+  struct worker *w = wuc_tls_worker; /* nothing switched since the registration */
+  if (s->clock_tsc && w) {
     /* Read during the registration just ended: the switch's timer check
      * needs no TSC read of its own (clock.h, hint_tsc).  Once: a later
      * round's park may come after a yield. */
-    wuc_tls_worker->timer_filter.hint_tsc = s->clock_tsc; /* nothing switched since */
+    w->timer_filter.hint_tsc = s->clock_tsc;
     s->clock_tsc = 0;
   }
   wuc_park_published("waituntil", s, publish_waiting, s);
