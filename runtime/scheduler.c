@@ -169,29 +169,10 @@ static void wake_worker(struct worker *w) {
 
 /* ---- making threads runnable --------------------------------------------- */
 
-void wuc_wake_idle_worker(void) {
-  atomic_thread_fence(memory_order_seq_cst); /* the producer's half of the Dekker pair */
-  if (atomic_load(&wuc_sched.nspinning) != 0 || atomic_load(&wuc_sched.nidle) == 0) return;
-  unsigned zero = 0;
-  if (!atomic_compare_exchange_strong(&wuc_sched.nspinning, &zero, 1)) return;
-  pthread_mutex_lock(&wuc_sched.idle_lock);
-  struct worker *w = wuc_sched.idle_list;
-  if (w) {
-    wuc_sched.idle_list = w->idle_next;
-    atomic_store_explicit(&w->idle, false, memory_order_relaxed);
-    atomic_fetch_sub(&wuc_sched.nidle, 1);
-    wuc_sched.idle_epoch++;
-    /* The woken worker starts out spinning: it owns the count we took. */
-    atomic_store(&w->wake_word, 1);
-  }
-  pthread_mutex_unlock(&wuc_sched.idle_lock);
-  if (w)
-    wake_worker(w);
-  else
-    atomic_fetch_sub(&wuc_sched.nspinning, 1);
-}
-
-/* Takes w, idle, out of the idle list.  Called with idle_lock held. */
+/* Takes w, idle, out of the idle list.  Called with idle_lock held.  A
+ * waker that does so also sets w's wake_word and, after the unlock, wakes it
+ * (wake_worker); the woken worker starts out spinning, owning a count of
+ * nspinning its waker took. */
 static void unlist_idle(struct worker *w) {
   struct worker **p = &wuc_sched.idle_list;
   while (*p != w) p = &(*p)->idle_next;
@@ -201,6 +182,24 @@ static void unlist_idle(struct worker *w) {
   wuc_sched.idle_epoch++;
 }
 
+void wuc_wake_idle_worker(void) {
+  atomic_thread_fence(memory_order_seq_cst); /* the producer's half of the Dekker pair */
+  if (atomic_load(&wuc_sched.nspinning) != 0 || atomic_load(&wuc_sched.nidle) == 0) return;
+  unsigned zero = 0;
+  if (!atomic_compare_exchange_strong(&wuc_sched.nspinning, &zero, 1)) return;
+  pthread_mutex_lock(&wuc_sched.idle_lock);
+  struct worker *w = wuc_sched.idle_list;
+  if (w) {
+    unlist_idle(w);
+    atomic_store(&w->wake_word, 1); /* it owns the count we took */
+  }
+  pthread_mutex_unlock(&wuc_sched.idle_lock);
+  if (w)
+    wake_worker(w);
+  else
+    atomic_fetch_sub(&wuc_sched.nspinning, 1);
+}
+
 void wuc_wake_worker_if_idle(struct worker *w) {
   atomic_thread_fence(memory_order_seq_cst); /* the starter's half of the Dekker pair */
   if (!atomic_load_explicit(&w->idle, memory_order_relaxed)) return;
@@ -208,7 +207,7 @@ void wuc_wake_worker_if_idle(struct worker *w) {
   bool listed = atomic_load_explicit(&w->idle, memory_order_relaxed);
   if (listed) {
     unlist_idle(w);
-    atomic_fetch_add(&wuc_sched.nspinning, 1); /* as wuc_wake_idle_worker: it owns one */
+    atomic_fetch_add(&wuc_sched.nspinning, 1); /* the count it owns */
     atomic_store(&w->wake_word, 1);
   }
   pthread_mutex_unlock(&wuc_sched.idle_lock);

@@ -57,10 +57,6 @@ uint64_t probe_timers_started(void) {
 
 int probe_worker_idle(unsigned worker) { return atomic_load(&wuc_sched.workers[worker]->idle); }
 
-int probe_fire_timers_of(unsigned worker, int64_t now) {
-  return wuc_timers_run(wuc_sched.workers[worker], now);
-}
-
 size_t probe_timer_heap_len(void) { return wuc_current_worker()->timers.len; }
 
 struct registry_walk {

@@ -38,10 +38,6 @@ int64_t probe_needed_timers(void);
 uint64_t probe_timers_started(void);
 /* Whether the given worker is idle (in the idle list, perhaps asleep). */
 int probe_worker_idle(unsigned worker);
-/* Fires the given worker's timers due by `now` from the calling kernel
- * thread, which must be no worker: as the monitor does for a worker it sees
- * busy (sysmon.c).  Returns how many fired. */
-int probe_fire_timers_of(unsigned worker, int64_t now);
 /* Entries (live or cancelled) in the heap of the caller's worker.  Only the
  * owner touches its heap, so this must run on a user thread. */
 size_t probe_timer_heap_len(void);
