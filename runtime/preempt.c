@@ -15,6 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "alarm.h"
 #include "env.h"
 #include "fatal.h"
 #include "kernel_sigaction.h"
@@ -160,6 +161,14 @@ WUC_NO_TSAN WUC_NO_ASAN static bool in_signal_handler(uintptr_t sp, const struct
   return false;
 }
 
+/* Whether the interrupted instruction is the main executable's own code,
+ * not libwuc's: nothing of libc's, the loader's or a sanitizer's is under
+ * way on this kernel thread. */
+WUC_NO_TSAN static bool in_program_code(const ucontext_t *uc) {
+  uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+  return in_range(&program_code, pc) && !in_range(&runtime_code, pc);
+}
+
 /* Whether the interrupted context may switch to another thread (preempt.h). */
 WUC_NO_TSAN static bool safe_to_switch(struct worker *w, const ucontext_t *uc) {
   struct wuc_uthread *cur = w->current;
@@ -168,8 +177,7 @@ WUC_NO_TSAN static bool safe_to_switch(struct worker *w, const ucontext_t *uc) {
    * still name a thread that exited and whose handle its joiner has freed
    * (ASan saw the read, 1 run in 45 of stress.chan.lincheck under load).
    * In the program's own code, `current` is the thread running it. */
-  uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-  if (!in_range(&program_code, pc) || in_range(&runtime_code, pc)) return false;
+  if (!in_program_code(uc)) return false;
   if (cur->preemption_off) return false;
   uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
   if (cur->stack.base && (sp < (uintptr_t)cur->stack.base || sp >= (uintptr_t)cur->stack.top))
@@ -198,7 +206,36 @@ static __attribute__((unused)) bool program_has_handler(void) {
          (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN);
 }
 
+/* The worker's alarm (alarm.h): one of its timers may be overdue behind
+ * the running thread, which makes room as for the monitor's signal.  The
+ * timers are looked at only from the program's own code (under
+ * ThreadSanitizer the kernel calls this handler directly, and the atomic
+ * loads are instrumented); elsewhere, or where it cannot switch, the alarm
+ * rings again a little later, and the thread yields at its next
+ * preemption point. */
+WUC_NO_TSAN static void on_alarm(struct worker *w, ucontext_t *context) {
+  int saved_errno = errno; /* the alarm's system calls must not change it */
+  if (!in_program_code(context)) {
+    wuc_alarm_retry(w);
+  } else if (wuc_alarm_rang(w)) {
+    atomic_store_explicit(&w->yield_request, atomic_load(&w->threads_run) + 1,
+                          memory_order_relaxed);
+    if (safe_to_switch(w, context)) {
+      w->alarm_switch = true;
+      preempt(w);
+    } else {
+      wuc_alarm_retry(w);
+    }
+  }
+  errno = saved_errno;
+}
+
 WUC_NO_TSAN static void on_preempt_signal(int sig, siginfo_t *info, void *context) {
+  if (info->si_code == SI_TIMER && wuc_alarm_is(info->si_value.sival_ptr)) {
+    struct worker *w = wuc_current_worker_in_handler();
+    if (w) on_alarm(w, context);
+    return;
+  }
   /* Ours: queued by the monitor with our mark as its value (a kill, raise
    * or sigqueue of the program's has another code or value). */
   if (info->si_code != SI_QUEUE || info->si_pid != process_id ||

@@ -15,6 +15,7 @@
 
 #include <wuc/waituntil.h> /* wuc_wu_stmt_init */
 
+#include "alarm.h"
 #include "blocking.h"
 #include "chan_waiter.h"
 #include "clock.h"
@@ -422,12 +423,20 @@ static inline struct wuc_uthread *take_next(struct worker *w) {
 }
 
 /* At every schedule while a timer is pending: the TSC filter (clock.h)
- * answers "not yet" without a clock read for most of a timer's wait. */
+ * answers "not yet" without a clock read for most of a timer's wait, and
+ * the alarm (alarm.h) covers the earliest deadline left. */
 static inline void run_due_timers(struct worker *w) {
   int64_t due = wuc_timers_earliest(&w->timers);
-  if (due == INT64_MAX || wuc_deadline_surely_ahead(&w->timer_filter, due)) return;
-  int64_t now = wuc_now_for_deadline(&w->timer_filter, due);
-  if (due <= now) wuc_timers_run(w, now);
+  if (due == INT64_MAX) return;
+  if (!wuc_deadline_surely_ahead(&w->timer_filter, due)) {
+    int64_t now = wuc_now_for_deadline(&w->timer_filter, due);
+    if (due <= now) {
+      wuc_timers_run(w, now);
+      wuc_alarm_follow(w, wuc_timers_earliest(&w->timers));
+      return;
+    }
+  }
+  wuc_alarm_cover(w, due); /* the thread that runs next may compute for long */
 }
 
 static struct wuc_uthread *take_pinned(struct worker *w) {
@@ -461,8 +470,13 @@ static inline __attribute__((always_inline)) struct wuc_uthread *find_local_work
    * the pinned list: with both always non-empty (100,000 threads yielding,
    * one of them preempted), neither waits for the other.  Counted down over
    * every schedule, hand-offs included (take_hand_off). */
+  run_due_timers(w); /* first: every schedule covers the alarm (alarm.h) */
   if (w->fair_countdown != 0) {
     w->fair_countdown--;
+  } else if (w->alarm_switch) {
+    /* The alarm's preemption is for an overdue timer's threads: the turn
+     * waits for the next schedule. */
+    w->alarm_switch = false;
   } else if ((w->fair_global = !w->fair_global)) {
     w->fair_countdown = GLOBAL_QUEUE_PERIOD / 2 - 1;
     poll_while_busy();
@@ -471,7 +485,6 @@ static inline __attribute__((always_inline)) struct wuc_uthread *find_local_work
     w->fair_countdown = GLOBAL_QUEUE_PERIOD - GLOBAL_QUEUE_PERIOD / 2 - 1;
     if ((t = take_pinned(w))) return t;
   }
-  run_due_timers(w);
   if (w->next_streak < NEXT_STREAK_LIMIT && (t = take_next(w))) {
     w->next_streak++;
     return t;
@@ -516,7 +529,9 @@ static void polling_pause(void) {
  *     first (fair_countdown), nor the one after NEXT_STREAK_LIMIT
  *     hand-offs in a row, which looks at the local queue first;
  *   - no timer due (the full look's check: timers firing there would put
- *     their threads behind `next` anyway).
+ *     their threads behind `next` anyway), and the alarm covers the
+ *     earliest deadline (else the full look arms it: no call here, so the
+ *     hand-off saves no registers).
  * What it leaves out is the quiescent point (reclaim.h): the full look
  * makes one at least every GLOBAL_QUEUE_PERIOD / 2 + 1 schedules.  A yield
  * request (sysmon.c) is honoured at preemption points, not at switches, and
@@ -526,7 +541,9 @@ static inline __attribute__((always_inline)) struct wuc_uthread *take_hand_off(s
   struct wuc_uthread *t = look_at_next(w, &thieves);
   if (!t || w->fair_countdown == 0 || w->next_streak >= NEXT_STREAK_LIMIT) return NULL;
   int64_t due = wuc_timers_earliest(&w->timers);
-  if (due != INT64_MAX && !wuc_deadline_surely_ahead(&w->timer_filter, due)) return NULL;
+  if (due != INT64_MAX &&
+      (!wuc_deadline_surely_ahead(&w->timer_filter, due) || !wuc_alarm_covers(w, due)))
+    return NULL;
   t = take_seen_next(w, t, thieves);
   if (t) { /* else a thief took it meanwhile */
     w->fair_countdown--;
@@ -859,6 +876,7 @@ static bool idle(struct worker *w) {
       if (look_again < deadline) deadline = look_again;
     }
     if (deadline > wuc_now()) {
+      wuc_alarm_disarm(w);    /* the sleep ends at the earliest deadline itself */
       wuc_reclaim_offline(w); /* a sleeping worker does not hold back reclamation */
       sleep_until_woken(w, deadline);
       wuc_reclaim_online(w);
@@ -987,6 +1005,7 @@ static void worker_os_thread_setup(struct worker *w) {
 static void *worker_main(void *arg) {
   struct worker *w = arg;
   worker_os_thread_setup(w);
+  wuc_alarm_init(w);
   wuc_context_init_current(&w->sched_ctx);
   sched_loop(w); /* on this kernel thread's own stack */
   return NULL;
@@ -1030,7 +1049,8 @@ void wuc_sched_start_workers(void) {
   bool expected = false;
   if (!atomic_compare_exchange_strong(&wuc_sched.started, &expected, true)) return;
   unsigned n = wuc_sched.target_workers;
-  wuc_preempt_init(); /* before the workers: they inherit the signal mask */
+  wuc_preempt_init();                   /* before the workers: they inherit the signal mask */
+  wuc_alarm_init(wuc_sched.workers[0]); /* the first spawn runs on worker 0's kernel thread */
   choose_hand_off(n);
   steal_age_ns = wuc_env_microseconds(
       "WUC_STEAL_AGE", 1000000, STEAL_AGE_NS,

@@ -221,6 +221,13 @@ struct worker {
   struct wuc_uthread *_Atomic next_stolen;
   struct timer_heap timers;
   struct wuc_deadline_filter timer_filter; /* when `timers` surely has nothing due (clock.h) */
+  /* The alarm (alarm.h): the deadline it covers (or ALARM_NONE, ALARM_DISARMED),
+   * the kernel's timer, and whether this kernel thread is changing it. */
+  int64_t alarm_covers;
+  int alarm_id;
+  volatile bool alarm_busy;
+  _Atomic bool has_alarm; /* read by the monitor */
+  bool alarm_switch;      /* the alarm preempted: the next full look's turn waits */
 
   _Atomic uint32_t wake_word; /* futex: 1 = notified */
   _Atomic bool in_epoll;      /* asleep in epoll_wait, not on the futex (poller.h) */

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "alarm.h"
 #include "fatal.h"
 #include "futex.h"
 #include "poller.h"
@@ -19,10 +20,8 @@
 #include "stack.h"
 
 struct sysmon_shared wuc_sysmon = {.sleep_until = SYSMON_NOT_RUNNING};
+_Atomic int64_t wuc_sysmon_alarm_backup_ns = SYSMON_ALARM_BACKUP_NS;
 
-/* A preemption that did not happen (the thread was in libc, say) is asked
- * for again after this long, while the thread still runs. */
-#define SYSMON_RETRY_NS 200000
 /* Looking at a worker's CPU time twice this far apart tells a thread that
  * computes from one that sleeps in a system call. */
 #define SYSMON_SAMPLE_NS 50000
@@ -88,11 +87,12 @@ static int64_t look_at(unsigned i, int64_t now, bool *acted) {
 
   if (atomic_load_explicit(&v->idle, memory_order_relaxed)) return INT64_MAX; /* wakes itself */
   int64_t due = wuc_timers_earliest(&v->timers);
-  if (due <= now - SYSMON_TIMER_GRACE_NS) {
+  int64_t grace = wuc_alarm_monitor_grace(v);
+  if (due <= now - grace) {
     *acted |= wuc_timers_run(v, now) > 0;
     due = wuc_timers_earliest(&v->timers);
   }
-  if (due != INT64_MAX) next = due + SYSMON_TIMER_GRACE_NS;
+  if (due != INT64_MAX) next = due + grace;
 
   uint64_t tick = atomic_load_explicit(&v->threads_run, memory_order_relaxed);
   if (wuc_timeslice_ns == 0) return next;

@@ -34,6 +34,14 @@
 /* How long a due timer is left to its own worker before the monitor takes
  * it: a worker that passes scheduling points fires its timers itself. */
 #define SYSMON_TIMER_GRACE_NS 50000
+/* The same for a worker with an alarm (alarm.h), which rings at the grace:
+ * the monitor is then only its backup.  A variable for the unit tests,
+ * which turn the backup off to see the alarm alone. */
+#define SYSMON_ALARM_BACKUP_NS (4 * SYSMON_TIMER_GRACE_NS)
+extern _Atomic int64_t wuc_sysmon_alarm_backup_ns;
+/* A preemption that did not happen (the thread was in libc, say) is asked
+ * for again after this long, while the thread still runs. */
+#define SYSMON_RETRY_NS 200000
 
 struct sysmon_shared {
   /* When it wakes for timers; INT64_MAX: only when woken; SYSMON_NOT_RUNNING

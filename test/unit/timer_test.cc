@@ -397,6 +397,38 @@ TEST(Timer, StartedByTheMonitorWakesAnIdleWorker) {
   EXPECT_NE(r.out.find("the second timer fired"), std::string::npos) << r.Describe();
 }
 
+// The alarm (runtime/alarm.h): a timer due behind a thread that computes in
+// the program's own code fires through the worker's alarm alone.  One
+// worker, a slice longer than the test, the monitor's backup off: without
+// the alarm nothing would switch, and the sleeper would never wake (the
+// watchdog).  The sleeper parks first, so the switch away from it arms the
+// alarm for its deadline.
+std::atomic<bool> g_sleeper_woke{false};
+
+void SleepAMillisecond(void *) {
+  uthread_sleep(milliseconds(1));
+  g_sleeper_woke = true;
+}
+
+WUC_SCENARIO(alarm_fires_behind_a_computing_thread) {
+  probe_leave_timers_to_alarms();
+  uthread_t *sleeper = uthread_spawn(SleepAMillisecond, nullptr); // starts the runtime
+  SCENARIO_CHECK(probe_worker_has_alarm(0), "worker 0 has no alarm");
+  probe_await_parked(sleeper);
+  while (!g_sleeper_woke.load(std::memory_order_relaxed)) {
+  } // never enters the runtime
+  uthread_join(sleeper);
+  std::printf("the sleeper woke\n");
+  return 0;
+}
+
+TEST(Timer, AlarmFiresBehindAComputingThread) {
+  auto r = RunScenario("alarm_fires_behind_a_computing_thread",
+                       {{"WUC_PROCESSORS", "1"}, {"WUC_TIMESLICE", "60000000"}}, 30);
+  EXPECT_TRUE(ExitedWith(r, 0)) << r.Describe();
+  EXPECT_NE(r.out.find("the sleeper woke"), std::string::npos) << r.Describe();
+}
+
 // The TSC filter (clock.h): it never says "not yet" once a deadline has
 // passed on the wuc_now() clock, from 1 ns to 50 us ahead (what could make
 // a timer early), and once calibrated it answers for a far deadline and for

@@ -7,6 +7,7 @@
 #include <poller.h>
 #include <scheduler.h>
 #include <stack.h>
+#include <sysmon.h>
 #include <wuc.h>
 #include <wuc/fd.h>
 #include <wuc/select.h>
@@ -56,6 +57,14 @@ uint64_t probe_timers_started(void) {
 }
 
 int probe_worker_idle(unsigned worker) { return atomic_load(&wuc_sched.workers[worker]->idle); }
+
+void probe_leave_timers_to_alarms(void) {
+  atomic_store(&wuc_sysmon_alarm_backup_ns, INT64_MAX / 2);
+}
+
+int probe_worker_has_alarm(unsigned worker) {
+  return atomic_load(&wuc_sched.workers[worker]->has_alarm);
+}
 
 size_t probe_timer_heap_len(void) { return wuc_current_worker()->timers.len; }
 

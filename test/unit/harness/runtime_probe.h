@@ -36,6 +36,12 @@ int64_t probe_pending_timers(void);
 int64_t probe_needed_timers(void);
 /* Timers started so far, over all workers. */
 uint64_t probe_timers_started(void);
+/* Leaves the overdue timers of a worker with an alarm (runtime/alarm.h) to
+ * the alarm alone: the monitor no longer backs it up. */
+void probe_leave_timers_to_alarms(void);
+/* Whether the worker has an alarm (preemption on, and the kernel gave it
+ * its timer). */
+int probe_worker_has_alarm(unsigned worker);
 /* Whether the given worker is idle (in the idle list, perhaps asleep). */
 int probe_worker_idle(unsigned worker);
 /* Entries (live or cancelled) in the heap of the caller's worker.  Only the
