@@ -4,7 +4,9 @@
  * It watches every worker from outside and does two things:
  *   - timers: a timer overdue by SYSMON_TIMER_GRACE_NS on a worker that has
  *     not reached a scheduling point meanwhile is fired here (its thread goes
- *     to the global queue, where an idle worker finds it);
+ *     to the global queue, where an idle worker finds it); by
+ *     SYSMON_ALARM_BACKUP_NS on a worker whose alarm (alarm.h) should have
+ *     seen to it;
  *   - time slices (preempt.h): a worker that has run one user thread for a
  *     whole slice while using the CPU, or whose overdue timer woke a thread
  *     that no idle worker can run, is sent the preemption signal.
@@ -18,8 +20,9 @@
  * deadline, a worker leaving the idle list.
  *
  * Predicates it keeps:
- *   - a timer due at d has fired by d + grace + one wake-up of this thread,
- *     unless it is cancelled first (whatever its worker runs);
+ *   - a timer due at d has fired by d + grace (the backup's, for a worker
+ *     with an alarm) + one wake-up of this thread, unless it is cancelled
+ *     first (whatever its worker runs);
  *   - a worker is signalled only while its kernel thread uses the CPU for
  *     the same user thread (never while it sleeps in a system call), and at
  *     most once per SYSMON_RETRY_NS. */
