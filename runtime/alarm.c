@@ -71,13 +71,15 @@ WUC_NO_TSAN bool wuc_alarm_is(const void *value) { return value == &alarm_mark; 
 WUC_NO_TSAN bool wuc_alarm_rang(struct worker *w) {
   int64_t covered = w->alarm_covers;
   if (w->alarm_busy || covered == ALARM_NONE) return false;
-  w->alarm_covers = ALARM_DISARMED; /* it rang: armed for nothing now */
   int64_t due = wuc_timers_earliest(&w->timers);
   /* It rang at covered + grace, so a deadline up to `covered` is overdue
-   * by the grace at least.  A later one is a deadline the worker took on
-   * after firing the covered one itself (or the signal of an alarm
-   * disarmed since). */
+   * by the grace at least.  The kernel's timer is spent; alarm_covers stays
+   * for wuc_alarm_retry, or for the switch's full look to move (it fires
+   * the timer, then follows the next deadline). */
   if (covered != ALARM_DISARMED && due <= covered) return true;
+  /* A later deadline is one the worker took on after firing the covered
+   * one itself (or this is the signal of an alarm disarmed since). */
+  w->alarm_covers = ALARM_DISARMED;
   if (due != INT64_MAX) wuc_alarm_arm(w, due);
   return false;
 }

@@ -13,9 +13,11 @@
  * room for the timer's thread as the monitor's would (preempt.c).
  *
  * Predicates:
- *   - while a worker runs a user thread, its alarm is armed to fire by
+ *   - after a switch into a user thread, the worker's alarm rings by
  *     alarm_covers + SYSMON_TIMER_GRACE_NS, and alarm_covers is at most its
- *     earliest deadline (cover, at every switch that sees that deadline);
+ *     earliest deadline (the full look covers it; the hand-off goes only
+ *     when it is covered) — except a deadline started on its heap from
+ *     another kernel thread since, which the monitor backs up;
  *   - an idle worker's alarm is disarmed (its sleep ends at its earliest
  *     deadline anyway), so the alarm never wakes a sleeping worker;
  *   - an alarm only makes a switch happen: timers still fire only in a

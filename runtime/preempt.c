@@ -218,6 +218,16 @@ WUC_NO_TSAN static void on_alarm(struct worker *w, ucontext_t *context) {
   if (!in_program_code(context)) {
     wuc_alarm_retry(w);
   } else if (wuc_alarm_rang(w)) {
+    if (atomic_load(&wuc_sched.nidle) != 0) {
+      /* A sleeping worker takes the timer over (a spinning worker fires
+       * others' overdue timers, their threads then run there), and this
+       * thread keeps its CPU: the timer's thread moves to the idle CPU,
+       * where its next timers fire on time, as after the monitor's fire. */
+      wuc_wake_idle_worker();
+      wuc_alarm_retry(w);
+      errno = saved_errno;
+      return;
+    }
     atomic_store_explicit(&w->yield_request, atomic_load(&w->threads_run) + 1,
                           memory_order_relaxed);
     if (safe_to_switch(w, context)) {
