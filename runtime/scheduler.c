@@ -424,10 +424,10 @@ static inline struct wuc_uthread *take_next(struct worker *w) {
 
 /* At every schedule while a timer is pending: the TSC filter (clock.h)
  * answers "not yet" without a clock read for most of a timer's wait, and
- * the alarm (alarm.h) covers the earliest deadline left. */
-static inline void run_due_timers(struct worker *w) {
-  int64_t due = wuc_timers_earliest(&w->timers);
-  if (due == INT64_MAX) return;
+ * the alarm (alarm.h) covers the earliest deadline left.  Out of line: the
+ * switch without timers keeps its code as small as it was (rss100k's
+ * wake+join, 100,000 cold stacks, lost ~20 % when it grew). */
+static __attribute__((noinline)) void run_pending_timers(struct worker *w, int64_t due) {
   if (!wuc_deadline_surely_ahead(&w->timer_filter, due)) {
     int64_t now = wuc_now_for_deadline(&w->timer_filter, due);
     if (due <= now) {
@@ -437,6 +437,11 @@ static inline void run_due_timers(struct worker *w) {
     }
   }
   wuc_alarm_cover(w, due); /* the thread that runs next may compute for long */
+}
+
+static inline void run_due_timers(struct worker *w) {
+  int64_t due = wuc_timers_earliest(&w->timers);
+  if (due != INT64_MAX) run_pending_timers(w, due);
 }
 
 static struct wuc_uthread *take_pinned(struct worker *w) {

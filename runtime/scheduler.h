@@ -222,13 +222,6 @@ struct worker {
   struct wuc_uthread *_Atomic next_stolen;
   struct timer_heap timers;
   struct wuc_deadline_filter timer_filter; /* when `timers` surely has nothing due (clock.h) */
-  /* The alarm (alarm.h): the deadline it covers (or ALARM_NONE, ALARM_DISARMED),
-   * the kernel's timer, and whether this kernel thread is changing it. */
-  int64_t alarm_covers;
-  int alarm_id;
-  volatile bool alarm_busy;
-  _Atomic bool has_alarm; /* read by the monitor */
-  bool alarm_switch;      /* the alarm preempted: the next full look's turn waits */
 
   _Atomic uint32_t wake_word; /* futex: 1 = notified */
   _Atomic bool in_epoll;      /* asleep in epoll_wait, not on the futex (poller.h) */
@@ -279,6 +272,15 @@ struct worker {
     int64_t next_since;
     uint32_t next_epoch;
   } seen[WUC_MAX_WORKERS];
+
+  /* The alarm (alarm.h): the deadline it covers (or ALARM_NONE, ALARM_DISARMED),
+   * the kernel's timer, and whether this kernel thread is changing it.  On
+   * a line of their own: only a switch that sees a pending timer reads them. */
+  int64_t alarm_covers __attribute__((aligned(64)));
+  int alarm_id;
+  volatile bool alarm_busy;
+  _Atomic bool has_alarm; /* read by the monitor */
+  bool alarm_switch;      /* the alarm preempted: the next full look's turn waits */
 } __attribute__((aligned(64)));
 
 struct scheduler {
