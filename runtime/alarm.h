@@ -5,12 +5,13 @@
  * the monitor fires them for it (sysmon.h), but the monitor is a kernel
  * thread too, and with every CPU busy a kernel that does not preempt a
  * computing thread for a waking one keeps it waiting up to a scheduler tick
- * (4 ms on the guest of docs/benchmarks.md, "One-off flips").  A timer's
- * signal needs no CPU of its own: the kernel delivers it to the thread that
- * is running.  So a worker about to run a user thread with a timer pending
- * arms its alarm for that deadline plus the monitor's grace, and the signal
- * (SIGURG, the preemption signal, told apart by its code and value) makes
- * room for the timer's thread as the monitor's would (preempt.c).
+ * (4 ms on the guest of docs/benchmarks.md, "Timer lateness behind busy
+ * workers").  A timer's signal needs no CPU of its own: the kernel delivers
+ * it to the thread that is running.  So a worker about to run a user thread
+ * with a timer pending arms its alarm for that deadline plus the monitor's
+ * grace, and the signal (SIGURG, the preemption signal, told apart by its
+ * code and value) gets the timer fired (preempt.c): by an idle worker it
+ * wakes, else by a switch of the running thread, as the monitor's would.
  *
  * Predicates:
  *   - after a switch into a user thread, the worker's alarm rings by
