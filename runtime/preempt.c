@@ -207,35 +207,31 @@ static __attribute__((unused)) bool program_has_handler(void) {
 }
 
 /* The worker's alarm (alarm.h): one of its timers may be overdue behind
- * the running thread, which makes room as for the monitor's signal.  The
- * timers are looked at only from the program's own code (under
- * ThreadSanitizer the kernel calls this handler directly, and the atomic
- * loads are instrumented); elsewhere, or where it cannot switch, the alarm
- * rings again a little later, and the thread yields at its next
- * preemption point. */
+ * the running thread.  The timers are looked at only from the program's
+ * own code (under ThreadSanitizer the kernel calls this handler directly,
+ * and the atomic loads are instrumented).  An overdue timer is then fired
+ * by an idle worker, woken for it (a spinning worker fires others' overdue
+ * timers): this thread keeps its CPU, and the timer's thread moves to the
+ * idle one, where its next timers fire on time, as after the monitor's
+ * fire.  Else this thread makes room as for the monitor's signal.  Where
+ * it cannot, the alarm rings again a little later, and the thread yields
+ * at its next preemption point. */
 WUC_NO_TSAN static void on_alarm(struct worker *w, ucontext_t *context) {
   int saved_errno = errno; /* the alarm's system calls must not change it */
   if (!in_program_code(context)) {
     wuc_alarm_retry(w);
-  } else if (wuc_alarm_rang(w)) {
-    if (atomic_load(&wuc_sched.nidle) != 0) {
-      /* A sleeping worker takes the timer over (a spinning worker fires
-       * others' overdue timers, their threads then run there), and this
-       * thread keeps its CPU: the timer's thread moves to the idle CPU,
-       * where its next timers fire on time, as after the monitor's fire. */
-      wuc_wake_idle_worker();
-      wuc_alarm_retry(w);
-      errno = saved_errno;
-      return;
-    }
+  } else if (!wuc_alarm_rang(w)) {
+    /* nothing overdue: re-armed for what is left */
+  } else if (atomic_load(&wuc_sched.nidle) != 0) {
+    wuc_wake_idle_worker();
+    wuc_alarm_retry(w);
+  } else if (safe_to_switch(w, context)) {
+    w->alarm_switch = true;
+    preempt(w);
+  } else {
     atomic_store_explicit(&w->yield_request, atomic_load(&w->threads_run) + 1,
                           memory_order_relaxed);
-    if (safe_to_switch(w, context)) {
-      w->alarm_switch = true;
-      preempt(w);
-    } else {
-      wuc_alarm_retry(w);
-    }
+    wuc_alarm_retry(w);
   }
   errno = saved_errno;
 }
