@@ -61,11 +61,6 @@ void wuc_alarm_follow(struct worker *w, int64_t due) {
     wuc_alarm_arm(w, due);
 }
 
-void wuc_alarm_disarm(struct worker *w) {
-  if (w->alarm_covers != ALARM_NONE && w->alarm_covers != ALARM_DISARMED)
-    set_alarm(w, ALARM_DISARMED, 0, 0);
-}
-
 WUC_NO_TSAN bool wuc_alarm_is(const void *value) { return value == &alarm_mark; }
 
 WUC_NO_TSAN bool wuc_alarm_rang(struct worker *w) {

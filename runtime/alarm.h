@@ -71,8 +71,9 @@ static inline int64_t wuc_alarm_monitor_grace(struct worker *v) {
              : SYSMON_TIMER_GRACE_NS;
 }
 
-/* w goes idle: its sleep will end at its earliest deadline itself. */
-void wuc_alarm_disarm(struct worker *w);
+/* w goes idle: its sleep will end at its earliest deadline itself (as
+ * after firing its last timer: nothing left to cover). */
+static inline void wuc_alarm_disarm(struct worker *w) { wuc_alarm_follow(w, INT64_MAX); }
 
 /* Whether the signal `value` came with is w's alarm ringing (si_code
  * SI_TIMER); then true when one of w's timers is overdue and the running

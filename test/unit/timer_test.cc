@@ -429,14 +429,21 @@ TEST(Timer, AlarmFiresBehindAComputingThread) {
   EXPECT_NE(r.out.find("the sleeper woke"), std::string::npos) << r.Describe();
 }
 
+// A filter that has read the clock once, past the TSC's calibration
+// interval (clock.h): its first reading calibrates and anchors it.
+struct wuc_deadline_filter CalibratedFilter() {
+  usleep(20000);
+  struct wuc_deadline_filter f = {};
+  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000);
+  return f;
+}
+
 // The TSC filter (clock.h): it never says "not yet" once a deadline has
 // passed on the wuc_now() clock, from 1 ns to 50 us ahead (what could make
 // a timer early), and once calibrated it answers for a far deadline and for
 // later ones without a clock read, but not for earlier ones.
 TEST(DeadlineFilter, NeverNotYetOnceADeadlineHasPassed) {
-  usleep(20000); // past the calibration interval
-  struct wuc_deadline_filter f = {};
-  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000);
+  struct wuc_deadline_filter f = CalibratedFilter();
   for (int i = 0; i < 500; i++) {
     int64_t deadline = wuc_now() + (i % 50) * 1000 + 1;
     (void)wuc_now_for_deadline(&f, deadline);
@@ -447,9 +454,7 @@ TEST(DeadlineFilter, NeverNotYetOnceADeadlineHasPassed) {
 }
 
 TEST(DeadlineFilter, AnswersForLaterDeadlinesOnly) {
-  usleep(20000);
-  struct wuc_deadline_filter f = {};
-  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000); // calibrates
+  struct wuc_deadline_filter f = CalibratedFilter();
   if (!wuc_deadline_filter_usable()) GTEST_SKIP() << "the kernel's clock is not the TSC here";
   int64_t deadline = wuc_now() + 1000000000;
   EXPECT_LT(wuc_now_for_deadline(&f, deadline), deadline);
@@ -462,9 +467,7 @@ TEST(DeadlineFilter, AnswersForLaterDeadlinesOnly) {
 // clock reading taken before it, and at most ANCHOR_NS * 1/63 + SKEW_NS
 // (~17 us) above one taken after it.
 TEST(DeadlineFilter, NowNotBeforeNeverBelowTheClock) {
-  usleep(20000);
-  struct wuc_deadline_filter f = {};
-  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000); // calibrates, anchors
+  struct wuc_deadline_filter f = CalibratedFilter();
   for (int i = 0; i < 200000; i++) {
     int64_t before = wuc_now();
     uint64_t tsc_before = __rdtsc();
@@ -482,9 +485,7 @@ TEST(DeadlineFilter, NowNotBeforeNeverBelowTheClock) {
 // hint_tsc (clock.h): a check answers as of the hint's moment, not its own,
 // and without a hint reads the TSC again.
 TEST(DeadlineFilter, HintAnswersForItsMoment) {
-  usleep(20000);
-  struct wuc_deadline_filter f = {};
-  (void)wuc_now_for_deadline(&f, wuc_now() + 1000000); // calibrates
+  struct wuc_deadline_filter f = CalibratedFilter();
   if (!wuc_deadline_filter_usable()) GTEST_SKIP() << "the kernel's clock is not the TSC here";
   int64_t deadline = wuc_now() + 200000;
   (void)wuc_now_for_deadline(&f, deadline);
