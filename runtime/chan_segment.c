@@ -53,14 +53,19 @@ static void maintenance_lock(wuc_chan *ch) { wuc_spin_lock(&ch->maintenance_lock
 static bool maintenance_trylock(wuc_chan *ch) { return wuc_spin_trylock(&ch->maintenance_lock); }
 static void maintenance_unlock(wuc_chan *ch) { wuc_spin_unlock(&ch->maintenance_lock); }
 
-static void segment_free_after_grace(wuc_retired *r) {
-  struct wuc_chan_segment *s =
-      (struct wuc_chan_segment *)((char *)r - offsetof(struct wuc_chan_segment, retired));
-  /* Free now unless a registered clause still pins it (it frees on unpin).
-   * Pins are taken inside critical sections, so after the grace period none
-   * can come: with none held, a load decides without the read-modify-write. */
+/* Frees s now unless a registered clause or a kept pin still pins it (its
+ * last unpin frees it).  Only for a segment no new pin can reach: pins are
+ * taken inside critical sections, so after the grace period (or with the
+ * channel destroyed) none can come, and with none held a load decides
+ * without the read-modify-write. */
+static void free_unless_pinned(struct wuc_chan_segment *s) {
   if (pins(atomic_load(&s->counts)) == 0 || pins(atomic_fetch_or(&s->counts, PINS_RETIRED)) == 0)
     wuc_chan_segment_free(s);
+}
+
+static void segment_free_after_grace(wuc_retired *r) {
+  free_unless_pinned(
+      (struct wuc_chan_segment *)((char *)r - offsetof(struct wuc_chan_segment, retired)));
 }
 
 /* Unlinks s (under the lock) and hands it to the reclaimer. */
@@ -204,11 +209,42 @@ void wuc_chan_segment_unpin(struct wuc_chan_segment *s) {
   if (last_pin_after_grace(atomic_fetch_sub(&s->counts, PIN_UNIT))) wuc_chan_segment_free(s);
 }
 
+bool wuc_chan_segment_pin_clause(struct wuc_kept_pin *kept, struct wuc_chan_segment *s) {
+  if (kept->segment == s) {
+    kept->users++;
+    return false;
+  }
+  wuc_chan_segment_pin(s);
+  return true;
+}
+
+void wuc_chan_segment_unpin_clause(wuc_chan *ch, struct wuc_kept_pin *kept,
+                                   struct wuc_chan_segment *s, bool own, bool cleaned) {
+  if (!own) {
+    kept->users--;
+    if (cleaned) wuc_chan_segment_cell_cleaned(ch, s);
+  } else if (cleaned) {
+    /* Not kept: one update for both beats a cleaning and the old kept pin's unpin. */
+    wuc_chan_segment_cell_cleaned_unpin(ch, s);
+  } else if (kept->users == 0) {
+    struct wuc_chan_segment *old = kept->segment;
+    kept->segment = s; /* this pin is the thread's now */
+    if (old) wuc_chan_segment_unpin(old);
+  } else {
+    wuc_chan_segment_unpin(s);
+  }
+}
+
+void wuc_chan_segment_drop_kept(struct wuc_kept_pin *kept) {
+  if (kept->segment) wuc_chan_segment_unpin(kept->segment);
+  kept->segment = NULL;
+}
+
 void wuc_chan_free_all_segments(wuc_chan *ch) {
   struct wuc_chan_segment *s = ch->oldest;
   while (s) {
     struct wuc_chan_segment *next = atomic_load(&s->next);
-    wuc_chan_segment_free(s);
+    free_unless_pinned(s); /* a thread's kept pin may hold it */
     s = next;
   }
   ch->oldest = NULL;

@@ -95,6 +95,35 @@ void wuc_chan_segment_cell_cleaned_unpin(wuc_chan *ch, struct wuc_chan_segment *
 void wuc_chan_segment_pin(struct wuc_chan_segment *s);
 void wuc_chan_segment_unpin(struct wuc_chan_segment *s);
 
+/* Kept pins.  A waiting loop registers its clause in the same segment up to
+ * 32 times in a row; each registration pinning and each withdrawal
+ * unpinning costs two read-modify-writes per waiting statement.  So a
+ * thread keeps the pin of the last clause that let go of one while no other
+ * clause of its used the kept pin, and a clause registered in that segment
+ * shares it.  A kept pin is let go when a later clause's pin replaces it,
+ * and when the thread ends; meanwhile it keeps a segment of a channel long
+ * gone (chan_destroy frees a pinned segment at its last unpin) — at most
+ * one segment per thread.  Only the thread itself touches its kept pin.
+ * Invariant: kept->segment, if any, holds one pin of the thread's, and
+ * kept->users counts the registered clauses that rely on it. */
+struct wuc_kept_pin {
+  struct wuc_chan_segment *segment;
+  unsigned users;
+};
+
+/* Pins s for a clause of the thread keeping `kept`: false when the clause
+ * shares the kept pin, true when it took a pin of its own. */
+bool wuc_chan_segment_pin_clause(struct wuc_kept_pin *kept, struct wuc_chan_segment *s);
+
+/* Lets go of a clause's pin on s (`own`: as its pin returned), keeping it
+ * for the thread when it can; with `cleaned`, one more cell of s is
+ * cleaned too (in one update with the unpin when the pin is not kept). */
+void wuc_chan_segment_unpin_clause(wuc_chan *ch, struct wuc_kept_pin *kept,
+                                   struct wuc_chan_segment *s, bool own, bool cleaned);
+
+/* The thread ends: lets go of its kept pin. */
+void wuc_chan_segment_drop_kept(struct wuc_kept_pin *kept);
+
 /* Retires the segments every head pointer has passed. */
 void wuc_chan_retire_passed_segments(wuc_chan *ch);
 

@@ -65,9 +65,10 @@
  *   word[RES_RESULT]   what its resumer tells it: WAKE_OK or WAKE_CLOSED
  *   ptr[RES_SEGMENT]   the segment it waits in (pinned)
  *   word[RES_INDEX]    the cell index
- *   ptr[RES_CHAN]      the channel */
+ *   ptr[RES_CHAN]      the channel
+ *   word[RES_OWN_PIN]  1: the pin is its own; 0: it shares its thread's kept pin */
 enum wake_result { WAKE_OK = 1, WAKE_CLOSED = 2 };
-enum { RES_RESULT = 0, RES_SEGMENT = 1, RES_INDEX = 2, RES_CHAN = 3 };
+enum { RES_RESULT = 0, RES_SEGMENT = 1, RES_INDEX = 2, RES_CHAN = 3, RES_OWN_PIN = 4 };
 
 static inline uint64_t senders_for_receivers(wuc_chan *ch, uint64_t sc) {
   return sc & CLOSED_BIT ? close_point(ch) : sc;
@@ -777,7 +778,8 @@ static inline void completed_with_partner(struct waiter *w) {
 static void let_go_of_cell(wuc_select_node *n) {
   struct wuc_chan_segment *seg = n->res.ptr[RES_SEGMENT];
   n->res.ptr[RES_SEGMENT] = NULL;
-  wuc_chan_segment_unpin(seg);
+  wuc_chan_segment_unpin_clause(n->res.ptr[RES_CHAN], &n->stmt->thread->kept_pin, seg,
+                                n->res.word[RES_OWN_PIN], false);
 }
 
 /* What a cell update (and a walk over cells) ends in. */
@@ -1336,13 +1338,14 @@ static void forget_registration(wuc_select_node *n) {
   struct wuc_chan_segment *seg = n->res.ptr[RES_SEGMENT];
   if (seg) {
     n->res.ptr[RES_SEGMENT] = NULL;
-    wuc_chan_segment_unpin(seg);
+    wuc_chan_segment_unpin_clause(n->res.ptr[RES_CHAN], &n->stmt->thread->kept_pin, seg,
+                                  n->res.word[RES_OWN_PIN], false);
   }
 }
 
 static void remember_registration(wuc_chan *ch, wuc_select_node *n, struct wuc_chan_segment *seg,
                                   uint64_t index) {
-  wuc_chan_segment_pin(seg);
+  n->res.word[RES_OWN_PIN] = wuc_chan_segment_pin_clause(&n->stmt->thread->kept_pin, seg);
   n->res.ptr[RES_SEGMENT] = seg;
   n->res.word[RES_INDEX] = index;
   n->res.ptr[RES_CHAN] = ch;
@@ -1513,7 +1516,7 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
   struct wuc_chan_segment *seg = n->res.ptr[RES_SEGMENT];
   if (seg) {
     wuc_chan *ch = n->res.ptr[RES_CHAN];
-    bool unpinned = false;
+    bool cleaned = false;
     if (!done) {
       /* Take n out of its cell, or wait until whoever took it is done with it. */
       _Atomic uintptr_t *c = cell(seg, n->res.word[RES_INDEX]);
@@ -1529,10 +1532,9 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
                * (one more expansion would grow the buffer past capacity). */
               wuc_chan_segment_cell_cleaned(ch, seg);
               expand_buffer(ch);
-            } else if (gone == CELL_INTERRUPTED_SEND ||
-                       receive_cell_counts_cleaned(ch, n->res.word[RES_INDEX])) {
-              wuc_chan_segment_cell_cleaned_unpin(ch, seg); /* one update for both */
-              unpinned = true;
+            } else {
+              cleaned = gone == CELL_INTERRUPTED_SEND ||
+                        receive_cell_counts_cleaned(ch, n->res.word[RES_INDEX]);
             }
             break;
           }
@@ -1544,7 +1546,8 @@ static bool clause_unregister(wuc_select_node *n, uintptr_t gone) {
       }
     }
     n->res.ptr[RES_SEGMENT] = NULL;
-    if (!unpinned) wuc_chan_segment_unpin(seg);
+    wuc_chan_segment_unpin_clause(ch, &n->stmt->thread->kept_pin, seg, n->res.word[RES_OWN_PIN],
+                                  cleaned);
     op_end(ch, false, NULL);
   } else if (!done) {
     /* Maybe set aside (it met a clause of its own statement and let go of

@@ -120,6 +120,7 @@
 
 #include <wuc/thread.h>
 
+#include "chan_segment.h"
 #include "clock.h"
 #include "context.h"
 #include "reclaim.h"
@@ -173,6 +174,7 @@ struct wuc_uthread {
 
   struct wuc_uthread *all_prev, *all_next; /* its worker's registry list, newest first */
   struct wuc_thread_timer stmt_timer;      /* its statements' timeouts (timer.h, timeout.c) */
+  struct wuc_kept_pin kept_pin;            /* its channel clauses' kept pin (chan_segment.h) */
 };
 
 enum prev_action {

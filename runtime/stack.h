@@ -43,7 +43,7 @@ struct wuc_stack {
 #ifdef WUC_FIBER_ANNOTATIONS
 #define WUC_STACK_SLOT 512
 #else
-#define WUC_STACK_SLOT 256
+#define WUC_STACK_SLOT 320
 #endif
 /* Where the slot's user keeps its data: 16 bytes into the slot. */
 #define WUC_STACK_SLOT_DATA 16

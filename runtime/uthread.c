@@ -49,6 +49,7 @@ static void uthread_entry(void *arg) {
   struct wuc_uthread *t = arg;
   wuc_finish_switch();
   t->fn(t->arg);
+  wuc_chan_segment_drop_kept(&t->kept_pin);
   wuc_thread_timer_end(&t->stmt_timer); /* its joiner may free t */
   struct worker *w = wuc_current_worker();
   /* Unless a joiner waits (it runs next: a hand-off), the successor is

@@ -2,6 +2,7 @@
 #include "chan_probe.h"
 
 #include "chan_segment.h"
+#include "scheduler.h"
 
 #define CLOSED_BIT (UINT64_C(1) << 63)
 
@@ -12,6 +13,21 @@ size_t chan_probe_linked_segments(wuc_chan *ch) {
 }
 
 size_t chan_probe_segment_size(void) { return WUC_SEGMENT_SIZE; }
+
+const void *chan_probe_kept_segment(void) { return wuc_tls_worker->current->kept_pin.segment; }
+
+const void *chan_probe_oldest_segment(wuc_chan *ch) { return ch->oldest; }
+
+/* counts: the pins in bits 32-62, bit 63 once let go (chan_segment.c). */
+unsigned chan_probe_segment_pins(const void *segment) {
+  const struct wuc_chan_segment *s = segment;
+  return (unsigned)(atomic_load(&s->counts) >> 32 & 0x7fffffff);
+}
+
+int chan_probe_segment_let_go(const void *segment) {
+  const struct wuc_chan_segment *s = segment;
+  return (int)(atomic_load(&s->counts) >> 63);
+}
 
 size_t chan_probe_pooled_bytes(void) { return wuc_segment_pools_held_bytes(); }
 

@@ -21,6 +21,14 @@ size_t chan_probe_segment_size(void);
 /* Bytes of freed segments the workers keep for reuse (runtime/segment_pool.h). */
 size_t chan_probe_pooled_bytes(void);
 
+/* Kept pins (runtime/chan_segment.h): the calling thread's kept segment
+ * (NULL: none), ch's oldest linked segment, a segment's pins, and whether
+ * its channel or its grace period let go of it (its last unpin frees it). */
+const void *chan_probe_kept_segment(void);
+const void *chan_probe_oldest_segment(wuc_chan *ch);
+unsigned chan_probe_segment_pins(const void *segment);
+int chan_probe_segment_let_go(const void *segment);
+
 /* The counters: S (without the closed bit), R and B. */
 uint64_t chan_probe_senders(wuc_chan *ch);
 uint64_t chan_probe_receivers(wuc_chan *ch);

@@ -251,6 +251,53 @@ TEST(ChannelSelect, ElseRunsWhenNothingIsReadyAndLeavesNothingBehind) {
   chan_destroy(&b);
 }
 
+// A thread keeps the pin of its last clause that let go of one (runtime/
+// chan_segment.h, "Kept pins"): the waiting statements after it in the same
+// segment share that pin instead of taking their own, and a channel destroyed
+// meanwhile leaves the kept segment to the pin's last unpin.
+TEST(ChannelSelect, KeptPinIsSharedAndOutlivesChanDestroy) {
+  static LongChannel *ch;
+  static uthread_t *waiter;
+  static const void *oldest, *kept[4];
+  static unsigned pins_while_waiting[4], pins[4], pins_after_destroy;
+  static int round;
+  static int let_go_after_destroy;
+  static long received;
+  ch = new LongChannel{};
+  waiter = SpawnFn([] {
+    wuc_chan_recv_clause c = chan_recv_clause(ch);
+    for (int i = 0; i < 4; i++) {
+      round = i;
+      uthread_t *sender = SpawnFn([] {
+        wuc_test::AwaitParked(waiter); // its clause waits in a cell
+        pins_while_waiting[round] = chan_probe_segment_pins(chan_probe_oldest_segment(&ch->core));
+        chan_send(ch, 10L);
+      });
+      long x = 0;
+      std::vector<Clause> clauses = {Recv(&c, &x)};
+      EXPECT_EQ(Winner(Waituntil(wuc_test::AnyOf(1), clauses)), 0);
+      received += x;
+      uthread_join(sender);
+      kept[i] = chan_probe_kept_segment();
+      pins[i] = kept[i] ? chan_probe_segment_pins(kept[i]) : 0;
+    }
+    oldest = chan_probe_oldest_segment(&ch->core);
+    chan_destroy(ch);
+    delete ch;
+    pins_after_destroy = chan_probe_segment_pins(kept[3]);
+    let_go_after_destroy = chan_probe_segment_let_go(kept[3]);
+  }); // its end lets go of the kept pin, which frees the segment (ASan: no leak)
+  uthread_join(waiter);
+  EXPECT_EQ(received, 40);
+  for (int i = 0; i < 4; i++) {
+    EXPECT_EQ(kept[i], oldest) << "statement " << i;           // four cells of the first segment
+    EXPECT_EQ(pins_while_waiting[i], 1u) << "statement " << i; // its own, then the kept one
+    EXPECT_EQ(pins[i], 1u) << "statement " << i;               // the kept pin alone
+  }
+  EXPECT_EQ(pins_after_destroy, 1u);
+  EXPECT_EQ(let_go_after_destroy, 1);
+}
+
 // A sender blocked on a rendezvous channel makes a receive clause ready at
 // once (the try pass finds it), and the element goes to the clause.
 TEST(ChannelSelect, ReceiveClauseTakesFromABlockedSender) {
