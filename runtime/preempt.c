@@ -72,6 +72,7 @@ extern void __asan_init(void) __attribute__((weak));
  * this worker; errno is its own again when the handler returns. */
 static void preempt(struct worker *w) {
   int saved_errno = errno;
+  w->preempted = true; /* find_local_work's fair turn waits */
   wuc_switch_away(w, w->current, PREV_PREEMPT);
   errno = saved_errno;
 }
@@ -226,7 +227,6 @@ WUC_NO_TSAN static void on_alarm(struct worker *w, ucontext_t *context) {
     wuc_wake_idle_worker();
     wuc_alarm_retry(w);
   } else if (safe_to_switch(w, context)) {
-    w->alarm_switch = true;
     preempt(w);
   } else {
     atomic_store_explicit(&w->yield_request, atomic_load(&w->threads_run) + 1,

@@ -478,10 +478,12 @@ static inline __attribute__((always_inline)) struct wuc_uthread *find_local_work
   run_due_timers(w); /* first: every schedule covers the alarm (alarm.h) */
   if (w->fair_countdown != 0) {
     w->fair_countdown--;
-  } else if (w->alarm_switch) {
-    /* The alarm's preemption is for an overdue timer's threads: the turn
-     * waits for the next schedule. */
-    w->alarm_switch = false;
+  } else if (w->preempted) {
+    /* The preempted thread is first on the pinned list: on a pinned-first
+     * turn it would run again at once, and the preemption (for a slice's
+     * end, the global queue's threads, an overdue timer's) be lost.  The
+     * turn waits for the next schedule. */
+    w->preempted = false;
   } else if ((w->fair_global = !w->fair_global)) {
     w->fair_countdown = GLOBAL_QUEUE_PERIOD / 2 - 1;
     poll_while_busy();

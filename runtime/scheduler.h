@@ -207,6 +207,7 @@ struct worker {
   bool spinning;
   uint32_t fair_countdown; /* schedules before one looks at global or pinned first */
   bool fair_global;        /* the last such look was at the global queue */
+  bool preempted;          /* a preemption's switch: the next such look waits */
   uint32_t next_streak;    /* consecutive schedules served from `next` */
   uint32_t rng;
 
@@ -282,7 +283,6 @@ struct worker {
   int alarm_id;
   volatile bool alarm_busy;
   _Atomic bool has_alarm; /* read by the monitor */
-  bool alarm_switch;      /* the alarm preempted: the next full look's turn waits */
 } __attribute__((aligned(64)));
 
 struct scheduler {
