@@ -16,7 +16,7 @@
 
 use crossbeam_channel::{bounded, select, unbounded, Receiver, Sender};
 use std::process::exit;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -91,10 +91,16 @@ fn setup_procs() -> usize {
 
 // ---- The start barrier (bench/SHAPES.md, "Timing") -------------------------
 
-/// Threads created first, behind one barrier; the clock starts when it opens
-/// (main is its last member) and stops when the last thread has been joined.
+/// Threads created first, behind one barrier; the clock starts just before
+/// main opens it (main is its last member, and waits until every member has
+/// counted itself ready, as Go's group does) and stops when the last thread
+/// has been joined.  Read as main left the barrier, `t0` came late when the
+/// members outnumber the CPUs (chan-pc N500: 1,000 threads released at once,
+/// main among them): rates above what the CPUs can do.
 struct Group {
     barrier: Arc<Barrier>,
+    ready: Arc<AtomicUsize>,
+    members: usize,
     threads: Vec<thread::JoinHandle<()>>,
 }
 
@@ -102,22 +108,30 @@ impl Group {
     fn new(members: usize) -> Group {
         Group {
             barrier: Arc::new(Barrier::new(members + 1)),
+            ready: Arc::new(AtomicUsize::new(0)),
+            members,
             threads: Vec::new(),
         }
     }
 
     fn spawn<F: FnOnce() + Send + 'static>(&mut self, f: F) {
-        let b = self.barrier.clone();
+        let (b, ready) = (self.barrier.clone(), self.ready.clone());
         self.threads.push(thread::spawn(move || {
+            ready.fetch_add(1, Ordering::Release);
             b.wait();
             f();
         }));
     }
 
-    /// Opens the barrier; returns t0 (the threads are running).
+    /// Opens the barrier once every member is ready; returns t0, read
+    /// before the opening (no member has started).
     fn open(&self) -> Instant {
+        while self.ready.load(Ordering::Acquire) < self.members {
+            thread::yield_now();
+        }
+        let t0 = Instant::now();
         self.barrier.wait();
-        Instant::now()
+        t0
     }
 
     fn run(self) -> Duration {
