@@ -37,6 +37,8 @@ int64_t wuc_now(void) {
  * TSCs of two CPUs (the kernel keeps them within far less). */
 #define ANCHOR_NS 1000000
 #define SKEW_NS 1000
+_Static_assert(ANCHOR_NS / 63 + SKEW_NS <= WUC_NOW_NOT_BEFORE_MAX_LEAD_NS,
+               "clock.h's bound on a reading's lead holds");
 
 static struct {
   _Atomic uint64_t tsc0; /* the first pair (wuc_clock_init); 0: no TSC */

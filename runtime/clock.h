@@ -64,6 +64,10 @@ int64_t wuc_now_for_deadline(struct wuc_deadline_filter *f, int64_t deadline);
  * *tsc gets the TSC count read on the way (0 if none was), for hint_tsc. */
 int64_t wuc_now_not_before(struct wuc_deadline_filter *f, uint64_t *tsc);
 
+/* How far above the true time such a reading may be (~17 us, rounded up):
+ * a deadline counted from one may be that late, never early. */
+#define WUC_NOW_NOT_BEFORE_MAX_LEAD_NS 20000
+
 /* Takes the first (TSC, clock) pair of the calibration: once, at start-up,
  * before any other thread runs. */
 void wuc_clock_init(void);

@@ -65,8 +65,8 @@
  * looks, in order, at: next (at most 64 times in a row, then its queue goes
  * first once), its queue, the global queue, its pinned list (every 61st
  * schedule, hand-offs counted, starts with the global queue, and the one
- * half-way between with the pinned list, so neither starves; the switch
- * of a preemption by the worker's alarm, alarm.h, defers that turn once);
+ * half-way between with the pinned list, so neither starves; a
+ * preemption's switch defers that turn once);
  * then it spins briefly looking at the other workers (and at their overdue
  * timers: sysmon.h), and
  * steals only work that has waited there for a while (STEAL_AGE_NS: half of

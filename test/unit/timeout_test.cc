@@ -8,6 +8,7 @@
 // arithmetic type, saturated: beyond the clock's range is never.
 #include <gtest/gtest.h>
 
+#include <clock.h>
 #include <wuc.h>
 
 #include <algorithm>
@@ -43,10 +44,6 @@ struct Node {
   }
 };
 
-// How far above the clock a statement's reading may be (runtime/clock.h,
-// wuc_now_not_before: ~17 us), so a deadline may be that late, never early.
-const int64_t kReadingSlack = 20000; // 20 us
-
 // Timers started while `fn` runs; the runtime's timers then need none: the
 // thread's statement timer left armed by earlier tests (it stays armed after
 // a statement) may still be pending, and no check here depends on that.
@@ -73,7 +70,7 @@ TEST(Timeout, DeadlineCountsFromTheFirstWait) {
   EXPECT_FALSE(wuc_timeout_register(&t, &n.node));
   EXPECT_EQ(t.delay, 0);
   EXPECT_GE(t.deadline, before + milliseconds(5));
-  EXPECT_LE(t.deadline, wuc_now() + milliseconds(5) + kReadingSlack);
+  EXPECT_LE(t.deadline, wuc_now() + milliseconds(5) + WUC_NOW_NOT_BEFORE_MAX_LEAD_NS);
   EXPECT_FALSE(wuc_timeout_unregister(&t, &n.node));
   EXPECT_EQ(wuc_timeout_make(INT64_MAX).deadline, INT64_MAX); // saturates: never
   EXPECT_EQ(wuc_timeout_make(INT64_MAX).delay, 0);
@@ -168,7 +165,7 @@ TEST(Timeout, FloatingDurationsInRangeAreTruncated) {
   int64_t before = wuc_now();
   wuc_timeout t = Fixed(wuc_timeout_make(2.9e6));
   EXPECT_GE(t.deadline, before + 2900000);
-  EXPECT_LE(t.deadline, wuc_now() + 2900000 + kReadingSlack);
+  EXPECT_LE(t.deadline, wuc_now() + 2900000 + WUC_NOW_NOT_BEFORE_MAX_LEAD_NS);
 }
 
 // A deadline of never starts no timer: nothing to fire, and nothing pending
